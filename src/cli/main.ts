@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+/**
+ * H1 — the `toolsearch` command. Each subcommand lives in its own file under ./commands and
+ * registers itself here. Logs go to stderr: stdout belongs to results (and to JSON-RPC in
+ * `serve`'s stdio mode).
+ */
+import { Command } from 'commander';
+
+const program = new Command()
+  .name('toolsearch')
+  .description('Deferred tool loading for LLM agents: search, inspect and serve tool catalogs.')
+  .version('0.1.0');
+
+// Subcommands register here, one line each.
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`toolsearch: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

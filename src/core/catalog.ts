@@ -1,0 +1,215 @@
+/**
+ * A3/A4 — the catalog: every tool the agent could use, keyed by its provider-safe model-facing
+ * name, plus which MCP servers are still connecting. Servers come and go; each change returns the
+ * delta (added/removed names) so announcements (E2) and gateways (G2) can report it.
+ *
+ * State only, no I/O: `mcp/hub` feeds it, everything else reads it.
+ */
+import { DuplicateToolError, UnknownToolError } from './errors.js';
+import { qualifyMcpName, toProviderSafeName } from './names.js';
+import { defineTool, describeOrigin, type ToolInput, type ToolSpec } from './tool.js';
+
+export interface CatalogDelta {
+  added: string[];
+  removed: string[];
+}
+
+/** Plain-data view of the pool that `plan()` and the search entry point read. */
+export interface PoolView {
+  readonly tools: readonly ToolSpec[];
+  /** Servers still connecting (A4, B6, C8). */
+  readonly pendingServers: readonly string[];
+}
+
+/** Model-facing name of a tool: MCP tools are qualified, then made provider-safe (A3). */
+export function modelFacingName(input: Pick<ToolInput, 'name' | 'origin'>): string {
+  const raw = input.origin?.kind === 'mcp' ? qualifyMcpName(input.origin.server, input.name) : input.name;
+  return toProviderSafeName(raw);
+}
+
+/**
+ * Build a catalog tool from an input: name qualified and made safe, the source name kept in
+ * `originalName` so calls can be routed back.
+ */
+export function admitTool(input: ToolInput): ToolSpec {
+  if (isAdmitted(input)) return defineTool(input);
+  const name = modelFacingName(input);
+  const originalName = input.originalName ?? (name !== input.name ? input.name : undefined);
+  return defineTool({ ...input, name, ...(originalName !== undefined && { originalName }) });
+}
+
+type Listener = (delta: CatalogDelta) => void;
+
+export class Catalog implements PoolView {
+  private readonly byName = new Map<string, ToolSpec>();
+  private readonly byId = new Map<string, ToolSpec>();
+  private readonly pending = new Set<string>();
+  /** Tools of a server that is initializing: deferred until it is ready (A4). */
+  private readonly initializing = new Set<string>();
+  private readonly listeners = new Set<Listener>();
+  private revision = 0;
+
+  constructor(tools: Iterable<ToolInput | ToolSpec> = []) {
+    for (const tool of tools) this.insert(tool);
+  }
+
+  /** Increments on every change: a cheap cache key for anything derived from the pool. */
+  get version(): number {
+    return this.revision;
+  }
+
+  get tools(): readonly ToolSpec[] {
+    return [...this.byName.values()];
+  }
+
+  get pendingServers(): readonly string[] {
+    return [...this.pending].sort();
+  }
+
+  get size(): number {
+    return this.byName.size;
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  get(name: string): ToolSpec | undefined {
+    return this.byName.get(name);
+  }
+
+  /** Look up by model-facing name; throws UnknownToolError with a next step. */
+  require(name: string): ToolSpec {
+    const tool = this.byName.get(name);
+    if (tool === undefined) throw new UnknownToolError(name);
+    return tool;
+  }
+
+  /** Look up by an outside id (benchmark catalogs). */
+  getById(id: string): ToolSpec | undefined {
+    return this.byId.get(id);
+  }
+
+  serverTools(server: string): ToolSpec[] {
+    return this.tools.filter((t) => t.origin.kind === 'mcp' && t.origin.server === server);
+  }
+
+  servers(): string[] {
+    const names = new Set<string>();
+    for (const t of this.byName.values()) if (t.origin.kind === 'mcp') names.add(t.origin.server);
+    return [...names].sort();
+  }
+
+  isServerInitializing(server: string): boolean {
+    return this.initializing.has(server);
+  }
+
+  onChange(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Add local tools (or any tools). Throws DuplicateToolError before changing anything. */
+  add(tools: Iterable<ToolInput | ToolSpec>): CatalogDelta {
+    const specs = [...tools].map((t) => admitTool(t));
+    this.checkNoDuplicates(specs, new Set());
+    for (const spec of specs) this.insert(spec);
+    return this.emit({ added: specs.map((s) => s.name), removed: [] });
+  }
+
+  remove(names: Iterable<string>): CatalogDelta {
+    const removed: string[] = [];
+    for (const name of names) if (this.delete(name)) removed.push(name);
+    return this.emit({ added: [], removed });
+  }
+
+  /** A server is connecting: the search tool stays available and says so (B6, C8). */
+  markPending(server: string): void {
+    if (this.pending.has(server)) return;
+    this.pending.add(server);
+    this.emit({ added: [], removed: [] }, true);
+  }
+
+  /** Mark a server's backend as still initializing (its tools stay deferred) or ready. */
+  setInitializing(server: string, initializing: boolean): void {
+    const changed = initializing ? !this.initializing.has(server) : this.initializing.delete(server);
+    if (initializing) this.initializing.add(server);
+    if (changed) this.emit({ added: [], removed: [] }, true);
+  }
+
+  /**
+   * Replace every tool of one server (connect, reconnect, `tools/list_changed`). The server
+   * stops being pending. Duplicates (also against other servers and local tools) throw before
+   * anything changes.
+   */
+  setServerTools(server: string, tools: Iterable<Omit<ToolInput, 'origin'>>): CatalogDelta {
+    const specs = [...tools].map((t) => admitTool({ ...t, origin: { kind: 'mcp', server } }));
+    const previous = new Set(this.serverTools(server).map((t) => t.name));
+    this.checkNoDuplicates(specs, previous);
+    for (const name of previous) this.delete(name);
+    for (const spec of specs) this.insert(spec);
+    const now = new Set(specs.map((s) => s.name));
+    const wasPending = this.pending.delete(server);
+    return this.emit(
+      { added: [...now].filter((n) => !previous.has(n)), removed: [...previous].filter((n) => !now.has(n)) },
+      wasPending,
+    );
+  }
+
+  /** A server went away: its tools leave the pool. With `pending`, it is reconnecting. */
+  removeServer(server: string, options: { pending?: boolean } = {}): CatalogDelta {
+    const removed = this.serverTools(server).map((t) => t.name);
+    for (const name of removed) this.delete(name);
+    let pendingChanged = false;
+    if (options.pending) {
+      pendingChanged = !this.pending.has(server);
+      this.pending.add(server);
+    } else {
+      pendingChanged = this.pending.delete(server);
+    }
+    return this.emit({ added: [], removed }, pendingChanged);
+  }
+
+  private checkNoDuplicates(specs: ToolSpec[], replacing: Set<string>): void {
+    const seen = new Map<string, ToolSpec>();
+    for (const spec of specs) {
+      const inBatch = seen.get(spec.name);
+      if (inBatch) throw new DuplicateToolError(spec.name, describeOrigin(inBatch.origin), describeOrigin(spec.origin));
+      const existing = this.byName.get(spec.name);
+      if (existing && !replacing.has(spec.name)) {
+        throw new DuplicateToolError(spec.name, describeOrigin(existing.origin), describeOrigin(spec.origin));
+      }
+      seen.set(spec.name, spec);
+    }
+  }
+
+  private insert(input: ToolInput | ToolSpec): ToolSpec {
+    const spec = admitTool(input);
+    const existing = this.byName.get(spec.name);
+    if (existing) throw new DuplicateToolError(spec.name, describeOrigin(existing.origin), describeOrigin(spec.origin));
+    this.byName.set(spec.name, spec);
+    if (spec.id !== undefined) this.byId.set(spec.id, spec);
+    return spec;
+  }
+
+  private delete(name: string): boolean {
+    const tool = this.byName.get(name);
+    if (!tool) return false;
+    this.byName.delete(name);
+    if (tool.id !== undefined) this.byId.delete(tool.id);
+    return true;
+  }
+
+  private emit(delta: CatalogDelta, force = false): CatalogDelta {
+    if (delta.added.length === 0 && delta.removed.length === 0 && !force) return delta;
+    this.revision++;
+    for (const listener of this.listeners) listener(delta);
+    return delta;
+  }
+}
+
+/** A spec already admitted (its name is already its model-facing name) is not qualified twice. */
+function isAdmitted(spec: ToolInput): boolean {
+  const origin = spec.origin ?? { kind: 'local' as const };
+  return modelFacingName({ name: spec.originalName ?? spec.name, origin }) === spec.name;
+}

@@ -1,0 +1,39 @@
+/**
+ * The search tool's wire contract: its name, description and input. Exported as constants so no
+ * caller hard-codes the strings (the TanStack habit). Never deferred (A2).
+ */
+import type { ToolSpec } from './tool.js';
+
+export const SEARCH_TOOL_NAME = 'tool_search';
+export const DEFAULT_MAX_RESULTS = 5;
+
+export interface SearchToolInput {
+  query: string;
+  max_results?: number;
+}
+
+export const SEARCH_TOOL_DESCRIPTION = [
+  'Load tools that are available but not yet loaded (deferred). Their names are listed in <available-deferred-tools>.',
+  'Query forms:',
+  '- "select:name1,name2" loads those exact tools.',
+  '- "mcp__<server>" loads that server\'s tools.',
+  '- keywords describing the capability, e.g. "create github issue"; prefix a term with + to require it ("+slack send").',
+  'Tools returned are loaded and can be called from your next step on. Search again with other words if nothing fits.',
+].join('\n');
+
+export function searchToolSpec(name: string = SEARCH_TOOL_NAME): ToolSpec {
+  return {
+    name,
+    description: SEARCH_TOOL_DESCRIPTION,
+    origin: { kind: 'local' },
+    critical: true,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'select:<names>, mcp__<server>, or keywords (+term = required).' },
+        max_results: { type: 'number', description: `Maximum number of tools to load (default ${DEFAULT_MAX_RESULTS}).` },
+      },
+      required: ['query'],
+    },
+  };
+}
