@@ -126,7 +126,6 @@ function toToolInput(entry: CatalogFileEntry, name: string): ToolInput {
  */
 export function loadCatalogFile(file: string, options: LoadCatalogOptions = {}): Catalog {
   const entries = readJsonLines(file).map(({ line, value }) => parseCatalogEntry(file, line, value));
-  const catalog = new Catalog();
   const usedNames = new Set<string>();
   const usedIds = new Set<string>();
   const inputs: ToolInput[] = [];
@@ -144,8 +143,11 @@ export function loadCatalogFile(file: string, options: LoadCatalogOptions = {}):
     usedNames.add(facing(name));
     inputs.push(toToolInput(entry, name));
   }
+  // The constructor admits each input once; `add()` would admit twice, and a suffixed name whose
+  // originalName is the server's own name would then be qualified a second time.
+  let catalog: Catalog;
   try {
-    catalog.add(inputs);
+    catalog = new Catalog(inputs);
   } catch (error) {
     throw new CatalogFileError(file, undefined, (error as Error).message);
   }
