@@ -5,6 +5,7 @@
  * `serve`'s stdio mode).
  */
 import { Command } from 'commander';
+import { registerSearchCommand } from './commands/search.js';
 
 const program = new Command()
   .name('toolsearch')
@@ -12,6 +13,7 @@ const program = new Command()
   .version('0.1.0');
 
 // Subcommands register here, one line each.
+registerSearchCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`toolsearch: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -27,6 +27,24 @@ interface ReferenceEntry {
   isMcp: boolean;
   hint: string;
   description: string;
+  /** Lowercased maximal `\w+` runs of hint and description: see `boundaryMatch`. */
+  hintWords: Set<string>;
+  descriptionWords: Set<string>;
+}
+
+const WORD_TERM = /^\w+$/;
+
+function wordRuns(text: string): Set<string> {
+  return new Set(text.toLowerCase().match(/\w+/g) ?? []);
+}
+
+/**
+ * `\bterm\b` without running the regex: for a term made only of word characters, it matches
+ * exactly when the term is one of the text's maximal `\w+` runs. Other terms use the pattern.
+ */
+function boundaryMatch(term: string, pattern: RegExp, text: string, runs: Set<string>): boolean {
+  if (text === '') return false;
+  return WORD_TERM.test(term) ? runs.has(term) : pattern.test(text);
 }
 
 function entryOf(tool: ToolSpec): ReferenceEntry {
@@ -37,6 +55,8 @@ function entryOf(tool: ToolSpec): ReferenceEntry {
     isMcp: tool.origin.kind === 'mcp',
     hint: tool.searchHint ?? '',
     description: tool.description,
+    hintWords: wordRuns(tool.searchHint ?? ''),
+    descriptionWords: wordRuns(tool.description),
   };
 }
 
@@ -53,8 +73,8 @@ export function referenceScore(entry: ReferenceEntry, terms: readonly string[], 
     } else if (score === 0 && entry.lowerName.includes(term)) {
       score += REFERENCE_WEIGHTS.fullName;
     }
-    if (entry.hint !== '' && pattern.test(entry.hint)) score += REFERENCE_WEIGHTS.searchHint;
-    if (entry.description !== '' && pattern.test(entry.description)) score += REFERENCE_WEIGHTS.description;
+    if (boundaryMatch(term, pattern, entry.hint, entry.hintWords)) score += REFERENCE_WEIGHTS.searchHint;
+    if (boundaryMatch(term, pattern, entry.description, entry.descriptionWords)) score += REFERENCE_WEIGHTS.description;
   }
   return score;
 }
