@@ -6,6 +6,7 @@
  */
 import { Command } from 'commander';
 import { registerInspectCommand } from './commands/inspect.js';
+import { registerSearchCommand } from './commands/search.js';
 
 const program = new Command()
   .name('toolsearch')
@@ -14,6 +15,7 @@ const program = new Command()
 
 // Subcommands register here, one line each.
 registerInspectCommand(program);
+registerSearchCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`toolsearch: ${error instanceof Error ? error.message : String(error)}\n`);
