@@ -5,6 +5,8 @@
  * `serve`'s stdio mode).
  */
 import { Command } from 'commander';
+import { demoCommand } from './commands/demo.js';
+import { serveCommand } from './commands/serve.js';
 
 const program = new Command()
   .name('toolsearch')
@@ -12,6 +14,8 @@ const program = new Command()
   .version('0.1.0');
 
 // Subcommands register here, one line each.
+program.addCommand(serveCommand());
+program.addCommand(demoCommand());
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`toolsearch: ${error instanceof Error ? error.message : String(error)}\n`);
