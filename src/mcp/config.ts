@@ -43,8 +43,17 @@ const httpServerSchema = z.looseObject({
   ...deferralFields,
 });
 
-const serverSchema = z.union([stdioServerSchema, httpServerSchema], {
-  error: 'expected {"command": string, "args"?: string[], "env"?: {...}, "cwd"?: string} or {"url": string, "headers"?: {...}}',
+/** Either kind; the entry's own keys pick which schema checks it, so errors name the exact key. */
+const serverSchema = z.looseObject({}).superRefine((value, ctx) => {
+  const schema = 'url' in value && !('command' in value) ? httpServerSchema : stdioServerSchema;
+  if (!('url' in value) && !('command' in value)) {
+    ctx.addIssue({ code: 'custom', message: 'expected {"command": string, "args"?: string[], "env"?: {...}, "cwd"?: string} or {"url": string, "headers"?: {...}}' });
+    return;
+  }
+  const result = schema.safeParse(value);
+  for (const issue of result.success ? [] : result.error.issues) {
+    ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  }
 });
 
 export const MODE_PATTERN = /^(always|never|true|false|auto(:(100|[1-9]?[0-9]))?)$/;
@@ -101,7 +110,8 @@ export function parseHubConfig(value: unknown, source = '<inline config>'): HubC
     throw new McpConfigError(source, 'mcpServers', 'missing: expected {"mcpServers": {"<name>": {"command": ...} | {"url": ...}}}');
   }
   const servers: Record<string, ServerConfig> = {};
-  for (const [name, server] of Object.entries({ ...vscodeServers, ...mcpServers })) {
+  for (const [name, entry] of Object.entries({ ...vscodeServers, ...mcpServers })) {
+    const server = entry as ServerConfig;
     if (name.includes('__')) {
       throw new McpConfigError(source, `mcpServers.${name}`, 'a server name cannot contain "__" (it separates server and tool in mcp__<server>__<tool>)');
     }

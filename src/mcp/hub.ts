@@ -257,10 +257,9 @@ export class McpHub {
   }
 
   private handleDrop(entry: ServerEntry, connection: McpConnection, reason: string): void {
-    if (this.closed || entry.connection !== connection) return;
+    // A drop while connecting surfaces as that attempt's failure instead.
+    if (this.closed || entry.connection !== connection || entry.state !== 'ready') return;
     entry.connection = undefined;
-    // A drop during the first attempt surfaces as that attempt's failure instead.
-    if (entry.state !== 'ready') return;
     this.logger.warn(`"${entry.name}" disconnected: ${reason}`);
     void connection.close();
     this.handleFailure(entry, `disconnected: ${reason}`);
