@@ -168,9 +168,24 @@ export class McpHub {
       entry.state = 'closed';
       entry.resolveFirstAttempt();
       if (entry.connection) closing.push(entry.connection.close());
-      entry.connection = undefined;
     }
     await Promise.allSettled(closing);
+  }
+
+  /**
+   * Last resort for process exit (signals, `process.exit`): SIGTERM every spawned server now,
+   * synchronously, so none outlives the hub as an orphan. `close()` is the graceful path.
+   */
+  terminateNow(): void {
+    for (const entry of this.entries.values()) {
+      const pid = entry.connection?.pid;
+      if (pid === undefined) continue;
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+    }
   }
 
   private async attempt(entry: ServerEntry): Promise<void> {

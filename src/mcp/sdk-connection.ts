@@ -17,6 +17,9 @@ class SdkConnection implements McpConnection {
   private client: Client | undefined;
   private transport: Transport | undefined;
   private closing = false;
+  private closed: Promise<void> | undefined;
+  /** Kept after close starts (the SDK forgets it then) so a last-resort kill can still find it. */
+  private knownPid: number | undefined;
 
   constructor(
     readonly server: string,
@@ -25,7 +28,8 @@ class SdkConnection implements McpConnection {
   ) {}
 
   get pid(): number | undefined {
-    return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
+    const live = this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
+    return live ?? this.knownPid;
   }
 
   async connect(signal: AbortSignal): Promise<void> {
@@ -52,7 +56,10 @@ class SdkConnection implements McpConnection {
       // Transport errors are followed by onclose when fatal; the hub reacts there.
     };
     signal.addEventListener('abort', () => void this.close(), { once: true });
-    await client.connect(transport, { signal });
+    const connecting = client.connect(transport, { signal });
+    // The SDK spawns synchronously at the start of connect().
+    this.knownPid = this.pid;
+    await connecting;
   }
 
   async listTools(): Promise<UpstreamTool[]> {
@@ -76,10 +83,11 @@ class SdkConnection implements McpConnection {
     return result as UpstreamCallResult;
   }
 
-  async close(): Promise<void> {
-    if (this.closing) return;
+  /** Every caller waits for the same close (the SDK may take ~2 s to stop a stdio server). */
+  close(): Promise<void> {
     this.closing = true;
-    await this.client?.close().catch(() => undefined);
+    this.closed ??= (this.client?.close() ?? Promise.resolve()).catch(() => undefined);
+    return this.closed;
   }
 
   private requireClient(): Client {

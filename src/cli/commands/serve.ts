@@ -69,6 +69,8 @@ export async function runServe(options: ServeOptions, out: (text: string) => voi
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
+  // Whatever ends the process, spawned servers must not outlive it.
+  process.once('exit', () => stack.hub.terminateNow());
 
   if (options.http === undefined) {
     // stdio: stdout is JSON-RPC only; the summary goes to the log.
