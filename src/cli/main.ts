@@ -6,7 +6,8 @@
  */
 import { Command } from 'commander';
 import { demoCommand } from './commands/demo.js';
-import { serveCommand } from './commands/serve.js';
+import { registerInspectCommand } from './commands/inspect.js';
+import { addLiveConfigToInspect, serveCommand } from './commands/serve.js';
 
 const program = new Command()
   .name('toolsearch')
@@ -14,6 +15,7 @@ const program = new Command()
   .version('0.1.0');
 
 // Subcommands register here, one line each.
+addLiveConfigToInspect(registerInspectCommand(program));
 program.addCommand(serveCommand());
 program.addCommand(demoCommand());
 

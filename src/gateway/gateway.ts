@@ -16,6 +16,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import type { Catalog } from '../core/catalog.js';
 import { parseMcpName } from '../core/names.js';
 import { DEFAULT_MAX_RESULTS, SEARCH_TOOL_NAME } from '../core/search-tool.js';
+import { DEFAULT_CONTEXT_WINDOW } from '../core/threshold.js';
 import type { ToolSpec } from '../core/tool.js';
 import type { UpstreamCallResult } from '../mcp/connection.js';
 import { errorMessage } from '../mcp/hub.js';
@@ -72,7 +73,7 @@ export class ToolsearchGateway {
     this.sessions = options.sessions ?? new InMemorySessionStore();
     this.searcher = options.searcher ?? basicSearcher;
     this.mode = parseGatewayMode(options.mode);
-    this.contextWindow = options.contextWindow ?? 200_000;
+    this.contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     this.callThrough = options.callThrough ?? true;
     this.logger = options.logger ?? silentLogger;
     this.unsubscribe = this.catalog.onChange((delta) => {
@@ -112,7 +113,7 @@ export class ToolsearchGateway {
   deferred(): ReadonlySet<string> {
     const version = this.catalog.version;
     if (this.deferredCache?.version !== version) {
-      this.deferredCache = { version, names: deferredNames(this.catalog.tools, this.mode, this.contextWindow) };
+      this.deferredCache = { version, names: deferredNames(this.catalog, this.mode, this.contextWindow) };
     }
     return this.deferredCache.names;
   }

@@ -6,5 +6,5 @@ export * from './search.js';
 export * from './sessions.js';
 export * from './stdio.js';
 export * from './summary.js';
-export { CALL_TOOL_NAME, announceDeferred } from './tools.js';
+export { CALL_TOOL_NAME, GATEWAY_ANNOUNCE_TOKEN_BUDGET, announceDeferred } from './tools.js';
 export { parseGatewayMode, deferredNames, type GatewayMode } from './deferral.js';

@@ -3,9 +3,9 @@
  * client pays per request with everything eager vs with deferral (o200k_base via gpt-tokenizer;
  * an estimate for Claude, whose tokenizer is not published).
  */
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toolDefinitionJson } from '../core/tool.js';
+import { o200kTokens as countTokens } from '../inspect/tokenizer.js';
 import type { ToolsearchGateway } from './gateway.js';
 
 export interface CatalogSummary {

@@ -1,15 +1,20 @@
 /**
- * The two tools the gateway adds: `tool_search` (core's wire contract, plus a compact E1/E3
- * announcement of what is deferred) and `call_tool` (call-through for clients that never refresh).
+ * The two tools the gateway adds: `tool_search` (core's wire contract; its description carries
+ * core's E1/E3 announcement of what is deferred, refreshed with every list_changed) and
+ * `call_tool` (call-through for clients that never refresh their tool list).
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { fullAnnouncement } from '../core/announce.js';
 import type { PoolView } from '../core/catalog.js';
 import { searchToolSpec } from '../core/search-tool.js';
 
 export const CALL_TOOL_NAME = 'call_tool';
 
-/** Above this many deferred names, announce by server with counts (E3) instead of by name (E1). */
-export const ANNOUNCE_NAMES_LIMIT = 60;
+/**
+ * Above this many tokens the announcement switches from names (E1) to per-server counts (E3).
+ * Lower than core's default: a tool description is paid on every request.
+ */
+export const GATEWAY_ANNOUNCE_TOKEN_BUDGET = 1_500;
 
 export function searchToolDefinition(pool: PoolView, deferred: ReadonlySet<string>): Tool {
   const spec = searchToolSpec();
@@ -20,23 +25,11 @@ export function searchToolDefinition(pool: PoolView, deferred: ReadonlySet<strin
   };
 }
 
-/** E1 (names) when short, E3 (per-server counts) when long; pending servers always named (C8). */
+/** E1/E3 via core; pending servers always named (C8). */
 export function announceDeferred(pool: PoolView, deferred: ReadonlySet<string>): string {
-  const lines: string[] = [];
-  if (deferred.size <= ANNOUNCE_NAMES_LIMIT) {
-    lines.push(`<available-deferred-tools>\n${[...deferred].sort().join('\n')}\n</available-deferred-tools>`);
-  } else {
-    const perServer = new Map<string, number>();
-    for (const tool of pool.tools) {
-      if (!deferred.has(tool.name)) continue;
-      const group = tool.origin.kind === 'mcp' ? `mcp__${tool.origin.server}` : 'local';
-      perServer.set(group, (perServer.get(group) ?? 0) + 1);
-    }
-    const groups = [...perServer].sort().map(([group, count]) => `${group} (${count} tools)`);
-    lines.push(`<available-deferred-tools>\n${groups.join('\n')}\n</available-deferred-tools>`);
-    lines.push('Search by capability, or "mcp__<server>" for one server\'s tools.');
-  }
-  if (pool.pendingServers.length > 0) lines.push(`Still connecting: ${pool.pendingServers.join(', ')}.`);
+  const tools = pool.tools.filter((t) => deferred.has(t.name));
+  const lines = [fullAnnouncement(tools, { tokenBudget: GATEWAY_ANNOUNCE_TOKEN_BUDGET }).text];
+  if (pool.pendingServers.length > 0) lines.push(`Still connecting (search again shortly for their tools): ${pool.pendingServers.join(', ')}.`);
   return lines.join('\n');
 }
 

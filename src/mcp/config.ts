@@ -8,7 +8,17 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { parseModeValue } from '../core/mode.js';
 import { McpConfigError } from './errors.js';
+
+function isValidMode(value: string): boolean {
+  try {
+    parseModeValue(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const stringRecord = z.record(z.string(), z.string());
 
@@ -56,11 +66,12 @@ const serverSchema = z.looseObject({}).superRefine((value, ctx) => {
   }
 });
 
-export const MODE_PATTERN = /^(always|never|true|false|auto(:(100|[1-9]?[0-9]))?)$/;
-
 const toolSearchSchema = z.looseObject({
   /** B1 mode: always (default), never, auto, auto:N. */
-  mode: z.string().regex(MODE_PATTERN, 'expected "always", "never", "auto" or "auto:N" (0 <= N <= 100)').optional(),
+  mode: z
+    .string()
+    .refine((value) => isValidMode(value), 'expected "always", "never", "auto" or "auto:N" (0 <= N <= 100)')
+    .optional(),
   /** Tools always loaded: model-facing names (`mcp__server__tool`) or whole servers (`mcp__server`). */
   alwaysLoad: z.array(z.string()).optional(),
   /** Context window (tokens) used by `auto:N`. */

@@ -3,6 +3,8 @@
  * With no `--config` it fronts the reference servers installed with the package.
  */
 import { Command, InvalidArgumentError } from 'commander';
+import { loadCatalogFromConfig } from '../../mcp/load.js';
+import { addInspectPoolLoader } from './inspect.js';
 import { createStderrLogger, isLogLevel, type LogLevel, type Logger } from '../../mcp/log.js';
 import { createGatewayFromConfig, type GatewayStack } from '../../gateway/run.js';
 import { DEFAULT_HTTP_HOST, startHttpGateway, type RunningHttpGateway } from '../../gateway/http.js';
@@ -106,4 +108,18 @@ async function logSummary(logger: Logger, stack: GatewayStack): Promise<void> {
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+/**
+ * H1: `inspect --config FILE` measures live MCP servers. Registered from here because the hub is
+ * this module's concern; inspect only knows its pool-loader hook.
+ */
+export function addLiveConfigToInspect(inspect: Command): Command {
+  addInspectPoolLoader(async (options) => {
+    if (typeof options['config'] !== 'string') return undefined;
+    const logger = createStderrLogger('warn');
+    const loaded = await loadCatalogFromConfig(options['config'], { logger });
+    return { pool: loaded.catalog, close: loaded.close };
+  });
+  return inspect.option('-c, --config <file>', 'live MCP servers from a config ({"mcpServers": …}); slow ones are reported pending');
 }
