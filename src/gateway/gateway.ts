@@ -46,6 +46,9 @@ export interface GatewayOptions {
   logger?: Logger;
 }
 
+/** Catalog changes closer together than this reach clients as one list_changed. */
+const BROADCAST_DEBOUNCE_MS = 50;
+
 export const GATEWAY_SERVER_INFO = { name: 'toolsearch', version: '0.1.0' } as const;
 
 const INSTRUCTIONS =
@@ -226,16 +229,16 @@ export class ToolsearchGateway {
     return `Unknown tool "${name}". Search with ${SEARCH_TOOL_NAME} to see what is available.`;
   }
 
-  /** One list_changed per burst of catalog changes, to every live session. */
+  /** One list_changed per burst of catalog changes (servers connecting together), to every live session. */
   private queueBroadcast(): void {
     if (this.broadcastQueued) return;
     this.broadcastQueued = true;
-    setImmediate(() => {
+    setTimeout(() => {
       this.broadcastQueued = false;
       for (const [sessionId, server] of this.live) {
         server.sendToolListChanged().catch((error: unknown) => this.logger.debug(`session ${sessionId}: list_changed not sent: ${errorMessage(error)}`));
       }
-    });
+    }, BROADCAST_DEBOUNCE_MS).unref();
   }
 }
 
