@@ -23,7 +23,7 @@ import { errorMessage } from '../mcp/hub.js';
 import { silentLogger, type Logger } from '../mcp/log.js';
 import { CALL_TOOL_NAME, callToolDefinition, searchToolDefinition } from './tools.js';
 import { deferredNames, parseGatewayMode, type GatewayMode } from './deferral.js';
-import { basicSearcher, formatSearchOutcome, type GatewaySearcher, type SearchOutcome } from './search.js';
+import { defaultGatewaySearcher, formatSearchOutcome, type GatewaySearcher, type SearchOutcome } from './search.js';
 import { InMemorySessionStore, type SessionStore } from './sessions.js';
 
 /** What the gateway needs to reach upstream servers; `McpHub` fits. */
@@ -74,7 +74,7 @@ export class ToolsearchGateway {
     this.catalog = options.catalog;
     this.upstream = options.upstream;
     this.sessions = options.sessions ?? new InMemorySessionStore();
-    this.searcher = options.searcher ?? basicSearcher;
+    this.searcher = options.searcher ?? defaultGatewaySearcher();
     this.mode = parseGatewayMode(options.mode);
     this.contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     this.callThrough = options.callThrough ?? true;

@@ -87,7 +87,7 @@ describe('G3 gateway over Streamable HTTP, fronting the reference servers', () =
 
   it('C8: a search that finds nothing reports how many deferred tools exist', async () => {
     const result = await a.call('tool_search', { query: 'zzzqqq nonexistent capability' });
-    expect(result.text).toMatch(/No tools matched.*\d+ deferred tool/);
+    expect(result.text).toMatch(/No matching deferred tools found[\s\S]*\d+ deferred tool/);
   });
 
   it('D4: two HTTP sessions do not see each other\'s discoveries', async () => {
