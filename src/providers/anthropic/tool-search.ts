@@ -17,13 +17,12 @@ import type {
   ToolUnion,
 } from '@anthropic-ai/sdk/resources/messages';
 import { readAnthropicHistory } from '../../core/anthropic-history.js';
-import { LOADED_TAG, wrapTag } from '../../core/markers.js';
 import type { Plan } from '../../core/plan.js';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.js';
 import type { ToolSpec } from '../../core/tool.js';
 import { isInfrastructureCall, runTool, undiscoveredToolMessage, type ToolExecutor } from '../shared/calls.js';
 import { RequestPlanner, undiscoveredNames, type ToolSearchOptions } from '../shared/session.js';
-import type { ToolSearchResult } from '../shared/search.js';
+import { clientSearchText, type ToolSearchResult } from '../shared/search.js';
 import { normalizeAnthropicMessages, referencedTools } from './normalize.js';
 import { isServerSearchToolType, serverSearchTool, toAnthropicTool, type ServerSearchKind } from './wire.js';
 
@@ -155,7 +154,7 @@ export class AnthropicToolSearch {
   /** F1/C8: references for the matches; text when nothing (or not everything) was found. */
   searchResultBlock(toolUseId: string, result: ToolSearchResult, native: boolean): ToolResultBlockParam {
     const text = this.options.formatResult(result);
-    if (!native) return { type: 'tool_result', tool_use_id: toolUseId, content: `${text}\n${wrapTag(LOADED_TAG, result.matches)}` };
+    if (!native) return { type: 'tool_result', tool_use_id: toolUseId, content: clientSearchText(text, result.matches) };
     const content: ResultBlocks = result.matches.map((name) => ({
       type: 'tool_reference' as const,
       tool_name: name,
@@ -173,6 +172,6 @@ export class AnthropicToolSearch {
 function justInTimeResult(id: string, name: string, outcome: { text: string; isError: boolean }, native: boolean): ToolResultBlockParam {
   const content: ResultBlocks = native
     ? [{ type: 'text', text: outcome.text }, { type: 'tool_reference', tool_name: name }]
-    : [{ type: 'text', text: `${outcome.text}\n${wrapTag(LOADED_TAG, [name])}` }];
+    : [{ type: 'text', text: clientSearchText(outcome.text, [name]) }];
   return { type: 'tool_result', tool_use_id: id, content, ...(outcome.isError && { is_error: true }) };
 }

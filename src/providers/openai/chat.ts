@@ -14,10 +14,10 @@ import type {
   ChatCompletionTool,
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
-import { LOADED_TAG, wrapTag } from '../../core/markers.js';
 import type { Plan } from '../../core/plan.js';
 import type { ToolSpec } from '../../core/tool.js';
 import { isInfrastructureCall, runTool, undiscoveredToolMessage, type ToolExecutor } from '../shared/calls.js';
+import { clientSearchText } from '../shared/search.js';
 import { RequestPlanner, undiscoveredNames, type ToolSearchOptions } from '../shared/session.js';
 import { readChatHistory } from './history.js';
 import { toChatFunction } from './wire.js';
@@ -42,11 +42,6 @@ function insertAnnouncement(messages: readonly ChatCompletionMessageParam[], tex
   let at = 0;
   while (at < messages.length && (messages[at]!.role === 'system' || messages[at]!.role === 'developer')) at++;
   return [...messages.slice(0, at), { role: 'system', content: text }, ...messages.slice(at)];
-}
-
-/** The search tool's result text: what the model reads, plus the marker later requests read. */
-export function clientSearchText(formatted: string, matches: readonly string[]): string {
-  return matches.length ? `${formatted}\n${wrapTag(LOADED_TAG, matches)}` : formatted;
 }
 
 export class OpenAIChatToolSearch {

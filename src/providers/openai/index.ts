@@ -1,6 +1,6 @@
 export { OpenAIResponsesToolSearch, stripResponsesToolSearch } from './responses.js';
 export type { OpenAIToolSearchOptions, PreparedResponsesRequest, ResponsesCallRun } from './responses.js';
-export { OpenAIChatToolSearch, clientSearchText } from './chat.js';
+export { OpenAIChatToolSearch } from './chat.js';
 export type { ChatToolSearchOptions, PreparedChatRequest, ChatCallRun } from './chat.js';
 export { readResponsesHistory, readChatHistory } from './history.js';
 export { toResponsesTools, toResponsesFunction, toChatFunction, toolSearchTool, withoutDialect, namespaceName } from './wire.js';

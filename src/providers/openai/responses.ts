@@ -15,10 +15,10 @@ import type {
   ResponseToolSearchOutputItemParam,
   Tool,
 } from 'openai/resources/responses/responses';
-import { LOADED_TAG, wrapTag } from '../../core/markers.js';
 import type { Plan } from '../../core/plan.js';
 import type { ToolSpec } from '../../core/tool.js';
 import { isInfrastructureCall, runTool, undiscoveredToolMessage, type ToolExecutor } from '../shared/calls.js';
+import { clientSearchText } from '../shared/search.js';
 import { RequestPlanner, undiscoveredNames, type ToolSearchOptions } from '../shared/session.js';
 import { loadedByOutputs, readResponsesHistory } from './history.js';
 import { toolSearchTool, toResponsesTools } from './wire.js';
@@ -118,7 +118,7 @@ export class OpenAIResponsesToolSearch {
       }
       const outcome = await runTool(item.name, item.arguments, tool, this.options.executor);
       // Just in time: the marker loads the tool for the next request (client expansion of one tool).
-      const text = `${outcome.text}\n${wrapTag(LOADED_TAG, [item.name])}`;
+      const text = clientSearchText(outcome.text, [item.name]);
       return { items: [output(text)], infrastructure: false, output: outcome.text };
     }
     const outcome = await runTool(item.name, item.arguments, tool, this.options.executor);

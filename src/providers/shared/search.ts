@@ -2,6 +2,7 @@
  * The search contract the providers code against: the shape of `ToolSearcher` (src/search), kept
  * structural here so an adapter can take the real searcher or any stand-in with the same shape.
  */
+import { LOADED_TAG, wrapTag } from '../../core/markers.js';
 import type { ToolSpec } from '../../core/tool.js';
 
 export interface SearchPool {
@@ -49,4 +50,12 @@ export function parseSearchInput(input: unknown): { query: string; maxResults?: 
   const query = typeof record.query === 'string' ? record.query : '';
   const max = record.max_results ?? record.maxResults;
   return typeof max === 'number' ? { query, maxResults: max } : { query };
+}
+
+/**
+ * Client-side expansion (F4): the result text the model reads plus the `<tools-loaded>` marker
+ * from which later requests re-derive the discovered set (D1).
+ */
+export function clientSearchText(formatted: string, matches: readonly string[]): string {
+  return matches.length ? `${formatted}\n${wrapTag(LOADED_TAG, matches)}` : formatted;
 }
