@@ -18,3 +18,4 @@ export * from './core/anthropic-history.js';
 export * from './core/compaction.js';
 export * from './core/announce.js';
 export * from './core/plan.js';
+export * from './search/index.js';

@@ -1,0 +1,70 @@
+/**
+ * The shared benchmark sets, read from ../shared/data/tool-retrieval (never copied into the repo).
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadCatalogFile, loadQueriesFile, type QueryEntry } from '../src/cli/catalog-file.js';
+import type { ToolSpec } from '../src/core/tool.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const DATA_DIR = process.env.TOOLSEARCH_DATA ?? resolve(HERE, '../../shared/data/tool-retrieval');
+
+export const QUERY_SETS = ['livemcpbench', 'stabletoolbench', 'toollens', 'metatool', 'bfcl', 'seal-tools'] as const;
+
+export interface LabelledQuery {
+  qid: string;
+  query: string;
+  gold: string[][];
+}
+
+export interface BenchSet {
+  name: string;
+  tools: ToolSpec[];
+  queries: LabelledQuery[];
+}
+
+export function loadTools(set: string): ToolSpec[] {
+  return [...loadCatalogFile(join(DATA_DIR, set, 'catalog.jsonl'), { warn: null }).tools];
+}
+
+export function loadSet(set: string): BenchSet {
+  const queriesPath = join(DATA_DIR, set, 'queries.jsonl');
+  const queries = existsSync(queriesPath)
+    ? loadQueriesFile(queriesPath).map((q: QueryEntry, i) => ({ qid: q.qid ?? String(i), query: q.query, gold: q.gold ?? [] }))
+    : [];
+  return { name: set, tools: loadTools(set), queries };
+}
+
+/**
+ * livemcpbench plus smithery as distractors, as `baseline_bm25.py --distractors smithery`:
+ * smithery tools identical in (name, description) to a livemcpbench tool are left out (finding
+ * them would be right but scored as a miss); a colliding model-facing name gets a suffix.
+ */
+export function distractorSet(): BenchSet & { added: number; skipped: number } {
+  const base = loadSet('livemcpbench');
+  const same = new Set(base.tools.map((t) => `${t.originalName ?? t.name}\u0000${t.description}`));
+  const names = new Set(base.tools.map((t) => t.name));
+  const ids = new Set(base.tools.map((t) => t.id));
+  const tools = [...base.tools];
+  let skipped = 0;
+  for (const tool of loadTools('smithery')) {
+    if (same.has(`${tool.originalName ?? tool.name}\u0000${tool.description}`)) {
+      skipped++;
+      continue;
+    }
+    let name = tool.name;
+    for (let n = 2; names.has(name); n++) name = `${tool.name}_d${n}`;
+    names.add(name);
+    const id = ids.has(tool.id) ? `distractor:${tool.id}` : tool.id;
+    tools.push({ ...tool, name, ...(id !== undefined && { id }) });
+  }
+  return { name: 'livemcpbench + smithery', tools, queries: base.queries, added: tools.length - base.tools.length, skipped };
+}
+
+/** Per-subset key, as `subset_of` in baseline_bm25.py. */
+export function subsetOf(set: string, qid: string): string | undefined {
+  if (set === 'stabletoolbench' || set === 'seal-tools' || set === 'metatool') return qid.split('-')[0];
+  if (set === 'bfcl') return qid.replace(/_\d+$/, '');
+  return undefined;
+}

@@ -1,0 +1,92 @@
+/**
+ * `npm run bench:retrieval` — every ranker on every labelled set, metrics as the data README §5
+ * defines them, plus the distractor case (livemcpbench + smithery). Prints Markdown and writes
+ * bench/results/retrieval.md. Options: --sets a,b  --rankers a,b  --no-write
+ */
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRanker } from '../src/search/rankers.js';
+import type { Ranker } from '../src/search/ranker.js';
+import { distractorSet, loadSet, QUERY_SETS, type BenchSet } from './datasets.js';
+import { evaluate, rankerRankIds, type SetResult } from './evaluate.js';
+import { METRICS } from './metrics.js';
+import { miniSearchRanker } from './minisearch-peer.js';
+import { f3, header } from './report.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const RANKERS: Record<string, () => Ranker> = {
+  bm25: () => createRanker('bm25'),
+  reference: () => createRanker('reference'),
+  minisearch: () => miniSearchRanker,
+  default: () => createRanker('default'),
+};
+
+const setNames = arg('sets')?.split(',') ?? [...QUERY_SETS, 'distractors'];
+const rankerNames = arg('rankers')?.split(',') ?? Object.keys(RANKERS);
+
+function row(set: string, subset: string, ranker: string, r: { tools: number; queries: number } & Record<string, number>): string {
+  return `| ${set} | ${subset} | ${ranker} | ${r.tools} | ${r.queries} | ${METRICS.map((m) => f3(r[m]!)).join(' | ')} |`;
+}
+
+const lines: string[] = [];
+const summary = new Map<string, Map<string, number>>();
+const log = (line: string) => {
+  lines.push(line);
+  process.stdout.write(`${line}\n`);
+};
+log(`| set | subset | ranker | tools | queries | ${METRICS.join(' | ')} |`);
+log(`|---|---|---|---|---|${METRICS.map(() => '---').join('|')}|`);
+for (const setName of setNames) {
+  const started = Date.now();
+  let set: BenchSet;
+  if (setName === 'distractors') {
+    const d = distractorSet();
+    process.stderr.write(`distractors: ${d.added} smithery tools added, ${d.skipped} identical (name, description) left out\n`);
+    set = d;
+  } else set = loadSet(setName);
+  for (const rankerName of rankerNames) {
+    const factory = RANKERS[rankerName];
+    if (!factory) throw new Error(`unknown ranker ${rankerName}`);
+    const result: SetResult = evaluate(set, rankerRankIds(factory(), set.tools));
+    log(row(set.name, 'all', rankerName, { tools: result.tools, queries: result.queries, ...result.all }));
+    for (const [subset, r] of Object.entries(result.subsets)) log(row(set.name, subset, rankerName, { tools: result.tools, ...r }));
+    let bySet = summary.get(set.name);
+    if (!bySet) summary.set(set.name, (bySet = new Map()));
+    bySet.set(rankerName, result.all['R@5']);
+  }
+  process.stderr.write(`${set.name}: ${Date.now() - started} ms\n`);
+}
+
+const summaryLines = [
+  '## R@5 summary',
+  '',
+  `| set | ${rankerNames.join(' | ')} |`,
+  `|---|${rankerNames.map(() => '---').join('|')}|`,
+  ...[...summary].map(([set, m]) => `| ${set} | ${rankerNames.map((r) => f3(m.get(r) ?? NaN)).join(' | ')} |`),
+];
+process.stdout.write(`\n${summaryLines.join('\n')}\n`);
+
+if (!process.argv.includes('--no-write')) {
+  const text = [
+    header('Retrieval quality', `npm run bench:retrieval ${process.argv.slice(2).join(' ')}`.trim()),
+    'Metrics exactly as `data/tool-retrieval/README.md` §5 (top 10 scored; label groups; macro-averaged).',
+    'The `bm25` row reproduces `baseline_bm25.py` (README §6). `distractors` = livemcpbench + smithery minus',
+    'smithery tools identical in (name, description) to a livemcpbench tool, as `baseline_bm25.py --distractors`.',
+    '',
+    ...summaryLines,
+    '',
+    '## All metrics',
+    '',
+    ...lines,
+    '',
+  ].join('\n');
+  writeFileSync(join(HERE, 'results', 'retrieval.md'), text);
+  process.stderr.write('wrote bench/results/retrieval.md\n');
+}

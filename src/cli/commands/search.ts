@@ -1,0 +1,79 @@
+/**
+ * `toolsearch search` — run queries against a JSONL catalog (every tool deferred) in one process.
+ * With --json, one line per query: {"qid", "query", "matches": [catalog ids], "totalDeferred"}.
+ */
+import type { Command } from 'commander';
+import type { Catalog } from '../../core/catalog.js';
+import { isRankerName, RANKER_NAMES } from '../../search/rankers.js';
+import { ToolSearcher, type SearchMode, type SearchPool } from '../../search/searcher.js';
+import { loadCatalogFile, loadQueriesFile, type QueryEntry } from '../catalog-file.js';
+
+interface SearchCommandOptions {
+  catalog: string;
+  query?: string;
+  queries?: string;
+  maxResults: string;
+  ranker: string;
+  mode: string;
+  json?: boolean;
+}
+
+function poolOf(catalog: Catalog): SearchPool {
+  const tools = catalog.tools;
+  return { tools, deferred: new Set(tools.map((t) => t.name)), pendingServers: catalog.pendingServers };
+}
+
+function readQueries(options: SearchCommandOptions): QueryEntry[] {
+  if (options.query !== undefined && options.queries !== undefined) throw new Error('Use either --query or --queries, not both.');
+  if (options.query !== undefined) return [{ query: options.query }];
+  if (options.queries !== undefined) return loadQueriesFile(options.queries);
+  throw new Error('Give a query with --query "…" or a file of queries with --queries FILE.jsonl.');
+}
+
+export function runSearchCommand(options: SearchCommandOptions, write: (line: string) => void): void {
+  if (!isRankerName(options.ranker)) throw new Error(`Unknown ranker "${options.ranker}". Use one of: ${RANKER_NAMES.join(', ')}.`);
+  if (!['default', 'regex', 'bm25'].includes(options.mode)) throw new Error(`Unknown mode "${options.mode}". Use default, regex or bm25.`);
+  const maxResults = Number(options.maxResults);
+  if (!Number.isInteger(maxResults) || maxResults < 1) throw new Error(`--max-results must be a positive integer, got "${options.maxResults}".`);
+  const catalog = loadCatalogFile(options.catalog);
+  const pool = poolOf(catalog);
+  const searcher = new ToolSearcher({ ranker: options.ranker, maxResults });
+  const idOf = (name: string) => catalog.get(name)?.id ?? name;
+  for (const entry of readQueries(options)) {
+    const result = searcher.search(pool, entry.query, { mode: options.mode as SearchMode });
+    if (options.json) {
+      write(JSON.stringify({ ...(entry.qid !== undefined && { qid: entry.qid }), query: entry.query, matches: result.matches.map(idOf), totalDeferred: result.totalDeferred }));
+      continue;
+    }
+    write(`${entry.qid !== undefined ? `[${entry.qid}] ` : ''}${entry.query}  (${result.kind}, ${result.totalDeferred} deferred)`);
+    if (result.error !== undefined) write(`    error: ${result.error}`);
+    if (result.matches.length === 0) write('    (no match)');
+    result.matches.forEach((name, i) => write(`  ${String(i + 1).padStart(2)}. ${idOf(name)}`));
+    for (const name of result.notFound) write(`    not found: ${name}`);
+  }
+}
+
+export function registerSearchCommand(program: Command): void {
+  program
+    .command('search')
+    .description('Search a JSONL tool catalog (all tools deferred) with one query or a file of queries.')
+    .requiredOption('--catalog <file>', 'catalog JSONL: {id, server, name, description, inputSchema} per line')
+    .option('--query <text>', 'one query (select:a,b | exact name | mcp__server | keywords, +term = required)')
+    .option('--queries <file>', 'queries JSONL: {qid?, query} per line')
+    .option('--max-results <n>', 'results per query', '5')
+    .option('--ranker <name>', `keyword ranker: ${RANKER_NAMES.join(' | ')}`, 'default')
+    .option('--mode <mode>', 'query mode: default | regex | bm25', 'default')
+    .option('--json', 'one JSON line per query: {qid, query, matches: [catalog ids], totalDeferred}')
+    .action((options: SearchCommandOptions) => {
+      const out: string[] = [];
+      const flush = () => {
+        if (out.length > 0) process.stdout.write(`${out.join('\n')}\n`);
+        out.length = 0;
+      };
+      runSearchCommand(options, (line) => {
+        out.push(line);
+        if (out.length >= 256) flush();
+      });
+      flush();
+    });
+}

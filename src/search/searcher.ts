@@ -1,0 +1,293 @@
+/**
+ * C1–C4, C8 — answering the model's search call over a pool of tools.
+ *
+ * Order of the rules is their priority: `select:` (C1) → exact name (C2) → `mcp__` prefix (C3,
+ * falls through when nothing matches) → keywords ranked over the deferred tools (C4), with
+ * `+term` filters. Regex and BM25 modes (C7) take the whole query as their input.
+ * Whatever the input, `search` returns a result; it never throws.
+ */
+import { MCP_PREFIX } from '../core/names.js';
+import { DEFAULT_MAX_RESULTS } from '../core/search-tool.js';
+import type { ToolSpec } from '../core/tool.js';
+import { cleanQuery, parseKeywordQuery, parseSelect, type ParsedQuery } from './query.js';
+import type { Embedder, Ranker, RankerIndex, RankerName } from './ranker.js';
+import { createRanker } from './rankers.js';
+import { fuseWithEmbeddings, toolEmbeddingText } from './fusion.js';
+import { toolNameParts, wordBoundaryPattern } from './text.js';
+
+export interface SearchPool {
+  readonly tools: readonly ToolSpec[];
+  /** Names of the tools that are deferred (not yet loaded); the rest of `tools` is loaded. */
+  readonly deferred: ReadonlySet<string>;
+  /** MCP servers still connecting (C8). */
+  readonly pendingServers: readonly string[];
+}
+
+export type QueryKind = 'select' | 'exact' | 'prefix' | 'keyword' | 'regex' | 'bm25';
+export type SearchMode = 'default' | 'regex' | 'bm25';
+
+export interface ToolSearchResult {
+  query: string;
+  kind: QueryKind;
+  /** Model-facing names, best first. These are the tools the search loads. */
+  matches: string[];
+  /** `select:` only: requested names absent from the whole pool. */
+  notFound: string[];
+  totalDeferred: number;
+  pendingServers: string[];
+  /** Regex mode only: why the pattern was not used (too long, unsupported syntax). */
+  error?: string;
+}
+
+export interface ToolSearcherOptions {
+  ranker?: Ranker | RankerName;
+  embedder?: Embedder;
+  maxResults?: number;
+}
+
+export interface SearchOptions {
+  maxResults?: number;
+  mode?: SearchMode;
+}
+
+/** Upper bound on `max_results`, whatever the model asks for. */
+export const MAX_RESULTS_CAP = 100;
+
+/** Everything derived from one set of deferred tools, built once and reused (C4's "index"). */
+interface PoolIndex {
+  key: string;
+  deferredTools: ToolSpec[];
+  byName: Map<string, ToolSpec>;
+  rankers: Map<string, RankerIndex>;
+  vectors?: number[][];
+  vectorsPending?: Promise<number[][]>;
+}
+
+function clampResults(value: unknown, fallback: number): number {
+  const n = typeof value === 'number' && Number.isFinite(value) ? Math.floor(value) : fallback;
+  return Math.min(MAX_RESULTS_CAP, Math.max(1, n));
+}
+
+/** C4: a required term must match a name part (substring), or the hint or description (word boundary). */
+export function requiredTermFilter(tools: readonly ToolSpec[], required: readonly string[]): (name: string) => boolean {
+  const patterns = required.map(wordBoundaryPattern);
+  const accepted = new Set<string>();
+  for (const tool of tools) {
+    const parts = toolNameParts(tool);
+    const ok = required.every(
+      (term, i) =>
+        parts.some((part) => part.includes(term)) ||
+        patterns[i]!.test(tool.description) ||
+        (tool.searchHint !== undefined && patterns[i]!.test(tool.searchHint)),
+    );
+    if (ok) accepted.add(tool.name);
+  }
+  return (name) => accepted.has(name);
+}
+
+export class ToolSearcher {
+  private readonly ranker: Ranker;
+  private readonly embedder: Embedder | undefined;
+  private readonly maxResults: number;
+  private readonly rankerCache = new Map<string, Ranker>();
+  private cached: PoolIndex | undefined;
+  /** Identity fast path: the same pool object (or same arrays) skips computing the key. */
+  private cachedFor: { tools: readonly ToolSpec[]; deferred: ReadonlySet<string>; size: number } | undefined;
+
+  constructor(options: ToolSearcherOptions = {}) {
+    this.ranker = typeof options.ranker === 'object' ? options.ranker : createRanker(options.ranker ?? 'default');
+    this.embedder = options.embedder;
+    this.maxResults = clampResults(options.maxResults, DEFAULT_MAX_RESULTS);
+  }
+
+  /** Build (or reuse) the index for this pool; with an async embedder, wait for the tool vectors. */
+  async prepare(pool: SearchPool): Promise<void> {
+    const index = this.poolIndex(pool);
+    this.rankerIndex(index, this.ranker);
+    if (this.embedder && !index.vectors) await this.toolVectors(index);
+  }
+
+  search(pool: SearchPool, query: string, options: SearchOptions = {}): ToolSearchResult {
+    try {
+      return this.searchUnsafe(pool, query, options, undefined);
+    } catch (error) {
+      // Never throw at the model: a failure is reported as "nothing found" with the reason.
+      return { ...this.emptyResult(pool, cleanQuery(query), 'keyword'), error: String(error) };
+    }
+  }
+
+  /** Like `search`, but awaits an async embedder (tool vectors once per pool, the query each call). */
+  async searchAsync(pool: SearchPool, query: string, options: SearchOptions = {}): Promise<ToolSearchResult> {
+    let queryVector: number[] | undefined;
+    if (this.embedder && (options.mode ?? 'default') === 'default') {
+      try {
+        const index = this.poolIndex(pool);
+        await this.toolVectors(index);
+        queryVector = (await this.embedder.embed([cleanQuery(query)]))[0];
+      } catch {
+        queryVector = undefined;
+      }
+    }
+    try {
+      return this.searchUnsafe(pool, query, options, queryVector);
+    } catch (error) {
+      return { ...this.emptyResult(pool, cleanQuery(query), 'keyword'), error: String(error) };
+    }
+  }
+
+  private searchUnsafe(pool: SearchPool, rawQuery: string, options: SearchOptions, queryVector: number[] | undefined): ToolSearchResult {
+    const text = cleanQuery(rawQuery);
+    const limit = clampResults(options.maxResults, this.maxResults);
+    const index = this.poolIndex(pool);
+    const mode = options.mode ?? 'default';
+    if (mode === 'regex' || mode === 'bm25') return this.modeSearch(pool, index, text, limit, mode);
+
+    const selected = parseSelect(text);
+    if (selected) return this.select(pool, index, text, selected);
+
+    const exact = index.byName.get(text) ?? pool.tools.find((t) => t.name === text);
+    if (exact) return { ...this.emptyResult(pool, text, 'exact'), matches: [exact.name] };
+
+    if (text.toLowerCase().startsWith(MCP_PREFIX)) {
+      const prefix = text.toLowerCase();
+      const matches = index.deferredTools.filter((t) => t.name.toLowerCase().startsWith(prefix)).map((t) => t.name);
+      if (matches.length > 0) return { ...this.emptyResult(pool, text, 'prefix'), matches: matches.slice(0, limit) };
+    }
+
+    const parsed = parseKeywordQuery(text);
+    return { ...this.emptyResult(pool, text, 'keyword'), matches: this.rankKeywords(index, parsed, limit, queryVector) };
+  }
+
+  /** C1: deferred pool first, then the whole pool; only names absent from both are "not found". */
+  private select(pool: SearchPool, index: PoolIndex, text: string, names: string[]): ToolSearchResult {
+    const matches: string[] = [];
+    const notFound: string[] = [];
+    let lowerAll: Map<string, string> | undefined;
+    for (const requested of names) {
+      let found = index.byName.get(requested)?.name ?? pool.tools.find((t) => t.name === requested)?.name;
+      if (found === undefined) {
+        // A model that changed the case of a name still means that tool.
+        lowerAll ??= new Map(pool.tools.map((t) => [t.name.toLowerCase(), t.name]));
+        found = lowerAll.get(requested.toLowerCase());
+      }
+      if (found === undefined) notFound.push(requested);
+      else if (!matches.includes(found)) matches.push(found);
+    }
+    return { ...this.emptyResult(pool, text, 'select'), matches, notFound };
+  }
+
+  private rankKeywords(index: PoolIndex, query: ParsedQuery, limit: number, queryVector: number[] | undefined): string[] {
+    if (query.terms.length === 0) return [];
+    const accept = query.required.length > 0 ? requiredTermFilter(index.deferredTools, query.required) : undefined;
+    const rankerIndex = this.rankerIndex(index, this.ranker);
+    if (!this.embedder) return rankerIndex.search(query, limit, accept).map((r) => r.name);
+    const vector = queryVector ?? this.syncQueryVector(query.text);
+    const vectors = index.vectors ?? this.syncToolVectors(index);
+    if (!vector || !vectors) return rankerIndex.search(query, limit, accept).map((r) => r.name);
+    const lexical = rankerIndex.search(query, Math.max(50, limit * 10), accept);
+    return fuseWithEmbeddings(lexical, index.deferredTools, vectors, vector, limit, accept);
+  }
+
+  private modeSearch(pool: SearchPool, index: PoolIndex, text: string, limit: number, mode: 'regex' | 'bm25'): ToolSearchResult {
+    const ranker = this.namedRanker(mode);
+    const rankerIndex = this.rankerIndex(index, ranker);
+    const result = this.emptyResult(pool, text, mode);
+    if (mode === 'regex') {
+      const check = (ranker as Ranker & { validate?: (pattern: string) => string | undefined }).validate?.(text);
+      if (check !== undefined) return { ...result, error: check };
+    }
+    return { ...result, matches: rankerIndex.search({ text, terms: [], required: [] }, limit).map((r) => r.name) };
+  }
+
+  private namedRanker(name: RankerName): Ranker {
+    let ranker = this.rankerCache.get(name);
+    if (!ranker) this.rankerCache.set(name, (ranker = createRanker(name)));
+    return ranker;
+  }
+
+  private rankerIndex(index: PoolIndex, ranker: Ranker): RankerIndex {
+    let built = index.rankers.get(ranker.name);
+    if (!built) index.rankers.set(ranker.name, (built = ranker.build(index.deferredTools)));
+    return built;
+  }
+
+  /** The index for this pool's deferred tools: reused while the sorted deferred names are the same. */
+  private poolIndex(pool: SearchPool): PoolIndex {
+    const last = this.cachedFor;
+    if (this.cached && last && last.tools === pool.tools && last.deferred === pool.deferred && last.size === pool.deferred.size) {
+      return this.cached;
+    }
+    const deferredTools = pool.tools.filter((t) => pool.deferred.has(t.name));
+    const key = deferredTools
+      .map((t) => t.name)
+      .sort()
+      .join('\n');
+    if (!this.cached || this.cached.key !== key) {
+      this.cached = { key, deferredTools, byName: new Map(deferredTools.map((t) => [t.name, t])), rankers: new Map() };
+    }
+    this.cachedFor = { tools: pool.tools, deferred: pool.deferred, size: pool.deferred.size };
+    return this.cached;
+  }
+
+  private syncToolVectors(index: PoolIndex): number[][] | undefined {
+    if (index.vectors || index.vectorsPending) return index.vectors;
+    const out = this.embedder!.embed(index.deferredTools.map(toolEmbeddingText));
+    if (Array.isArray(out)) return (index.vectors = out);
+    // An async embedder: keep the promise so searchAsync/prepare can use it; lexical until then.
+    index.vectorsPending = out.then((v) => (index.vectors = v));
+    index.vectorsPending.catch(() => undefined);
+    return undefined;
+  }
+
+  private async toolVectors(index: PoolIndex): Promise<number[][]> {
+    if (index.vectors) return index.vectors;
+    if (!index.vectorsPending) {
+      const out = this.embedder!.embed(index.deferredTools.map(toolEmbeddingText));
+      index.vectorsPending = Promise.resolve(out).then((v) => (index.vectors = v));
+    }
+    return index.vectorsPending;
+  }
+
+  private syncQueryVector(text: string): number[] | undefined {
+    const out = this.embedder!.embed([text]);
+    if (Array.isArray(out)) return out[0];
+    out.catch(() => undefined);
+    return undefined;
+  }
+
+  private emptyResult(pool: SearchPool, query: string, kind: QueryKind): ToolSearchResult {
+    let totalDeferred = 0;
+    for (const tool of pool.tools) if (pool.deferred.has(tool.name)) totalDeferred++;
+    return { query, kind, matches: [], notFound: [], totalDeferred, pendingServers: [...pool.pendingServers] };
+  }
+}
+
+/** C8 and the normal case: the text the model reads as the search tool's result. */
+export function formatSearchResult(result: ToolSearchResult): string {
+  const lines: string[] = [];
+  if (result.error !== undefined) lines.push(`Search error: ${result.error}`);
+  if (result.matches.length > 0) {
+    lines.push(`Loaded ${result.matches.length} tool(s); they can be called from your next step on:`);
+    for (const name of result.matches) lines.push(`- ${name}`);
+  }
+  if (result.notFound.length > 0) lines.push(`Not found: ${result.notFound.join(', ')}.`);
+  if (result.matches.length === 0) {
+    lines.push(`No matching deferred tools found for "${truncate(result.query, 200)}".`);
+    lines.push(`${result.totalDeferred} deferred tool(s) are available to search.`);
+  }
+  if (result.pendingServers.length > 0) {
+    lines.push(`MCP servers still connecting: ${result.pendingServers.join(', ')}. Their tools are not searchable yet.`);
+  }
+  if (result.matches.length === 0) {
+    lines.push(
+      result.pendingServers.length > 0
+        ? 'Retry in a moment, or search again with other words (or "select:<name>" for an exact name).'
+        : 'Search again with other words, a shorter query, or "select:<name>" for an exact name.',
+    );
+  }
+  return lines.join('\n');
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}

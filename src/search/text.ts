@@ -1,0 +1,68 @@
+/**
+ * Text helpers shared by the rankers: identifier splitting, word tokens, word-boundary tests.
+ * Pure functions over strings; no ranker policy here.
+ */
+import type { ToolSpec } from '../core/tool.js';
+import { MCP_PREFIX } from '../core/names.js';
+
+/** Runs of Unicode letters and digits (the `[^\W_]+` of the data README, Unicode-aware). */
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Lowercased word tokens of free text. */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(WORD) ?? [];
+}
+
+/**
+ * Split an identifier into lowercased parts: on `__`, `_`, `-`, `.`, `/`, spaces and camelCase
+ * (`NotebookEdit` → notebook, edit; `getHTTPResponse` → get, http, response).
+ */
+export function identifierParts(identifier: string): string[] {
+  const spaced = identifier.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2');
+  return words(spaced);
+}
+
+/** The tool's own name as its source spells it (before qualification and provider-safety). */
+export function sourceName(tool: ToolSpec): string {
+  if (tool.originalName !== undefined) return tool.originalName;
+  if (tool.origin.kind === 'mcp') {
+    const prefix = `${MCP_PREFIX}${tool.origin.server}__`;
+    if (tool.name.startsWith(prefix)) return tool.name.slice(prefix.length);
+  }
+  return tool.name;
+}
+
+/**
+ * Name parts as Claude Code's parser sees them: `mcp__slack__send_message` → slack, send,
+ * message. Built from server + source name, so a provider-safety hash never becomes a part.
+ */
+export function toolNameParts(tool: ToolSpec): string[] {
+  const server = tool.origin.kind === 'mcp' ? identifierParts(tool.origin.server) : [];
+  return [...server, ...identifierParts(sourceName(tool))];
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * A compiled `\bterm\b` test. `\b` only knows ASCII word characters, so terms that start or end
+ * with another character (CJK, accents, punctuation) fall back to Unicode-aware lookarounds.
+ */
+export function wordBoundaryPattern(term: string): RegExp {
+  if (/^\w(.*\w)?$/s.test(term) && /^[\x00-\x7f]*$/.test(term)) return new RegExp(`\\b${escapeRegExp(term)}\\b`, 'i');
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(term)}(?![\\p{L}\\p{N}_])`, 'iu');
+}
+
+/** Top-level parameter names and their descriptions of a tool's input schema. */
+export function schemaParameters(tool: ToolSpec): { name: string; description: string }[] {
+  const properties = tool.inputSchema.properties;
+  if (typeof properties !== 'object' || properties === null) return [];
+  return Object.entries(properties).map(([name, value]) => {
+    const description =
+      typeof value === 'object' && value !== null && typeof (value as { description?: unknown }).description === 'string'
+        ? (value as { description: string }).description
+        : '';
+    return { name, description };
+  });
+}

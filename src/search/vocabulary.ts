@@ -1,0 +1,101 @@
+/**
+ * The tool vocabulary: stop words for whole-sentence task queries, Porter stems, and a small
+ * synonym table of the verbs and nouns tool names use. Hand-curated (WordNet is too generic for
+ * tool verbs); every entry is a group of words that name the same action or object in tools.
+ */
+import { stemmer } from 'stemmer';
+
+/** Function words and request phrasing ("can you please help me …") that carry no tool signal. */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a an the and or but if then else of to in on at by for with from into onto about as is are was were be been being ' +
+    'do does did doing have has had having i me my mine we us our you your he she it its they them their this that these those ' +
+    'there here what which who whom whose when where why how all any some each every both either neither no not only ' +
+    'can could would should will shall may might must please help want need like just also so than too very ' +
+    'me tell give let know out up down over under again further once more most other such own same s t ' +
+    'am im ive id youre its dont cant wont isnt arent'
+  )
+    .split(' ')
+    .filter((w) => w !== ''),
+);
+
+/** Groups of interchangeable words. The first word of a group is only a label. */
+const SYNONYM_GROUPS: readonly string[][] = [
+  ['create', 'add', 'new', 'make', 'generate', 'insert', 'build', 'write'],
+  ['delete', 'remove', 'rm', 'erase', 'drop', 'destroy', 'clear'],
+  ['get', 'fetch', 'read', 'retrieve', 'obtain', 'show', 'view', 'lookup', 'load', 'info', 'detail', 'details'],
+  ['list', 'enumerate', 'ls', 'all', 'browse'],
+  ['update', 'edit', 'modify', 'change', 'patch', 'set', 'rename', 'replace'],
+  ['search', 'find', 'query', 'lookup', 'seek', 'discover', 'locate'],
+  ['send', 'post', 'publish', 'notify', 'message', 'email', 'mail'],
+  ['run', 'execute', 'exec', 'launch', 'start', 'invoke', 'call'],
+  ['stop', 'kill', 'terminate', 'cancel', 'end', 'halt'],
+  ['download', 'save', 'export'],
+  ['upload', 'import', 'attach'],
+  ['repo', 'repository', 'repositories', 'repos'],
+  ['pr', 'pull', 'merge'],
+  ['issue', 'ticket', 'bug'],
+  ['image', 'picture', 'photo', 'img', 'pic', 'screenshot'],
+  ['folder', 'directory', 'dir'],
+  ['file', 'document', 'doc', 'docs'],
+  ['weather', 'forecast', 'temperature', 'climate'],
+  ['map', 'location', 'place', 'geocode', 'address', 'route', 'directions', 'navigation'],
+  ['translate', 'translation', 'language'],
+  ['price', 'cost', 'quote', 'rate'],
+  ['stock', 'share', 'ticker', 'equity', 'market'],
+  ['crypto', 'cryptocurrency', 'bitcoin', 'coin', 'token'],
+  ['news', 'headline', 'headlines', 'article', 'articles'],
+  ['movie', 'film', 'cinema'],
+  ['music', 'song', 'track', 'album', 'artist'],
+  ['video', 'youtube', 'clip'],
+  ['calendar', 'event', 'schedule', 'appointment', 'meeting'],
+  ['user', 'account', 'profile', 'member'],
+  ['chart', 'graph', 'plot', 'visualization', 'visualize', 'diagram'],
+  ['pdf', 'document'],
+  ['word', 'docx'],
+  ['excel', 'spreadsheet', 'xlsx', 'sheet', 'workbook'],
+  ['ppt', 'powerpoint', 'presentation', 'slide', 'slides', 'pptx'],
+  ['web', 'website', 'page', 'url', 'webpage', 'site', 'browser'],
+  ['scrape', 'crawl', 'extract'],
+  ['summarize', 'summary'],
+  ['calculate', 'compute', 'calculation', 'calculator'],
+  ['convert', 'conversion', 'converter', 'transform'],
+  ['currency', 'exchange', 'money'],
+  ['recipe', 'food', 'meal', 'cook', 'cooking', 'ingredient', 'dish'],
+  ['nutrition', 'calorie', 'calories', 'diet', 'nutrient'],
+  ['flight', 'airline', 'airport', 'plane'],
+  ['hotel', 'accommodation', 'lodging', 'booking'],
+  ['job', 'career', 'employment', 'hiring'],
+  ['email', 'mail', 'gmail', 'inbox'],
+  ['paper', 'papers', 'arxiv', 'research', 'academic', 'scholar', 'publication'],
+  ['sql', 'database', 'db', 'table'],
+  ['time', 'date', 'timezone', 'clock'],
+  ['game', 'gaming', 'play'],
+  ['sport', 'sports', 'football', 'soccer', 'basketball', 'match', 'team'],
+];
+
+const stemCache = new Map<string, string>();
+
+/** Porter stem, cached (the same words recur across thousands of tools). */
+export function stem(word: string): string {
+  let out = stemCache.get(word);
+  if (out === undefined) {
+    out = /^[a-z]+$/.test(word) ? stemmer(word) : word;
+    if (stemCache.size < 200_000) stemCache.set(word, out);
+  }
+  return out;
+}
+
+/** stem → stems of its synonyms (never itself). Built once. */
+export const SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {
+  const map = new Map<string, Set<string>>();
+  for (const group of SYNONYM_GROUPS) {
+    const stems = [...new Set(group.map(stem))];
+    for (const s of stems) {
+      let set = map.get(s);
+      if (!set) map.set(s, (set = new Set()));
+      for (const other of stems) if (other !== s) set.add(other);
+    }
+  }
+  return new Map([...map].map(([k, v]) => [k, [...v]]));
+})();
