@@ -251,3 +251,14 @@ describe('B3 Anthropic token counting', () => {
     expect(server.to('/v1/messages/count_tokens')).toHaveLength(2);
   });
 });
+
+describe('F1 with the real search engine', () => {
+  it('F1/C4: the default ToolSearcher answers a keyword search with references; C8 text from formatSearchResult', async () => {
+    const ts = new AnthropicToolSearch({ pool: makeCatalog(), option: 'always' });
+    const prepared = await ts.prepare(base([{ role: 'user', content: 'x' }]));
+    const hit = await ts.runToolUse({ id: 'a', name: 'tool_search', input: { query: 'create github issue' } }, prepared.plan);
+    expect((hit.result.content as any[])[0]).toEqual({ type: 'tool_reference', tool_name: 'mcp__github__create_issue' });
+    const miss = await ts.runToolUse({ id: 'b', name: 'tool_search', input: { query: 'select:nope' } }, prepared.plan);
+    expect((miss.result.content as any[])[0].text).toContain('3 deferred tool(s) are available');
+  });
+});

@@ -160,3 +160,14 @@ describe('F4 client-side expansion (Chat Completions / OpenAI-compatible)', () =
     expect(run.message.content).toBe('chart.png\n<tools-loaded>\nrender_chart\n</tools-loaded>');
   });
 });
+
+describe('F4 with the real search engine', () => {
+  it('F4/C4: the default ToolSearcher loads by keywords and the marker lists what it loaded', async () => {
+    const ts = new OpenAIChatToolSearch({ pool: makeCatalog(), option: 'always' });
+    const prepared = await ts.prepare({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
+    const run = await ts.runToolCall(chatCall('c', 'tool_search', { query: 'list repositories', max_results: 1 }), prepared.plan);
+    expect(run.message.content).toContain('<tools-loaded>\nmcp__github__list_repos\n</tools-loaded>');
+    const next = await ts.prepare({ model: 'm', messages: [{ role: 'user', content: 'x' }, run.message] });
+    expect(next.plan.discovered).toEqual(['mcp__github__list_repos']);
+  });
+});

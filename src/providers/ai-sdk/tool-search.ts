@@ -89,7 +89,7 @@ export class AISdkToolSearch {
       execute: async (input, { messages }) => {
         const current = await this.planFor(messages);
         const result = this.planner.search(current, input);
-        return clientSearchText(this.options.formatResult(result), result.matches);
+        return clientSearchText(this.planner.format(result), result.matches);
       },
     });
     return set;

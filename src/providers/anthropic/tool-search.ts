@@ -132,7 +132,7 @@ export class AnthropicToolSearch {
     const native = current.expansion === 'native';
     if (current.useToolSearch && block.name === current.searchTool?.name) {
       const result = this.planner.search(current, block.input);
-      return { result: this.searchResultBlock(block.id, result, native), infrastructure: true, output: this.options.formatResult(result) };
+      return { result: this.searchResultBlock(block.id, result, native), infrastructure: true, output: this.planner.format(result) };
     }
     const tool = this.findTool(block.name);
     if (current.useToolSearch && undiscoveredNames(current).has(block.name)) {
@@ -153,7 +153,7 @@ export class AnthropicToolSearch {
 
   /** F1/C8: references for the matches; text when nothing (or not everything) was found. */
   searchResultBlock(toolUseId: string, result: ToolSearchResult, native: boolean): ToolResultBlockParam {
-    const text = this.options.formatResult(result);
+    const text = this.planner.format(result);
     if (!native) return { type: 'tool_result', tool_use_id: toolUseId, content: clientSearchText(text, result.matches) };
     const content: ResultBlocks = result.matches.map((name) => ({
       type: 'tool_reference' as const,

@@ -64,7 +64,7 @@ export class OpenAIChatToolSearch {
     const answer = (content: string): ChatCompletionToolMessageParam => ({ role: 'tool', tool_call_id: call.id, content });
     if (current.useToolSearch && name === current.searchTool?.name) {
       const result = this.planner.search(current, call.function.arguments);
-      const text = this.options.formatResult(result);
+      const text = this.planner.format(result);
       return { message: answer(clientSearchText(text, result.matches)), infrastructure: true, output: text };
     }
     const tool = this.findTool(name);

@@ -136,7 +136,7 @@ export class OpenAIResponsesToolSearch {
       call_id: call.call_id,
       tools: toResponsesTools(specs, new Set()),
     };
-    const text = this.options.formatResult(result);
+    const text = this.planner.format(result);
     const items: ResponseInputItem[] = [out];
     if (result.matches.length === 0 || result.notFound.length > 0) items.push({ type: 'message', role: 'developer', content: text });
     return { items, infrastructure: true, output: text };

@@ -1,39 +1,18 @@
 /**
- * The search contract the providers code against: the shape of `ToolSearcher` (src/search), kept
- * structural here so an adapter can take the real searcher or any stand-in with the same shape.
+ * The search contract the providers code against: `ToolSearcher.search`'s shape (src/search),
+ * structural so an adapter takes the real searcher or any stand-in with the same signature.
  */
 import { LOADED_TAG, wrapTag } from '../../core/markers.js';
-import type { ToolSpec } from '../../core/tool.js';
+import type { SearchOptions, SearchPool, ToolSearchResult } from '../../search/searcher.js';
 
-export interface SearchPool {
-  readonly tools: readonly ToolSpec[];
-  /** Names of the deferred tools (discovered or not); the rest of `tools` is always loaded. */
-  readonly deferred: ReadonlySet<string>;
-  readonly pendingServers: readonly string[];
-}
+export type { SearchPool, ToolSearchResult };
 
-export interface ToolSearchResult {
-  query: string;
-  kind: string;
-  /** Model-facing names, best first: the tools this search loads. */
-  matches: string[];
-  notFound: string[];
-  totalDeferred: number;
-  pendingServers: string[];
-  error?: string;
-}
-
-export interface SearchCallOptions {
-  maxResults?: number;
-  mode?: 'default' | 'regex' | 'bm25';
-}
-
-/** Anything with `ToolSearcher.search`'s signature. */
+/** Anything with `ToolSearcher.search`'s signature (the real searcher, or a stand-in in tests). */
 export interface Searcher {
-  search(pool: SearchPool, query: string, options?: SearchCallOptions): ToolSearchResult;
+  search(pool: SearchPool, query: string, options?: SearchOptions): ToolSearchResult;
 }
 
-/** Turns a result into the text the model reads (src/search `formatSearchResult`). */
+/** Turns a result into the text the model reads (default: `formatSearchResult`). */
 export type SearchResultFormatter = (result: ToolSearchResult) => string;
 
 /** The search tool's input as the model sends it; tolerant of a JSON string or missing fields. */

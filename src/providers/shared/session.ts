@@ -9,15 +9,16 @@ import type { ModelSupport } from '../../core/model-support.js';
 import { plan, type Expansion, type Plan, type PlanInput } from '../../core/plan.js';
 import { isDeferred } from '../../core/policy.js';
 import { DeferredTokenMemo, type TokenCounter } from '../../core/threshold.js';
+import { formatSearchResult, ToolSearcher } from '../../search/searcher.js';
 import { parseSearchInput, type Searcher, type SearchResultFormatter, type ToolSearchResult } from './search.js';
 
 export interface ToolSearchOptions extends ModeSources {
   /** The pool: a `Catalog`, or any `{tools, pendingServers}` view of one. */
   readonly pool: PoolView;
-  /** Runs the model's search calls (`new ToolSearcher()` from toolsearch/search). */
-  readonly searcher: Searcher;
-  /** Renders a search result as text for the model (`formatSearchResult`). */
-  readonly formatResult: SearchResultFormatter;
+  /** Runs the model's search calls (default: a `ToolSearcher` with the default ranker). */
+  readonly searcher?: Searcher;
+  /** Renders a search result as text for the model (default: `formatSearchResult`, C8). */
+  readonly formatResult?: SearchResultFormatter;
   readonly contextWindow?: number;
   /** B3: exact token counts for the `auto` threshold (else characters / 2.5). */
   readonly tokenCounter?: TokenCounter;
@@ -41,9 +42,13 @@ export interface PlanRequest {
 /** Plans requests for one conversation; owns the token-count memo (B3: one count per pool). */
 export class RequestPlanner {
   private readonly memo: DeferredTokenMemo;
+  private readonly searcher: Searcher;
+  readonly format: SearchResultFormatter;
 
   constructor(readonly options: ToolSearchOptions) {
     this.memo = new DeferredTokenMemo(options.tokenCounter);
+    this.searcher = options.searcher ?? new ToolSearcher();
+    this.format = options.formatResult ?? formatSearchResult;
   }
 
   async plan(request: PlanRequest): Promise<Plan> {
@@ -78,7 +83,7 @@ export class RequestPlanner {
   search(current: Plan, input: unknown, mode?: 'regex' | 'bm25'): ToolSearchResult {
     const { query, maxResults } = parseSearchInput(input);
     const limit = maxResults ?? this.options.maxResults;
-    return this.options.searcher.search(
+    return this.searcher.search(
       { tools: this.options.pool.tools, deferred: new Set(current.deferred), pendingServers: this.options.pool.pendingServers },
       query,
       { ...(limit !== undefined && { maxResults: limit }), ...(mode && { mode }) },
