@@ -13,7 +13,6 @@ import { eventsFromText, type HistoryEvent } from '../../core/history.js';
 import type { Plan } from '../../core/plan.js';
 import { searchToolSpec } from '../../core/search-tool.js';
 import type { ToolSpec } from '../../core/tool.js';
-import { runTool, undiscoveredToolMessage, type ToolExecutor } from '../shared/calls.js';
 import { clientSearchText } from '../shared/search.js';
 import { RequestPlanner, undiscoveredNames, type ToolSearchOptions } from '../shared/session.js';
 
@@ -25,9 +24,7 @@ export interface ToolCallLike {
   readonly input: string;
 }
 
-export interface AISdkToolSearchOptions extends ToolSearchOptions {
-  readonly executor?: ToolExecutor;
-}
+export type AISdkToolSearchOptions = ToolSearchOptions;
 
 /** The tool-result output shapes of AI SDK 6 model messages that carry text. */
 function outputText(output: unknown): string {
@@ -119,13 +116,10 @@ export class AISdkToolSearch {
       description: tool.description,
       inputSchema: jsonSchema(tool.inputSchema),
       execute: async (input, { messages }) => {
-        const current = await this.planFor(messages);
-        const hidden = current.useToolSearch && undiscoveredNames(current).has(tool.name);
-        // F3: a deferred tool the model never loaded; a throw becomes a tool-error the model reads.
-        if (hidden && !this.options.justInTime) throw new Error(undiscoveredToolMessage(tool.name, current.searchTool?.name));
-        const outcome = await runTool(tool.name, input, tool, this.options.executor);
+        // F3 and errors: a throw becomes a tool-error part the model reads.
+        const outcome = await this.planner.runCall(await this.planFor(messages), tool.name, input);
         if (outcome.isError) throw new Error(outcome.text);
-        return hidden ? clientSearchText(outcome.text, [tool.name]) : outcome.text;
+        return outcome.loadNow ? clientSearchText(outcome.text, [tool.name]) : outcome.text;
       },
     });
   }

@@ -19,9 +19,8 @@ import type {
 import { readAnthropicHistory } from '../../core/anthropic-history.js';
 import type { Plan } from '../../core/plan.js';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.js';
-import type { ToolSpec } from '../../core/tool.js';
-import { isInfrastructureCall, runTool, undiscoveredToolMessage, type ToolExecutor } from '../shared/calls.js';
-import { RequestPlanner, undiscoveredNames, type ToolSearchOptions } from '../shared/session.js';
+import { isInfrastructureCall } from '../shared/calls.js';
+import { RequestPlanner, type CallOutcome, type ToolSearchOptions } from '../shared/session.js';
 import { clientSearchText, type ToolSearchResult } from '../shared/search.js';
 import { normalizeAnthropicMessages, referencedTools } from './normalize.js';
 import { isServerSearchToolType, serverSearchTool, toAnthropicTool, type ServerSearchKind } from './wire.js';
@@ -33,8 +32,6 @@ export interface AnthropicToolSearchOptions extends ToolSearchOptions {
   readonly baseURL?: string;
   /** F1: use Anthropic's server-side search tool instead of the client-side one. */
   readonly serverSearch?: ServerSearchKind;
-  /** Runs tools that have no handler in the catalog (e.g. MCP calls). */
-  readonly executor?: ToolExecutor;
 }
 
 export interface PreparedAnthropicRequest {
@@ -134,18 +131,9 @@ export class AnthropicToolSearch {
       const result = this.planner.search(current, block.input);
       return { result: this.searchResultBlock(block.id, result, native), infrastructure: true, output: this.planner.format(result) };
     }
-    const tool = this.findTool(block.name);
-    if (current.useToolSearch && undiscoveredNames(current).has(block.name)) {
-      if (!this.options.justInTime) {
-        const text = undiscoveredToolMessage(block.name, current.searchTool?.name);
-        return { result: { type: 'tool_result', tool_use_id: block.id, is_error: true, content: text }, infrastructure: false, output: text };
-      }
-      const outcome = await runTool(block.name, block.input, tool, this.options.executor);
-      return { result: justInTimeResult(block.id, block.name, outcome, native), infrastructure: false, output: outcome.text };
-    }
-    const outcome = await runTool(block.name, block.input, tool, this.options.executor);
+    const outcome = await this.planner.runCall(current, block.name, block.input);
     return {
-      result: { type: 'tool_result', tool_use_id: block.id, content: outcome.text, ...(outcome.isError && { is_error: true }) },
+      result: answerBlock(block.id, block.name, outcome, native),
       infrastructure: isInfrastructureCall(block.name),
       output: outcome.text,
     };
@@ -163,15 +151,14 @@ export class AnthropicToolSearch {
     return { type: 'tool_result', tool_use_id: toolUseId, content };
   }
 
-  private findTool(name: string): ToolSpec | undefined {
-    return this.options.pool.tools.find((t) => t.name === name);
-  }
 }
 
-/** F3 just in time: the tool's result, plus what loads it for the next request. */
-function justInTimeResult(id: string, name: string, outcome: { text: string; isError: boolean }, native: boolean): ToolResultBlockParam {
+/** A call's tool_result; F3 just in time adds what loads the tool for the next request. */
+function answerBlock(id: string, name: string, outcome: CallOutcome, native: boolean): ToolResultBlockParam {
+  const error = outcome.isError ? { is_error: true } : {};
+  if (!outcome.loadNow) return { type: 'tool_result', tool_use_id: id, content: outcome.text, ...error };
   const content: ResultBlocks = native
     ? [{ type: 'text', text: outcome.text }, { type: 'tool_reference', tool_name: name }]
     : [{ type: 'text', text: clientSearchText(outcome.text, [name]) }];
-  return { type: 'tool_result', tool_use_id: id, content, ...(outcome.isError && { is_error: true }) };
+  return { type: 'tool_result', tool_use_id: id, content, ...error };
 }

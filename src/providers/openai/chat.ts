@@ -15,16 +15,13 @@ import type {
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
 import type { Plan } from '../../core/plan.js';
-import type { ToolSpec } from '../../core/tool.js';
-import { isInfrastructureCall, runTool, undiscoveredToolMessage, type ToolExecutor } from '../shared/calls.js';
+import { isInfrastructureCall } from '../shared/calls.js';
 import { clientSearchText } from '../shared/search.js';
-import { RequestPlanner, undiscoveredNames, type ToolSearchOptions } from '../shared/session.js';
+import { RequestPlanner, type ToolSearchOptions } from '../shared/session.js';
 import { readChatHistory } from './history.js';
 import { toChatFunction } from './wire.js';
 
-export interface ChatToolSearchOptions extends ToolSearchOptions {
-  readonly executor?: ToolExecutor;
-}
+export type ChatToolSearchOptions = ToolSearchOptions;
 
 export interface PreparedChatRequest {
   readonly params: ChatCompletionCreateParamsNonStreaming;
@@ -34,6 +31,7 @@ export interface PreparedChatRequest {
 export interface ChatCallRun {
   readonly message: ChatCompletionToolMessageParam;
   readonly infrastructure: boolean;
+  readonly isError: boolean;
   readonly output: string;
 }
 
@@ -65,22 +63,10 @@ export class OpenAIChatToolSearch {
     if (current.useToolSearch && name === current.searchTool?.name) {
       const result = this.planner.search(current, call.function.arguments);
       const text = this.planner.format(result);
-      return { message: answer(clientSearchText(text, result.matches)), infrastructure: true, output: text };
+      return { message: answer(clientSearchText(text, result.matches)), infrastructure: true, isError: false, output: text };
     }
-    const tool = this.findTool(name);
-    if (current.useToolSearch && undiscoveredNames(current).has(name)) {
-      if (!this.options.justInTime) {
-        const text = undiscoveredToolMessage(name, current.searchTool?.name);
-        return { message: answer(text), infrastructure: false, output: text };
-      }
-      const outcome = await runTool(name, call.function.arguments, tool, this.options.executor);
-      return { message: answer(clientSearchText(outcome.text, [name])), infrastructure: false, output: outcome.text };
-    }
-    const outcome = await runTool(name, call.function.arguments, tool, this.options.executor);
-    return { message: answer(outcome.text), infrastructure: isInfrastructureCall(name), output: outcome.text };
-  }
-
-  private findTool(name: string): ToolSpec | undefined {
-    return this.options.pool.tools.find((t) => t.name === name);
+    const outcome = await this.planner.runCall(current, name, call.function.arguments);
+    const text = outcome.loadNow ? clientSearchText(outcome.text, [name]) : outcome.text;
+    return { message: answer(text), infrastructure: isInfrastructureCall(name), isError: outcome.isError, output: outcome.text };
   }
 }

@@ -56,10 +56,9 @@ export async function runResponsesAgent(options: RunResponsesOptions): Promise<R
       input.push(...run.items);
       answered++;
       const name = item.type === 'function_call' ? item.name : 'tool_search';
-      const args = item.type === 'function_call' ? item.arguments : item.arguments;
       record(steps, options, {
-        iteration, id: item.call_id ?? item.id ?? '', name, input: args, output: run.output,
-        isError: false, infrastructure: run.infrastructure,
+        iteration, id: item.call_id ?? item.id ?? '', name, input: item.arguments, output: run.output,
+        isError: run.isError, infrastructure: run.infrastructure,
       });
     }
     if (answered === 0) break;
@@ -96,7 +95,7 @@ export async function runChatAgent(options: RunChatOptions): Promise<ChatRunResu
       messages.push(run.message);
       record(steps, options, {
         iteration, id: call.id, name: call.function.name, input: call.function.arguments, output: run.output,
-        isError: false, infrastructure: run.infrastructure,
+        isError: run.isError, infrastructure: run.infrastructure,
       });
     }
   }

@@ -16,16 +16,13 @@ import type {
   Tool,
 } from 'openai/resources/responses/responses';
 import type { Plan } from '../../core/plan.js';
-import type { ToolSpec } from '../../core/tool.js';
-import { isInfrastructureCall, runTool, undiscoveredToolMessage, type ToolExecutor } from '../shared/calls.js';
+import { isInfrastructureCall } from '../shared/calls.js';
 import { clientSearchText } from '../shared/search.js';
-import { RequestPlanner, undiscoveredNames, type ToolSearchOptions } from '../shared/session.js';
+import { RequestPlanner, type ToolSearchOptions } from '../shared/session.js';
 import { loadedByOutputs, readResponsesHistory } from './history.js';
 import { toolSearchTool, toResponsesTools } from './wire.js';
 
-export interface OpenAIToolSearchOptions extends ToolSearchOptions {
-  readonly executor?: ToolExecutor;
-}
+export type OpenAIToolSearchOptions = ToolSearchOptions;
 
 export interface PreparedResponsesRequest {
   readonly params: ResponseCreateParamsNonStreaming;
@@ -36,6 +33,7 @@ export interface ResponsesCallRun {
   /** Items to append to the input: the output item, plus a note when a search found nothing (C8). */
   readonly items: ResponseInputItem[];
   readonly infrastructure: boolean;
+  readonly isError: boolean;
   readonly output: string;
 }
 
@@ -109,26 +107,21 @@ export class OpenAIResponsesToolSearch {
   /** Answer a `tool_search_call` or `function_call` output item; other items get no answer. */
   async runCall(item: ResponseToolSearchCall | ResponseFunctionToolCall, current: Plan): Promise<ResponsesCallRun> {
     if (item.type === 'tool_search_call') return this.answerSearch(item, current);
-    const tool = this.findTool(item.name);
-    const output = (text: string): ResponseInputItem => ({ type: 'function_call_output', call_id: item.call_id, output: text });
-    if (current.useToolSearch && undiscoveredNames(current).has(item.name)) {
-      if (!this.options.justInTime) {
-        const text = undiscoveredToolMessage(item.name, current.searchTool?.name);
-        return { items: [output(text)], infrastructure: false, output: text };
-      }
-      const outcome = await runTool(item.name, item.arguments, tool, this.options.executor);
-      // Just in time: the marker loads the tool for the next request (client expansion of one tool).
-      const text = clientSearchText(outcome.text, [item.name]);
-      return { items: [output(text)], infrastructure: false, output: outcome.text };
-    }
-    const outcome = await runTool(item.name, item.arguments, tool, this.options.executor);
-    return { items: [output(outcome.text)], infrastructure: isInfrastructureCall(item.name), output: outcome.text };
+    const outcome = await this.planner.runCall(current, item.name, item.arguments);
+    // Just in time: the marker loads the tool for the next request (client expansion of one tool).
+    const text = outcome.loadNow ? clientSearchText(outcome.text, [item.name]) : outcome.text;
+    return {
+      items: [{ type: 'function_call_output', call_id: item.call_id, output: text }],
+      infrastructure: isInfrastructureCall(item.name),
+      isError: outcome.isError,
+      output: outcome.text,
+    };
   }
 
   /** F5: tool_search_output with the loaded definitions; C8 text goes in a developer note. */
   answerSearch(call: Pick<ResponseToolSearchCall, 'call_id' | 'arguments'>, current: Plan): ResponsesCallRun {
     const result = this.planner.search(current, call.arguments);
-    const specs = result.matches.flatMap((n) => this.findTool(n) ?? []);
+    const specs = result.matches.flatMap((n) => this.planner.findTool(n) ?? []);
     const out: ResponseToolSearchOutputItemParam = {
       type: 'tool_search_output',
       execution: 'client',
@@ -139,10 +132,7 @@ export class OpenAIResponsesToolSearch {
     const text = this.planner.format(result);
     const items: ResponseInputItem[] = [out];
     if (result.matches.length === 0 || result.notFound.length > 0) items.push({ type: 'message', role: 'developer', content: text });
-    return { items, infrastructure: true, output: text };
+    return { items, infrastructure: true, isError: false, output: text };
   }
 
-  private findTool(name: string): ToolSpec | undefined {
-    return this.options.pool.tools.find((t) => t.name === name);
-  }
 }

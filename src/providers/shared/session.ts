@@ -9,6 +9,8 @@ import type { ModelSupport } from '../../core/model-support.js';
 import { plan, type Expansion, type Plan, type PlanInput } from '../../core/plan.js';
 import { isDeferred } from '../../core/policy.js';
 import { DeferredTokenMemo, type TokenCounter } from '../../core/threshold.js';
+import type { ToolSpec } from '../../core/tool.js';
+import { runTool, undiscoveredToolMessage, type ToolExecutor, type ToolOutcome } from './calls.js';
 import { formatSearchResult, ToolSearcher } from '../../search/searcher.js';
 import { parseSearchInput, type Searcher, type SearchResultFormatter, type ToolSearchResult } from './search.js';
 
@@ -30,6 +32,13 @@ export interface ToolSearchOptions extends ModeSources {
   readonly maxResults?: number;
   /** F3: run a never-loaded deferred tool when called (and load it), instead of an error. */
   readonly justInTime?: boolean;
+  /** Runs tools that have no handler in the pool (e.g. routes MCP calls to their server). */
+  readonly executor?: ToolExecutor;
+}
+
+/** A non-search call's outcome; `loadNow` asks the provider to load the tool as it answers (F3 just in time). */
+export interface CallOutcome extends ToolOutcome {
+  readonly loadNow: boolean;
 }
 
 export interface PlanRequest {
@@ -77,6 +86,23 @@ export class RequestPlanner {
       ...(o.deferral !== undefined && { deferral: o.deferral }),
       ...(o.firstPartyHosts !== undefined && { firstPartyHosts: o.firstPartyHosts }),
     });
+  }
+
+  findTool(name: string): ToolSpec | undefined {
+    return this.options.pool.tools.find((t) => t.name === name);
+  }
+
+  /**
+   * Run a non-search call. F3: a deferred tool this request never loaded is refused with the
+   * exact `select:` query, or with `justInTime` run and flagged to be loaded by the answer.
+   */
+  async runCall(current: Plan, name: string, input: unknown): Promise<CallOutcome> {
+    const hidden = current.useToolSearch && undiscoveredNames(current).has(name);
+    if (hidden && !this.options.justInTime) {
+      return { text: undiscoveredToolMessage(name, current.searchTool?.name), isError: true, loadNow: false };
+    }
+    const outcome = await runTool(name, input, this.findTool(name), this.options.executor);
+    return { ...outcome, loadNow: hidden };
   }
 
   /** Run the model's search call over this request's pool. */
