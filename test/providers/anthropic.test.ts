@@ -262,3 +262,13 @@ describe('F1 with the real search engine', () => {
     expect((miss.result.content as any[])[0].text).toContain('3 deferred tool(s) are available');
   });
 });
+
+describe('B5 proxies on the Anthropic path', () => {
+  it('B5: a non-first-party base URL disables deferral unless the mode was set explicitly', async () => {
+    const implicit = await toolSearch(makeCatalog(), { option: undefined, baseURL: server.url }).prepare(base([{ role: 'user', content: 'x' }]));
+    expect(implicit.plan.useToolSearch).toBe(false);
+    expect(JSON.stringify(implicit.params)).not.toMatch(/defer_loading|tool_search/);
+    const vouched = await toolSearch(makeCatalog(), { option: 'always', baseURL: server.url }).prepare(base([{ role: 'user', content: 'x' }]));
+    expect(vouched.plan.useToolSearch).toBe(true);
+  });
+});

@@ -88,3 +88,16 @@ export async function runTool(name: string, rawInput: unknown, tool: ToolSpec | 
     return { text: `Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };
   }
 }
+
+/** What `mcpExecutor` needs of an MCP hub (`McpHub` from toolsearch/mcp fits). */
+export interface McpToolCaller {
+  callTool(server: string, toolName: string, args: Record<string, unknown>): Promise<unknown>;
+}
+
+/** Route calls of MCP tools to their server under the server's own tool name (A3). */
+export function mcpExecutor(hub: McpToolCaller): ToolExecutor {
+  return ({ name, input, tool }) => {
+    if (tool?.origin.kind !== 'mcp') throw new Error(`Tool "${name}" is not an MCP tool and has no handler.`);
+    return hub.callTool(tool.origin.server, tool.originalName ?? name, input);
+  };
+}
