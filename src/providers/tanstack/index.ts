@@ -8,4 +8,4 @@ export {
 } from './lazy-discovery.js';
 export type { LazyTool, DiscoveredTool, DiscoveryResult, DiscoveryMessage, IncludeDescription, LazyDiscoveryOptions } from './lazy-discovery.js';
 export { lazyToolsFromPool, type PoolLazyTool, type LazyPoolOptions } from './pool.js';
-export { isInfrastructureCall } from '../shared/calls.js';
+export { isInfrastructureCall, mcpExecutor, type ToolExecutor } from '../shared/calls.js';
