@@ -10,7 +10,7 @@ import { loadCatalogFromConfig } from '../../src/mcp/load.js';
 import { AnthropicToolSearch, anthropicTokenCounter, mcpExecutor, runAnthropicAgent } from '../../src/providers/anthropic/index.js';
 import { OpenAIChatToolSearch, OpenAIResponsesToolSearch, runChatAgent, runResponsesAgent } from '../../src/providers/openai/index.js';
 import { AISdkToolSearch } from '../../src/providers/ai-sdk/index.js';
-import { lazyToolsFromPool } from '../../src/providers/tanstack/index.js';
+import { lazyToolsFromPool, mcpExecutor as tanstackMcpExecutor } from '../../src/providers/tanstack/index.js';
 
 export async function anthropicExample(): Promise<void> {
   const client = new Anthropic();
@@ -55,7 +55,7 @@ export async function aiSdkExample(model: LanguageModel): Promise<void> {
 
 export async function tanstackExample(adapter: AnyTextAdapter): Promise<void> {
   const { catalog, hub, close } = await loadCatalogFromConfig('./mcp.json');
-  const stream = chat({ adapter, messages: [{ role: 'user', content: 'File an issue for the login bug' }], tools: lazyToolsFromPool(catalog, { executor: mcpExecutor(hub) }) });
+  const stream = chat({ adapter, messages: [{ role: 'user', content: 'File an issue for the login bug' }], tools: lazyToolsFromPool(catalog, { executor: tanstackMcpExecutor(hub) }) });
   for await (const chunk of stream) console.log(chunk.type);
   await close();
 }
