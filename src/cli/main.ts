@@ -5,7 +5,10 @@
  * `serve`'s stdio mode).
  */
 import { Command } from 'commander';
+import { demoCommand } from './commands/demo.js';
+import { registerInspectCommand } from './commands/inspect.js';
 import { registerSearchCommand } from './commands/search.js';
+import { addLiveConfigToInspect, serveCommand } from './commands/serve.js';
 
 const program = new Command()
   .name('toolsearch')
@@ -14,6 +17,9 @@ const program = new Command()
 
 // Subcommands register here, one line each.
 registerSearchCommand(program);
+addLiveConfigToInspect(registerInspectCommand(program));
+program.addCommand(serveCommand());
+program.addCommand(demoCommand());
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`toolsearch: ${error instanceof Error ? error.message : String(error)}\n`);

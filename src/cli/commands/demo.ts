@@ -1,0 +1,52 @@
+/**
+ * `toolsearch demo` (what `npm start` runs): the gateway over HTTP on 127.0.0.1 in front of the
+ * bundled reference servers, a summary with the token figure, and a short live round trip
+ * (search → load → call) made by a real MCP client so the user sees it work.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Command } from 'commander';
+import { addServeOptions, runServe, type ServeOptions } from './serve.js';
+
+export const DEMO_ADDRESS = '127.0.0.1:8765';
+
+export function demoCommand(): Command {
+  return addServeOptions(new Command('demo').description(`Run the gateway over HTTP (default ${DEMO_ADDRESS}) in front of the bundled reference servers, with a live round trip`))
+    .option('--http <host:port>', 'address to serve on', DEMO_ADDRESS)
+    .option('--no-round-trip', 'skip the example search and call')
+    .action(async (options: ServeOptions & { roundTrip: boolean }) => {
+      const { http } = await runServe({ ...options, http: options.http ?? DEMO_ADDRESS });
+      if (!http) return;
+      if (options.roundTrip) await roundTrip(http.url, options.token ?? process.env['TOOLSEARCH_TOKEN']);
+      process.stdout.write(
+        `\nAdd it to an MCP client as {"type": "http", "url": "${http.url}"}` +
+          ` — or run "toolsearch serve" for stdio. Ctrl-C to stop.\n`,
+      );
+    });
+}
+
+async function roundTrip(url: string, token: string | undefined): Promise<void> {
+  const client = new Client({ name: 'toolsearch-demo', version: '0.1.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(url), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {});
+  const say = (text: string) => process.stdout.write(`${text}\n`);
+  try {
+    await client.connect(transport);
+    const before = await client.listTools();
+    say(`\nround trip: a new session lists ${before.tools.length} tools: ${before.tools.map((t) => t.name).join(', ')}`);
+    const search = await client.callTool({ name: 'tool_search', arguments: { query: 'echo message' } });
+    const first = (search.content as { type: string; text?: string }[])[0];
+    say(`tool_search "echo message" → ${first?.text ?? ''}`);
+    const after = await client.listTools();
+    say(`after the search the session lists ${after.tools.length} tools`);
+    const echo = after.tools.find((t) => t.name.endsWith('__echo'));
+    if (echo) {
+      const result = await client.callTool({ name: echo.name, arguments: { message: 'hello through the gateway' } });
+      const text = (result.content as { type: string; text?: string }[])[0]?.text;
+      say(`${echo.name}({message: "hello through the gateway"}) → ${text ?? JSON.stringify(result)}`);
+    }
+  } catch (error) {
+    say(`round trip failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}

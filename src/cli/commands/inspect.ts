@@ -1,0 +1,90 @@
+/**
+ * `toolsearch inspect`: what the first request costs in tool-definition tokens, eager vs
+ * deferred, per server and in total, and what each mode decides.
+ */
+import type { Command } from 'commander';
+import type { PoolView } from '../../core/catalog.js';
+import { inspectPool, type InspectReport } from '../../inspect/report.js';
+import { o200kTokens, TOKENIZER_NOTE } from '../../inspect/tokenizer.js';
+import { loadCatalogFile } from '../catalog-file.js';
+import { parsePositiveInt } from '../options.js';
+
+export interface InspectCommandOptions {
+  catalog?: string;
+  json?: boolean;
+  contextWindow?: number;
+  announceBudget?: number;
+  top?: number;
+}
+
+/** Pool sources other than a catalog file (e.g. live MCP servers) register here. */
+export type PoolLoader = (options: InspectCommandOptions & Record<string, unknown>) => Promise<{ pool: PoolView; close(): Promise<void> } | undefined>;
+const extraLoaders: PoolLoader[] = [];
+export function addInspectPoolLoader(loader: PoolLoader): void {
+  extraLoaders.push(loader);
+}
+
+function pct(x: number): string {
+  return `${(x * 100).toFixed(1)}%`;
+}
+
+export function renderInspectText(report: InspectReport, top = 15): string {
+  const lines: string[] = [];
+  lines.push(`${report.tools} tools from ${report.servers} servers${report.pendingServers.length ? ` (pending: ${report.pendingServers.join(', ')})` : ''}`);
+  lines.push('');
+  lines.push(`eager (every schema sent):            ${report.eagerTokens.toLocaleString('en-US')} tokens`);
+  lines.push(
+    `deferred (search tool + announcement): ${report.deferredTokens.toLocaleString('en-US')} tokens` +
+      `  [search tool ${report.breakdown.searchTool}, announcement ${report.breakdown.announcement} (${report.announcementForm}), always-loaded ${report.breakdown.loadedTools}]`,
+  );
+  lines.push(`savings:                              ${pct(report.savings)}`);
+  if (report.announcementForm === 'grouped') {
+    lines.push(`(the announcement is grouped by server; as a full name list it would cost ${report.listAnnouncementTokens} tokens)`);
+  }
+  lines.push('');
+  lines.push('server                                    tools     eager  deferred');
+  for (const s of report.perServer.slice(0, top)) {
+    lines.push(`${s.server.slice(0, 40).padEnd(40)} ${String(s.tools).padStart(6)} ${String(s.eagerTokens).padStart(9)} ${String(s.deferredTokens).padStart(9)}`);
+  }
+  if (report.perServer.length > top) lines.push(`… ${report.perServer.length - top} more servers (--top N, or --json for all)`);
+  lines.push('');
+  lines.push('mode     search  tokens  why');
+  for (const m of report.modes) lines.push(`${m.mode.padEnd(8)} ${(m.useToolSearch ? 'yes' : 'no').padEnd(7)} ${String(m.tokens).padStart(7)}  ${m.reason}`);
+  lines.push('');
+  lines.push(`Counted with ${report.tokenizer}`);
+  return lines.join('\n');
+}
+
+async function loadPool(options: InspectCommandOptions & Record<string, unknown>): Promise<{ pool: PoolView; close(): Promise<void> }> {
+  for (const loader of extraLoaders) {
+    const loaded = await loader(options);
+    if (loaded) return loaded;
+  }
+  if (!options.catalog) throw new Error('inspect needs --catalog FILE.jsonl (or --config FILE for live MCP servers)');
+  return { pool: loadCatalogFile(options.catalog), close: async () => {} };
+}
+
+export function registerInspectCommand(program: Command): Command {
+  return program
+    .command('inspect')
+    .description('Tool-definition tokens of the first request: everything eager vs deferred, per server and in total.')
+    .option('--catalog <file>', 'catalog in the JSONL format ({id, server, name, description, inputSchema} per line)')
+    .option('--json', 'print one JSON object')
+    .option('--context-window <tokens>', 'context window for the auto mode threshold', parsePositiveInt)
+    .option('--announce-budget <tokens>', 'token budget above which the name list becomes a grouped announcement', parsePositiveInt)
+    .option('--top <n>', 'servers to list in the text table', parsePositiveInt, 15)
+    .action(async (options: InspectCommandOptions & Record<string, unknown>) => {
+      const { pool, close } = await loadPool(options);
+      try {
+        const report = inspectPool(pool, {
+          count: o200kTokens,
+          tokenizer: TOKENIZER_NOTE,
+          ...(options.contextWindow !== undefined && { contextWindow: options.contextWindow }),
+          ...(options.announceBudget !== undefined && { announceTokenBudget: options.announceBudget }),
+        });
+        process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : `${renderInspectText(report, options.top)}\n`);
+      } finally {
+        await close();
+      }
+    });
+}

@@ -1,0 +1,125 @@
+/**
+ * H1/G3 — `toolsearch serve`: the MCP gateway over stdio (default) or Streamable HTTP.
+ * With no `--config` it fronts the reference servers installed with the package.
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import { loadCatalogFromConfig } from '../../mcp/load.js';
+import { addInspectPoolLoader } from './inspect.js';
+import { createStderrLogger, isLogLevel, type LogLevel, type Logger } from '../../mcp/log.js';
+import { createGatewayFromConfig, type GatewayStack } from '../../gateway/run.js';
+import { DEFAULT_HTTP_HOST, startHttpGateway, type RunningHttpGateway } from '../../gateway/http.js';
+import { serveStdio } from '../../gateway/stdio.js';
+import { formatSummary, summarizeGateway } from '../../gateway/summary.js';
+
+export interface ServeOptions {
+  config?: string;
+  http?: string;
+  token?: string;
+  logLevel: LogLevel;
+  root?: string;
+  memoryFile?: string;
+  mode?: string;
+  allowOrigin: string[];
+  /** How long the banner waits for servers before printing them as pending. */
+  settleMs: number;
+}
+
+export function parseHostPort(value: string): { host: string; port: number } {
+  const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d{1,5})$/.exec(value.trim());
+  const port = Number(match?.[2]);
+  if (!match || port > 65535) throw new InvalidArgumentError(`expected HOST:PORT or PORT, e.g. 127.0.0.1:8765 (got "${value}")`);
+  return { host: (match[1] ?? DEFAULT_HTTP_HOST).replace(/^\[|\]$/g, ''), port };
+}
+
+function parseLogLevel(value: string): LogLevel {
+  if (!isLogLevel(value)) throw new InvalidArgumentError('expected silent, error, warn, info or debug');
+  return value;
+}
+
+export function addServeOptions(command: Command): Command {
+  return command
+    .option('-c, --config <file>', 'MCP servers config ({"mcpServers": …}, Claude Desktop format); default: the bundled reference servers')
+    .option('--token <token>', 'HTTP: require "Authorization: Bearer <token>" (or set TOOLSEARCH_TOKEN)')
+    .option('--log-level <level>', 'silent | error | warn | info | debug (logs go to stderr)', parseLogLevel, 'info' as LogLevel)
+    .option('--root <dir>', 'directory the bundled filesystem server may access (default: cwd)')
+    .option('--memory-file <file>', 'knowledge-graph file of the bundled memory server')
+    .option('--mode <mode>', 'deferral mode: always | never | auto | auto:N (overrides the config)')
+    .option('--allow-origin <origin>', 'HTTP: allow this browser Origin besides loopback (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
+    .option('--settle-ms <ms>', 'how long to wait for servers before printing the summary', (v) => Number(v), 10_000);
+}
+
+export function serveCommand(): Command {
+  return addServeOptions(new Command('serve').description('Run the MCP gateway: tool_search + discovered tools in front of your MCP servers'))
+    .option('--http <host:port>', 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (host defaults to 127.0.0.1)')
+    .action(async (options: ServeOptions) => {
+      await runServe(options);
+    });
+}
+
+/** Start the stack; in HTTP mode resolves once listening and the banner is printed. */
+export async function runServe(options: ServeOptions, out: (text: string) => void = (t) => process.stdout.write(t)): Promise<{ stack: GatewayStack; http?: RunningHttpGateway }> {
+  const logger = createStderrLogger(options.logLevel);
+  const stack = await createGatewayFromConfig({
+    ...(options.config !== undefined && { config: options.config }),
+    ...(options.root !== undefined && { root: options.root }),
+    ...(options.memoryFile !== undefined && { memoryFile: options.memoryFile }),
+    ...(options.mode !== undefined && { gateway: { mode: options.mode } }),
+    logger,
+  });
+  const shutdown = () => {
+    void stack.close().finally(() => process.exit(0));
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  // Whatever ends the process, spawned servers must not outlive it.
+  process.once('exit', () => stack.hub.terminateNow());
+
+  if (options.http === undefined) {
+    // stdio: stdout is JSON-RPC only; the summary goes to the log.
+    void stack.hub.settled(options.settleMs).then(async () => logSummary(logger, stack));
+    await serveStdio(stack.gateway);
+    await stack.close();
+    return { stack };
+  }
+  const { host, port } = parseHostPort(options.http);
+  const token = options.token ?? process.env['TOOLSEARCH_TOKEN'];
+  if (token === undefined && !isLoopback(host)) logger.warn(`serving on ${host} without --token: anyone who can reach it can call every tool`);
+  const http = await startHttpGateway(stack.gateway, {
+    host,
+    port,
+    allowedOrigins: options.allowOrigin,
+    logger,
+    ...(token !== undefined && { token }),
+  });
+  out(`toolsearch gateway listening on ${http.url}${token !== undefined ? ' (bearer token required)' : ''}\n`);
+  await stack.hub.settled(options.settleMs);
+  out(`${formatSummary(await summarizeGateway(stack.gateway))}\n`);
+  const closeStack = stack.close.bind(stack);
+  stack.close = async () => {
+    await http.close();
+    await closeStack();
+  };
+  return { stack, http };
+}
+
+async function logSummary(logger: Logger, stack: GatewayStack): Promise<void> {
+  for (const line of formatSummary(await summarizeGateway(stack.gateway)).split('\n')) logger.info(line);
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+/**
+ * H1: `inspect --config FILE` measures live MCP servers. Registered from here because the hub is
+ * this module's concern; inspect only knows its pool-loader hook.
+ */
+export function addLiveConfigToInspect(inspect: Command): Command {
+  addInspectPoolLoader(async (options) => {
+    if (typeof options['config'] !== 'string') return undefined;
+    const logger = createStderrLogger('warn');
+    const loaded = await loadCatalogFromConfig(options['config'], { logger });
+    return { pool: loaded.catalog, close: loaded.close };
+  });
+  return inspect.option('-c, --config <file>', 'live MCP servers from a config ({"mcpServers": …}); slow ones are reported pending');
+}

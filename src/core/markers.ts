@@ -1,0 +1,37 @@
+/**
+ * Text markers through which discovery state lives in the conversation itself (D1): the
+ * announcement list (E1), its deltas (E2), the loaded-tools record of a search result, and the
+ * compaction snapshot (D2). One codec so writers and readers cannot drift apart.
+ */
+
+export const ANNOUNCE_TAG = 'available-deferred-tools';
+export const DELTA_TAG = 'deferred-tools-delta';
+export const LOADED_TAG = 'tools-loaded';
+export const SNAPSHOT_TAG = 'discovered-tools-snapshot';
+
+export const DELTA_ADDED_HEADER = 'Now available:';
+export const DELTA_REMOVED_HEADER = 'No longer available:';
+
+export function wrapTag(tag: string, lines: readonly string[], attrs = ''): string {
+  return `<${tag}${attrs ? ` ${attrs}` : ''}>\n${lines.join('\n')}${lines.length ? '\n' : ''}</${tag}>`;
+}
+
+export interface TagBlock {
+  readonly attrs: string;
+  readonly lines: string[];
+}
+
+/** Every block `<tag ...>…</tag>` in a text, with its non-empty trimmed lines. */
+export function readTagBlocks(text: string, tag: string): TagBlock[] {
+  if (!text.includes(`<${tag}`)) return [];
+  const pattern = new RegExp(`<${tag}(?:\\s([^>]*))?>([\\s\\S]*?)</${tag}>`, 'g');
+  const blocks: TagBlock[] = [];
+  for (const match of text.matchAll(pattern)) {
+    const lines = (match[2] ?? '')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.length > 0);
+    blocks.push({ attrs: match[1] ?? '', lines });
+  }
+  return blocks;
+}

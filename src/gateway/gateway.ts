@@ -1,0 +1,260 @@
+/**
+ * G3 — the gateway: one MCP server per client session, all over one shared catalog.
+ *
+ * Per session, `tools/list` is: always-loaded tools + `tool_search` + `call_tool` + the deferred
+ * tools this session has discovered (D3). A search loads what it finds into the session and sends
+ * `notifications/tools/list_changed`; its result also carries each loaded tool's description and
+ * schema so a client that never refreshes can still run it through `call_tool`. Catalog changes
+ * (upstream list_changed, a server dying or returning) reach every session as list_changed.
+ *
+ * The low-level SDK `Server` is used (not McpServer) because tools are re-exported with the raw
+ * JSON Schemas their servers sent.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Catalog } from '../core/catalog.js';
+import { parseMcpName } from '../core/names.js';
+import { DEFAULT_MAX_RESULTS, SEARCH_TOOL_NAME } from '../core/search-tool.js';
+import { DEFAULT_CONTEXT_WINDOW } from '../core/threshold.js';
+import type { ToolSpec } from '../core/tool.js';
+import type { UpstreamCallResult } from '../mcp/connection.js';
+import { errorMessage } from '../mcp/hub.js';
+import { silentLogger, type Logger } from '../mcp/log.js';
+import { CALL_TOOL_NAME, callToolDefinition, searchToolDefinition } from './tools.js';
+import { deferredNames, parseGatewayMode, type GatewayMode } from './deferral.js';
+import { defaultGatewaySearcher, formatSearchOutcome, type GatewaySearcher, type SearchOutcome } from './search.js';
+import { InMemorySessionStore, type SessionStore } from './sessions.js';
+
+/** What the gateway needs to reach upstream servers; `McpHub` fits. */
+export interface UpstreamCaller {
+  callTool(server: string, toolName: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<UpstreamCallResult>;
+}
+
+export interface GatewayOptions {
+  catalog: Catalog;
+  /** Routes calls of MCP tools. Required when the catalog holds MCP tools. */
+  upstream?: UpstreamCaller;
+  sessions?: SessionStore;
+  searcher?: GatewaySearcher;
+  /** B1 mode: `always` (default), `never`, `auto`, `auto:N`. */
+  mode?: string;
+  /** Context window for `auto:N`, in tokens. Default 200 000. */
+  contextWindow?: number;
+  /** Offer `call_tool` for clients that never refresh their tool list. Default true. */
+  callThrough?: boolean;
+  logger?: Logger;
+}
+
+/** Catalog changes closer together than this reach clients as one list_changed. */
+const BROADCAST_DEBOUNCE_MS = 50;
+
+export const GATEWAY_SERVER_INFO = { name: 'toolsearch', version: '0.1.0' } as const;
+
+const INSTRUCTIONS =
+  `Most tools are deferred: find them with ${SEARCH_TOOL_NAME} (keywords, "select:<name>", or "mcp__<server>"). ` +
+  `Tools it returns are loaded; call them by name, or through ${CALL_TOOL_NAME} if your tool list has not refreshed.`;
+
+export class ToolsearchGateway {
+  readonly catalog: Catalog;
+  readonly sessions: SessionStore;
+  private readonly upstream: UpstreamCaller | undefined;
+  private readonly searcher: GatewaySearcher;
+  private readonly mode: GatewayMode;
+  private readonly contextWindow: number;
+  private readonly callThrough: boolean;
+  private readonly logger: Logger;
+  /** Live sessions, to broadcast list_changed. */
+  private readonly live = new Map<string, Server>();
+  private readonly unsubscribe: () => void;
+  private broadcastQueued = false;
+  private deferredCache: { version: number; names: Set<string> } | undefined;
+
+  constructor(options: GatewayOptions) {
+    this.catalog = options.catalog;
+    this.upstream = options.upstream;
+    this.sessions = options.sessions ?? new InMemorySessionStore();
+    this.searcher = options.searcher ?? defaultGatewaySearcher();
+    this.mode = parseGatewayMode(options.mode);
+    this.contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+    this.callThrough = options.callThrough ?? true;
+    this.logger = options.logger ?? silentLogger;
+    this.unsubscribe = this.catalog.onChange((delta) => {
+      if (delta.added.length > 0 || delta.removed.length > 0) this.queueBroadcast();
+    });
+  }
+
+  /** A new MCP server for one client session. Call `connect` with its transport. */
+  createServer(sessionId: string): Server {
+    const server = new Server(GATEWAY_SERVER_INFO, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.listTools(sessionId) }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+      const { result, listChanged } = await this.handleCall(sessionId, request.params.name, args, extra.signal);
+      // Sent on the request's own stream, before the result: reliable on stdio and HTTP alike.
+      if (listChanged) await extra.sendNotification({ method: 'notifications/tools/list_changed' }).catch(() => undefined);
+      return result;
+    });
+    return server;
+  }
+
+  /** Serve one session over `transport`; the session ends when the transport closes. */
+  async connect(transport: Transport, sessionId: string): Promise<Server> {
+    const server = this.createServer(sessionId);
+    this.live.set(sessionId, server);
+    server.onclose = () => {
+      this.live.delete(sessionId);
+      void this.sessions.delete(sessionId);
+      this.logger.debug(`session ${sessionId} closed`);
+    };
+    await server.connect(transport);
+    this.logger.debug(`session ${sessionId} opened`);
+    return server;
+  }
+
+  /** Names deferred in the current pool (memoized by catalog version). */
+  deferred(): ReadonlySet<string> {
+    const version = this.catalog.version;
+    if (this.deferredCache?.version !== version) {
+      this.deferredCache = { version, names: deferredNames(this.catalog, this.mode, this.contextWindow) };
+    }
+    return this.deferredCache.names;
+  }
+
+  /** D3: what this session's model sees. Discovered tools no longer in the pool drop out. */
+  async listTools(sessionId: string): Promise<Tool[]> {
+    const deferred = this.deferred();
+    const discovered = new Set((await this.sessions.get(sessionId))?.discovered ?? []);
+    const visible = this.catalog.tools.filter((tool) => !deferred.has(tool.name) || discovered.has(tool.name));
+    const tools: Tool[] = [];
+    if (deferred.size > 0 || this.catalog.pendingServers.length > 0) {
+      tools.push(searchToolDefinition(this.catalog, deferred));
+      if (this.callThrough) tools.push(callToolDefinition());
+    }
+    for (const tool of visible) tools.push(toMcpTool(tool));
+    return tools;
+  }
+
+  /** Stop listening to the catalog and close every live session. */
+  async close(): Promise<void> {
+    this.unsubscribe();
+    const servers = [...this.live.values()];
+    this.live.clear();
+    await Promise.allSettled(servers.map((s) => s.close()));
+  }
+
+  get liveSessions(): number {
+    return this.live.size;
+  }
+
+  private async handleCall(sessionId: string, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<{ result: CallToolResult; listChanged: boolean }> {
+    if (name === SEARCH_TOOL_NAME) return this.runSearch(sessionId, args);
+    if (name === CALL_TOOL_NAME && this.callThrough && !this.catalog.has(CALL_TOOL_NAME)) {
+      const target = args['name'];
+      const targetArgs = args['arguments'] ?? {};
+      if (typeof target !== 'string' || typeof targetArgs !== 'object' || targetArgs === null || Array.isArray(targetArgs)) {
+        return { result: toolError(`${CALL_TOOL_NAME} needs {"name": string, "arguments": object}.`), listChanged: false };
+      }
+      return { result: await this.runTool(sessionId, target, targetArgs as Record<string, unknown>, signal), listChanged: false };
+    }
+    return { result: await this.runTool(sessionId, name, args, signal), listChanged: false };
+  }
+
+  /** C1–C4, C8: search, load the matches into this session, describe them. */
+  private async runSearch(sessionId: string, args: Record<string, unknown>): Promise<{ result: CallToolResult; listChanged: boolean }> {
+    const query = args['query'];
+    if (typeof query !== 'string' || query.trim() === '') {
+      return { result: toolError(`${SEARCH_TOOL_NAME} needs {"query": string}: keywords, "select:<name>,…" or "mcp__<server>".`), listChanged: false };
+    }
+    const max = args['max_results'];
+    const maxResults = typeof max === 'number' && Number.isFinite(max) && max >= 1 ? Math.floor(max) : DEFAULT_MAX_RESULTS;
+    const deferred = this.deferred();
+    const outcome: SearchOutcome = await this.searcher.search(
+      { tools: this.catalog.tools, deferred, pendingServers: this.catalog.pendingServers },
+      query,
+      { maxResults },
+    );
+    const found = outcome.matches.map((n) => this.catalog.get(n)).filter((t): t is ToolSpec => t !== undefined);
+    const added = await this.sessions.addDiscovered(sessionId, found.filter((t) => deferred.has(t.name)).map((t) => t.name));
+    const text = (this.searcher.format ?? formatSearchOutcome)(outcome);
+    const content: CallToolResult['content'] = [{ type: 'text', text }];
+    if (found.length > 0) {
+      const loaded = found.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+      content.push({
+        type: 'text',
+        text: `Loaded tool definitions (call by name, or via ${CALL_TOOL_NAME} {"name", "arguments"} if your tool list has not refreshed):\n${JSON.stringify(loaded)}`,
+      });
+    }
+    return { result: { content }, listChanged: added.length > 0 };
+  }
+
+  /** Route a call: always-loaded or discovered tools run; the rest get an actionable error (F3). */
+  private async runTool(sessionId: string, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    const tool = this.catalog.get(name);
+    if (!tool) return toolError(this.describeMissing(name));
+    if (this.deferred().has(name)) {
+      const discovered = (await this.sessions.get(sessionId))?.discovered ?? [];
+      if (!discovered.includes(name)) {
+        return toolError(`Tool "${name}" is deferred and not loaded in this session. Load it first: call ${SEARCH_TOOL_NAME} with {"query": "select:${name}"}.`);
+      }
+    }
+    if (tool.origin.kind === 'local') return this.runLocal(tool, args);
+    if (!this.upstream) return toolError(`Tool "${name}" cannot be called: this gateway has no upstream connection.`);
+    try {
+      return (await this.upstream.callTool(tool.origin.server, tool.originalName ?? tool.name, args, { signal })) as CallToolResult;
+    } catch (error) {
+      return toolError(`Tool "${name}" failed: ${errorMessage(error)}`);
+    }
+  }
+
+  private async runLocal(tool: ToolSpec, args: Record<string, unknown>): Promise<CallToolResult> {
+    if (!tool.handler) return toolError(`Tool "${tool.name}" has no handler in this gateway.`);
+    try {
+      const value = await tool.handler(args);
+      if (isCallToolResult(value)) return value;
+      return { content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] };
+    } catch (error) {
+      return toolError(`Tool "${tool.name}" failed: ${errorMessage(error)}`);
+    }
+  }
+
+  private describeMissing(name: string): string {
+    const parsed = parseMcpName(name);
+    if (parsed && this.catalog.pendingServers.includes(parsed.server)) {
+      return `Tool "${name}" is not available yet: MCP server "${parsed.server}" is still connecting (or reconnecting). Try again shortly.`;
+    }
+    if (parsed) {
+      return `Tool "${name}" is not available: MCP server "${parsed.server}" does not offer it now (it may have disconnected or removed it). Search with ${SEARCH_TOOL_NAME} to see what is available.`;
+    }
+    return `Unknown tool "${name}". Search with ${SEARCH_TOOL_NAME} to see what is available.`;
+  }
+
+  /** One list_changed per burst of catalog changes (servers connecting together), to every live session. */
+  private queueBroadcast(): void {
+    if (this.broadcastQueued) return;
+    this.broadcastQueued = true;
+    setTimeout(() => {
+      this.broadcastQueued = false;
+      for (const [sessionId, server] of this.live) {
+        server.sendToolListChanged().catch((error: unknown) => this.logger.debug(`session ${sessionId}: list_changed not sent: ${errorMessage(error)}`));
+      }
+    }, BROADCAST_DEBOUNCE_MS).unref();
+  }
+}
+
+export function toMcpTool(tool: ToolSpec): Tool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema as Tool['inputSchema'],
+    ...(tool.meta !== undefined && { _meta: { ...tool.meta } }),
+  };
+}
+
+function toolError(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function isCallToolResult(value: unknown): value is CallToolResult {
+  return typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content);
+}

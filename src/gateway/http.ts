@@ -1,0 +1,168 @@
+/**
+ * G3 over Streamable HTTP on bare `node:http`: one SDK transport (and one gateway session) per
+ * MCP session id. Safe defaults: bound to 127.0.0.1, browser `Origin`s other than loopback
+ * rejected (DNS-rebinding defence), optional bearer token compared in constant time.
+ */
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '../mcp/hub.js';
+import { silentLogger, type Logger } from '../mcp/log.js';
+import type { ToolsearchGateway } from './gateway.js';
+
+export interface HttpGatewayOptions {
+  /** Default 127.0.0.1. Binding elsewhere exposes every upstream tool: set a token. */
+  host?: string;
+  /** Default 0 (any free port). */
+  port?: number;
+  /** Endpoint path. Default `/mcp`. */
+  path?: string;
+  /** Require `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Extra browser origins allowed besides loopback ones, e.g. `https://app.example.com`. */
+  allowedOrigins?: readonly string[];
+  /** Largest accepted request body. Default 4 MiB. */
+  maxBodyBytes?: number;
+  logger?: Logger;
+}
+
+export interface RunningHttpGateway {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:39123/mcp`. */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  /** Number of open MCP sessions. */
+  sessionCount(): number;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_HTTP_HOST = '127.0.0.1';
+export const DEFAULT_HTTP_PATH = '/mcp';
+
+export async function startHttpGateway(gateway: ToolsearchGateway, options: HttpGatewayOptions = {}): Promise<RunningHttpGateway> {
+  const host = options.host ?? DEFAULT_HTTP_HOST;
+  const path = options.path ?? DEFAULT_HTTP_PATH;
+  const logger = options.logger ?? silentLogger;
+  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const checkToken = options.token !== undefined ? bearerChecker(options.token) : undefined;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== path) return sendJson(res, 404, { error: `not found; the MCP endpoint is ${path}` });
+    if (!isOriginAllowed(req.headers.origin, options.allowedOrigins ?? [])) {
+      return sendJson(res, 403, jsonRpcError(`Origin ${req.headers.origin ?? ''} is not allowed.`));
+    }
+    if (checkToken && !checkToken(req.headers.authorization)) {
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      return sendJson(res, 401, jsonRpcError('Missing or invalid bearer token.'));
+    }
+    const sessionId = headerValue(req.headers['mcp-session-id']);
+    if (sessionId !== undefined) {
+      const transport = transports.get(sessionId);
+      if (!transport) return sendJson(res, 404, jsonRpcError('Session not found; initialize a new session.'));
+      return transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST') return sendJson(res, 400, jsonRpcError('No session: send an initialize request first.'));
+    const body = await readJsonBody(req, maxBodyBytes);
+    if (!body.ok) return sendJson(res, body.status, jsonRpcError(body.message));
+    if (!isInitializeRequest(body.value)) return sendJson(res, 400, jsonRpcError('No session: send an initialize request first.'));
+    const id = randomUUID();
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      onsessioninitialized: (sid) => {
+        transports.set(sid, transport);
+      },
+    });
+    transport.onclose = () => {
+      transports.delete(id);
+    };
+    await gateway.connect(transport, id);
+    await transport.handleRequest(req, res, body.value);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      logger.error(`HTTP ${req.method ?? ''} ${req.url ?? ''}: ${errorMessage(error)}`);
+      if (!res.headersSent) sendJson(res, 500, jsonRpcError('Internal error'));
+      else res.end();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${urlHost}:${address.port}${path}`,
+    host: address.address,
+    port: address.port,
+    sessionCount: () => transports.size,
+    close: async () => {
+      await Promise.allSettled([...transports.values()].map((t) => t.close()));
+      transports.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** No Origin (non-browser clients) is fine; a browser origin must be loopback or listed. */
+export function isOriginAllowed(origin: string | undefined, allowed: readonly string[]): boolean {
+  if (origin === undefined) return true;
+  if (allowed.includes(origin)) return true;
+  try {
+    const { hostname, protocol } = new URL(origin);
+    return (protocol === 'http:' || protocol === 'https:') && (LOOPBACK_HOSTS.has(hostname) || hostname.endsWith('.localhost'));
+  } catch {
+    return false;
+  }
+}
+
+/** Constant-time bearer check: both sides hashed to equal length first. */
+export function bearerChecker(token: string): (header: string | undefined) => boolean {
+  const expected = createHash('sha256').update(token).digest();
+  return (header) => {
+    const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
+    const given = createHash('sha256').update(match?.[1] ?? '').digest();
+    return timingSafeEqual(expected, given) && match !== null;
+  };
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+type BodyResult = { ok: true; value: unknown } | { ok: false; status: number; message: string };
+
+async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) return { ok: false, status: 413, message: `Request body over ${maxBytes} bytes.` };
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+  } catch {
+    return { ok: false, status: 400, message: 'Parse error: the body is not JSON.' };
+  }
+}
+
+function jsonRpcError(message: string) {
+  return { jsonrpc: '2.0', error: { code: -32000, message }, id: null };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}

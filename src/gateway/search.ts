@@ -1,0 +1,23 @@
+/**
+ * The gateway's seam to the search engine: anything with `ToolSearcher`'s shape plugs in (a
+ * user's own engine, a remote one). The default is the search room's `ToolSearcher` with its
+ * default ranker, answered in `formatSearchResult`'s model-facing text (C8 included).
+ */
+import { formatSearchResult, ToolSearcher, type SearchPool, type ToolSearchResult } from '../search/index.js';
+
+export type { SearchPool } from '../search/index.js';
+export type SearchOutcome = ToolSearchResult;
+
+export interface GatewaySearcher {
+  search(pool: SearchPool, query: string, options: { maxResults?: number }): ToolSearchResult | Promise<ToolSearchResult>;
+  /** Text shown to the model; `formatSearchResult` when absent. */
+  format?(outcome: ToolSearchResult): string;
+}
+
+export const formatSearchOutcome = formatSearchResult;
+
+/** A fresh default searcher (its index cache is per instance, so one per gateway). */
+export function defaultGatewaySearcher(): GatewaySearcher {
+  const searcher = new ToolSearcher();
+  return { search: (pool, query, options) => searcher.search(pool, query, options), format: formatSearchResult };
+}

@@ -1,0 +1,51 @@
+/**
+ * H2 for the gateway's start-up banner: servers, tools, pending, and the tool-definition tokens a
+ * client pays per request with everything eager vs with deferral (o200k_base via gpt-tokenizer;
+ * an estimate for Claude, whose tokenizer is not published).
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { toolDefinitionJson } from '../core/tool.js';
+import { o200kTokens as countTokens } from '../inspect/tokenizer.js';
+import type { ToolsearchGateway } from './gateway.js';
+
+export interface CatalogSummary {
+  servers: string[];
+  pendingServers: string[];
+  tools: number;
+  deferredTools: number;
+  /** Every tool's definition sent on every request. */
+  eagerTokens: number;
+  /** What a fresh session's `tools/list` costs: always-loaded + tool_search + call_tool. */
+  deferredTokens: number;
+}
+
+export function definitionTokens(tools: readonly Pick<Tool, 'name' | 'description' | 'inputSchema'>[]): number {
+  return tools.reduce((sum, t) => sum + countTokens(JSON.stringify({ name: t.name, description: t.description ?? '', input_schema: t.inputSchema })), 0);
+}
+
+export async function summarizeGateway(gateway: ToolsearchGateway): Promise<CatalogSummary> {
+  const catalog = gateway.catalog;
+  const eagerTokens = catalog.tools.reduce((sum, tool) => sum + countTokens(toolDefinitionJson(tool)), 0);
+  // A session id no client can have: the list a brand-new session gets.
+  const fresh = await gateway.listTools('\0summary');
+  return {
+    servers: catalog.servers(),
+    pendingServers: [...catalog.pendingServers],
+    tools: catalog.size,
+    deferredTools: gateway.deferred().size,
+    eagerTokens,
+    deferredTokens: definitionTokens(fresh),
+  };
+}
+
+export function formatSummary(summary: CatalogSummary): string {
+  const saved = summary.eagerTokens - summary.deferredTokens;
+  const pct = summary.eagerTokens > 0 ? Math.round((saved / summary.eagerTokens) * 100) : 0;
+  return [
+    `servers: ${summary.servers.length} connected (${summary.servers.join(', ') || 'none'})` +
+      (summary.pendingServers.length > 0 ? `, ${summary.pendingServers.length} pending (${summary.pendingServers.join(', ')})` : ''),
+    `tools: ${summary.tools} (${summary.deferredTools} deferred, ${summary.tools - summary.deferredTools} always loaded)`,
+    `tool-definition tokens per request: ${summary.eagerTokens} eager vs ${summary.deferredTokens} deferred (saves ${saved}, ${pct}%)` +
+      ' — o200k_base count, an estimate for Claude',
+  ].join('\n');
+}

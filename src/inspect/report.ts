@@ -1,0 +1,127 @@
+/**
+ * H1/H2 — what the first request costs in tool-definition tokens, everything eager vs deferred,
+ * per server and in total, and what each mode would decide. Pure given a token counter.
+ */
+import { fullAnnouncement, groupKeyOf, LOCAL_GROUP } from '../core/announce.js';
+import { plan, type Plan } from '../core/plan.js';
+import type { PoolView } from '../core/catalog.js';
+import { toolDefinitionJson, type ToolSpec } from '../core/tool.js';
+import type { TextTokenCounter } from './tokenizer.js';
+
+export interface ServerCost {
+  readonly server: string;
+  readonly tools: number;
+  /** Every schema of this server sent up front. */
+  readonly eagerTokens: number;
+  /** What the server costs deferred: its loaded tools plus its share of the announcement. */
+  readonly deferredTokens: number;
+}
+
+export interface ModeCost {
+  readonly mode: string;
+  readonly useToolSearch: boolean;
+  readonly tokens: number;
+  readonly reason: string;
+}
+
+export interface InspectReport {
+  readonly tools: number;
+  readonly servers: number;
+  readonly pendingServers: readonly string[];
+  readonly eagerTokens: number;
+  readonly deferredTokens: number;
+  /** 1 − deferred / eager. */
+  readonly savings: number;
+  readonly breakdown: { readonly searchTool: number; readonly announcement: number; readonly loadedTools: number };
+  readonly announcementForm: 'list' | 'grouped' | 'none';
+  /** What the announcement would cost as a plain name list (E1), for comparison with E3. */
+  readonly listAnnouncementTokens: number;
+  readonly perServer: readonly ServerCost[];
+  readonly modes: readonly ModeCost[];
+  readonly tokenizer: string;
+  readonly estimate: boolean;
+}
+
+export interface InspectOptions {
+  readonly count: TextTokenCounter;
+  readonly tokenizer: string;
+  readonly contextWindow?: number;
+  readonly announceTokenBudget?: number;
+}
+
+function definitionTokens(tools: readonly ToolSpec[], count: TextTokenCounter): number {
+  let total = 0;
+  for (const tool of tools) total += count(toolDefinitionJson(tool));
+  return total;
+}
+
+/** Tokens a plan sends as tool definitions and announcement on the first request. */
+export function firstRequestTokens(p: Plan, count: TextTokenCounter): number {
+  return definitionTokens(p.visibleTools, count) + (p.announcement ? count(p.announcement.text) : 0);
+}
+
+function announcementShare(group: string, p: Plan, tools: readonly ToolSpec[], count: TextTokenCounter): number {
+  if (!p.announcement) return 0;
+  if (p.announcement.form === 'grouped') return count(`${group}: ${tools.length} tools\n`);
+  return count(tools.filter((t) => p.deferred.includes(t.name)).map((t) => `${t.name}\n`).join(''));
+}
+
+function perServerCosts(pool: readonly ToolSpec[], p: Plan, count: TextTokenCounter): ServerCost[] {
+  const groups = new Map<string, ToolSpec[]>();
+  for (const t of pool) {
+    const key = t.origin.kind === 'mcp' ? t.origin.server : LOCAL_GROUP;
+    groups.set(key, [...(groups.get(key) ?? []), t]);
+  }
+  const visible = new Set(p.visibleTools.map((t) => t.name));
+  return [...groups]
+    .map(([server, tools]) => ({
+      server,
+      tools: tools.length,
+      eagerTokens: definitionTokens(tools, count),
+      deferredTokens:
+        definitionTokens(tools.filter((t) => visible.has(t.name)), count) +
+        announcementShare(tools[0] ? groupKeyOf(tools[0]) : server, p, tools, count),
+    }))
+    .sort((a, b) => b.eagerTokens - a.eagerTokens);
+}
+
+function modeCosts(pool: PoolView, options: InspectOptions): ModeCost[] {
+  return ['always', 'auto', 'never'].map((mode) => {
+    const p = plan({
+      tools: pool.tools, pendingServers: pool.pendingServers, option: mode,
+      ...(options.contextWindow !== undefined && { contextWindow: options.contextWindow }),
+      ...(options.announceTokenBudget !== undefined && { announceOptions: { tokenBudget: options.announceTokenBudget } }),
+    });
+    return { mode, useToolSearch: p.useToolSearch, tokens: firstRequestTokens(p, options.count), reason: p.gates.definitive.reason };
+  });
+}
+
+export function inspectPool(pool: PoolView, options: InspectOptions): InspectReport {
+  const tools = pool.tools;
+  const deferredPlan = plan({
+    tools, pendingServers: pool.pendingServers, option: 'always',
+    ...(options.announceTokenBudget !== undefined && { announceOptions: { tokenBudget: options.announceTokenBudget } }),
+  });
+  const eagerTokens = definitionTokens(tools, options.count);
+  const searchTool = deferredPlan.searchTool ? definitionTokens([deferredPlan.searchTool], options.count) : 0;
+  const announcement = deferredPlan.announcement ? options.count(deferredPlan.announcement.text) : 0;
+  const loadedTools = definitionTokens(deferredPlan.visibleTools.filter((t) => t !== deferredPlan.searchTool), options.count);
+  const deferredTokens = searchTool + announcement + loadedTools;
+  return {
+    tools: tools.length,
+    servers: new Set(tools.flatMap((t) => (t.origin.kind === 'mcp' ? [t.origin.server] : []))).size,
+    pendingServers: pool.pendingServers,
+    eagerTokens,
+    deferredTokens,
+    savings: eagerTokens > 0 ? Math.max(0, 1 - deferredTokens / eagerTokens) : 0,
+    breakdown: { searchTool, announcement, loadedTools },
+    announcementForm: deferredPlan.announcement?.form ?? 'none',
+    listAnnouncementTokens: deferredPlan.deferred.length
+      ? options.count(fullAnnouncement(tools.filter((t) => deferredPlan.deferred.includes(t.name)), { tokenBudget: Number.POSITIVE_INFINITY }).text)
+      : 0,
+    perServer: perServerCosts(tools, deferredPlan, options.count),
+    modes: modeCosts(pool, options),
+    tokenizer: options.tokenizer,
+    estimate: true,
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * G1 — the hub's config: Claude Desktop's `{"mcpServers": {...}}` shape (VS Code's `"servers"`
+ * key is accepted too), plus an optional `"toolSearch"` section for deferral options.
+ *
+ * Validation is strict on the keys we read and lenient on keys other clients add (`disabled`,
+ * `autoApprove`, …), so an existing Claude Desktop / Cursor file works unchanged. Every error
+ * names the file and the key.
+ */
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { parseModeValue } from '../core/mode.js';
+import { McpConfigError } from './errors.js';
+
+function isValidMode(value: string): boolean {
+  try {
+    parseModeValue(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const stringRecord = z.record(z.string(), z.string());
+
+/**
+ * Per-server deferral options. `alwaysLoad: true` loads every tool of the server; a list loads
+ * only the named tools (server-side names). `defer: false` is the per-server "never defer"
+ * override; `defer: true` defers even tools whose `_meta` asks to be always loaded.
+ */
+const deferralFields = {
+  alwaysLoad: z.union([z.boolean(), z.array(z.string())]).optional(),
+  defer: z.boolean().optional(),
+  /** Connect (spawn + initialize + first tools/list) timeout for this server, in ms. */
+  timeoutMs: z.number().int().positive().optional(),
+  /** Per-call timeout for this server's tools, in ms. */
+  callTimeoutMs: z.number().int().positive().optional(),
+  disabled: z.boolean().optional(),
+};
+
+const stdioServerSchema = z.looseObject({
+  type: z.literal('stdio').optional(),
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: stringRecord.optional(),
+  cwd: z.string().optional(),
+  ...deferralFields,
+});
+
+const httpServerSchema = z.looseObject({
+  type: z.enum(['http', 'streamable-http', 'streamableHttp']).optional(),
+  url: z.url(),
+  headers: stringRecord.optional(),
+  ...deferralFields,
+});
+
+/** Either kind; the entry's own keys pick which schema checks it, so errors name the exact key. */
+const serverSchema = z.looseObject({}).superRefine((value, ctx) => {
+  const schema = 'url' in value && !('command' in value) ? httpServerSchema : stdioServerSchema;
+  if (!('url' in value) && !('command' in value)) {
+    ctx.addIssue({ code: 'custom', message: 'expected {"command": string, "args"?: string[], "env"?: {...}, "cwd"?: string} or {"url": string, "headers"?: {...}}' });
+    return;
+  }
+  const result = schema.safeParse(value);
+  for (const issue of result.success ? [] : result.error.issues) {
+    ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  }
+});
+
+const toolSearchSchema = z.looseObject({
+  /** B1 mode: always (default), never, auto, auto:N. */
+  mode: z
+    .string()
+    .refine((value) => isValidMode(value), 'expected "always", "never", "auto" or "auto:N" (0 <= N <= 100)')
+    .optional(),
+  /** Tools always loaded: model-facing names (`mcp__server__tool`) or whole servers (`mcp__server`). */
+  alwaysLoad: z.array(z.string()).optional(),
+  /** Context window (tokens) used by `auto:N`. */
+  contextWindow: z.number().int().positive().optional(),
+  /** Default per-server connect timeout in ms. */
+  connectTimeoutMs: z.number().int().positive().optional(),
+  /** Default per-call timeout in ms. */
+  callTimeoutMs: z.number().int().positive().optional(),
+});
+
+const serverName = z.string().regex(/^[A-Za-z0-9_.-]+$/, 'server names may use letters, digits, "_", "-" and "."');
+
+const configSchema = z.looseObject({
+  mcpServers: z.record(serverName, serverSchema).optional(),
+  /** VS Code's `.vscode/mcp.json` key. */
+  servers: z.record(serverName, serverSchema).optional(),
+  toolSearch: toolSearchSchema.optional(),
+});
+
+export type StdioServerConfig = z.infer<typeof stdioServerSchema>;
+export type HttpServerConfig = z.infer<typeof httpServerSchema>;
+export type ServerConfig = StdioServerConfig | HttpServerConfig;
+export type ToolSearchConfig = z.infer<typeof toolSearchSchema>;
+
+/** A validated config: servers by name (disabled ones dropped) and the deferral options. */
+export interface HubConfig {
+  readonly servers: Readonly<Record<string, ServerConfig>>;
+  readonly toolSearch: ToolSearchConfig;
+  /** Where it came from, for messages. */
+  readonly source: string;
+}
+
+export function isStdioServer(config: ServerConfig): config is StdioServerConfig {
+  return 'command' in config && typeof config.command === 'string';
+}
+
+/** Validate a parsed JSON value. Throws McpConfigError naming `source` and the first bad key. */
+export function parseHubConfig(value: unknown, source = '<inline config>'): HubConfig {
+  const parsed = configSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = issue ? issue.path.map(String).join('.') : '';
+    throw new McpConfigError(source, key, issue?.message ?? 'invalid config');
+  }
+  const { mcpServers, servers: vscodeServers, toolSearch } = parsed.data;
+  if (mcpServers === undefined && vscodeServers === undefined) {
+    throw new McpConfigError(source, 'mcpServers', 'missing: expected {"mcpServers": {"<name>": {"command": ...} | {"url": ...}}}');
+  }
+  const servers: Record<string, ServerConfig> = {};
+  for (const [name, entry] of Object.entries({ ...vscodeServers, ...mcpServers })) {
+    const server = entry as ServerConfig;
+    if (name.includes('__')) {
+      throw new McpConfigError(source, `mcpServers.${name}`, 'a server name cannot contain "__" (it separates server and tool in mcp__<server>__<tool>)');
+    }
+    if (server.disabled !== true) servers[name] = server;
+  }
+  return { servers, toolSearch: toolSearch ?? {}, source };
+}
+
+/** Read and validate a config file. */
+export async function readHubConfig(path: string): Promise<HubConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new McpConfigError(path, '', `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new McpConfigError(path, '', `not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  return parseHubConfig(json, path);
+}

@@ -1,0 +1,336 @@
+/**
+ * G1/G2/A4 — the hub: connects every configured MCP server concurrently and keeps the catalog in
+ * step with them.
+ *
+ * - A server still starting is *pending* in the catalog (C8: the search result says so).
+ * - Its tools enter the catalog when its first `tools/list` answers; `tools/list_changed`
+ *   replaces them (a catalog delta, G2).
+ * - A server that drops is removed and marked pending while the hub reconnects with backoff;
+ *   after the last attempt it is removed for good (no longer pending, so searches stop waiting).
+ *
+ * The hub never blocks on a server: `start()` returns at once, `settled()` waits for every
+ * first attempt (or a timeout).
+ */
+import { Catalog } from '../core/catalog.js';
+import type { ToolInput } from '../core/tool.js';
+import { qualifyMcpName } from '../core/names.js';
+import type { HubConfig, ServerConfig } from './config.js';
+import type { ConnectionFactory, McpConnection, UpstreamCallResult, UpstreamTool } from './connection.js';
+import { UpstreamError } from './errors.js';
+import { silentLogger, type Logger } from './log.js';
+import { sdkConnectionFactory } from './sdk-connection.js';
+
+export type ServerState = 'connecting' | 'ready' | 'reconnecting' | 'failed' | 'closed';
+
+export interface ServerStatus {
+  readonly server: string;
+  readonly state: ServerState;
+  readonly tools: number;
+  /** Failed attempts since the last successful connection. */
+  readonly attempts: number;
+  readonly lastError?: string;
+  readonly pid?: number;
+}
+
+export interface ReconnectOptions {
+  /** First delay; doubles each failed attempt. Default 500 ms. */
+  initialDelayMs?: number;
+  /** Cap on the delay. Default 30 s. */
+  maxDelayMs?: number;
+  /** Attempts after a failure before giving up. Default 5. */
+  maxAttempts?: number;
+}
+
+export interface HubOptions {
+  /** Catalog to feed (one with local tools, say). A new one by default. */
+  catalog?: Catalog;
+  /** Default connect timeout (spawn + initialize + first list). Config values win. Default 30 s. */
+  connectTimeoutMs?: number;
+  /** Default per-call timeout. Config values win. Default 60 s. */
+  callTimeoutMs?: number;
+  /** `false`: a server that fails or drops is removed and not retried (one-shot commands). */
+  reconnect?: ReconnectOptions | false;
+  logger?: Logger;
+  /** Swap the MCP SDK (or fake servers in unit tests). */
+  connectionFactory?: ConnectionFactory;
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+const DEFAULT_RECONNECT: Required<ReconnectOptions> = { initialDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 5 };
+
+interface ServerEntry {
+  readonly name: string;
+  readonly config: ServerConfig;
+  state: ServerState;
+  connection: McpConnection | undefined;
+  attempts: number;
+  lastError: string | undefined;
+  retryTimer: NodeJS.Timeout | undefined;
+  /** Serializes tool-list refreshes so an older list never overwrites a newer one. */
+  refresh: Promise<void>;
+  firstAttempt: Promise<void>;
+  resolveFirstAttempt: () => void;
+}
+
+export class McpHub {
+  readonly catalog: Catalog;
+  readonly config: HubConfig;
+  private readonly entries = new Map<string, ServerEntry>();
+  private readonly logger: Logger;
+  private readonly factory: ConnectionFactory;
+  private readonly reconnect: Required<ReconnectOptions> | false;
+  private closed = false;
+
+  constructor(config: HubConfig, private readonly options: HubOptions = {}) {
+    this.config = config;
+    this.catalog = options.catalog ?? new Catalog();
+    this.logger = options.logger ?? silentLogger;
+    this.factory = options.connectionFactory ?? sdkConnectionFactory(config.servers);
+    this.reconnect = options.reconnect === false ? false : { ...DEFAULT_RECONNECT, ...options.reconnect };
+    for (const [name, serverConfig] of Object.entries(config.servers)) {
+      let resolveFirstAttempt = () => {};
+      const firstAttempt = new Promise<void>((resolve) => (resolveFirstAttempt = resolve));
+      this.entries.set(name, {
+        name,
+        config: serverConfig,
+        state: 'connecting',
+        connection: undefined,
+        attempts: 0,
+        lastError: undefined,
+        retryTimer: undefined,
+        refresh: Promise.resolve(),
+        firstAttempt,
+        resolveFirstAttempt,
+      });
+    }
+  }
+
+  /** Start connecting every server concurrently. Returns at once; servers are pending meanwhile. */
+  start(): this {
+    for (const entry of this.entries.values()) {
+      this.catalog.markPending(entry.name);
+      void this.attempt(entry);
+    }
+    return this;
+  }
+
+  /**
+   * Wait until every server's first connection attempt finished (ready or failed), or until
+   * `timeoutMs` passed; servers still starting then stay pending. Resolves, never rejects.
+   */
+  async settled(timeoutMs = this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([Promise.all([...this.entries.values()].map((e) => e.firstAttempt)), timeout]);
+    clearTimeout(timer);
+  }
+
+  servers(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  status(): ServerStatus[] {
+    return [...this.entries.values()].map((entry) => ({
+      server: entry.name,
+      state: entry.state,
+      tools: this.catalog.serverTools(entry.name).length,
+      attempts: entry.attempts,
+      ...(entry.lastError !== undefined && { lastError: entry.lastError }),
+      ...(entry.connection?.pid !== undefined && { pid: entry.connection.pid }),
+    }));
+  }
+
+  /**
+   * Call a tool by its server-side name. Throws UpstreamError saying why (not connected,
+   * reconnecting, timed out, transport error); a tool error from the server is returned as is.
+   */
+  async callTool(server: string, toolName: string, args: Record<string, unknown>, options: { signal?: AbortSignal } = {}): Promise<UpstreamCallResult> {
+    const entry = this.entries.get(server);
+    if (!entry) throw new UpstreamError(server, 'is not configured');
+    if (entry.state !== 'ready' || !entry.connection) {
+      throw new UpstreamError(server, `is not connected (${describeState(entry)})`);
+    }
+    const timeoutMs = entry.config.callTimeoutMs ?? this.config.toolSearch.callTimeoutMs ?? this.options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    try {
+      return await entry.connection.callTool(toolName, args, { timeoutMs, ...(options.signal !== undefined && { signal: options.signal }) });
+    } catch (error) {
+      throw new UpstreamError(server, `failed to run "${toolName}": ${errorMessage(error)}`);
+    }
+  }
+
+  /** Close every connection and stop reconnecting. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const closing: Promise<void>[] = [];
+    for (const entry of this.entries.values()) {
+      clearTimeout(entry.retryTimer);
+      entry.state = 'closed';
+      entry.resolveFirstAttempt();
+      if (entry.connection) closing.push(entry.connection.close());
+    }
+    await Promise.allSettled(closing);
+  }
+
+  /**
+   * Last resort for process exit (signals, `process.exit`): SIGTERM every spawned server now,
+   * synchronously, so none outlives the hub as an orphan. `close()` is the graceful path.
+   */
+  terminateNow(): void {
+    for (const entry of this.entries.values()) {
+      const pid = entry.connection?.pid;
+      if (pid === undefined) continue;
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+
+  private async attempt(entry: ServerEntry): Promise<void> {
+    const connection = this.factory(entry.name, {
+      onToolsChanged: () => this.scheduleRefresh(entry, connection),
+      onClosed: (reason) => this.handleDrop(entry, connection, reason),
+      onStderr: (line) => this.logger.debug(`[${entry.name}] ${line}`),
+    });
+    entry.connection = connection;
+    const timeoutMs = entry.config.timeoutMs ?? this.config.toolSearch.connectTimeoutMs ?? this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+    try {
+      await connection.connect(abort.signal);
+      const tools = await raceAbort(connection.listTools(), abort.signal);
+      if (this.closed || entry.connection !== connection) return void (await connection.close());
+      this.applyTools(entry, tools);
+      entry.state = 'ready';
+      entry.attempts = 0;
+      entry.lastError = undefined;
+      this.logger.info(`connected to "${entry.name}" (${tools.length} tools)`);
+    } catch (error) {
+      const reason = abort.signal.aborted ? errorMessage(abort.signal.reason) : errorMessage(error);
+      await connection.close();
+      if (this.closed || entry.connection !== connection) return;
+      entry.connection = undefined;
+      this.handleFailure(entry, `could not connect: ${reason}`);
+    } finally {
+      clearTimeout(timer);
+      entry.resolveFirstAttempt();
+    }
+  }
+
+  /** Replace the server's tools in the catalog; one bad tool is skipped, not fatal. */
+  private applyTools(entry: ServerEntry, tools: UpstreamTool[]): void {
+    const inputs: Omit<ToolInput, 'origin'>[] = [];
+    for (const tool of tools) inputs.push(this.toToolInput(entry, tool));
+    try {
+      this.catalog.setServerTools(entry.name, inputs);
+    } catch (error) {
+      // Typically a duplicate name; keep the valid tools rather than losing the whole server.
+      this.logger.error(`"${entry.name}": ${errorMessage(error)}`);
+      const accepted: Omit<ToolInput, 'origin'>[] = [];
+      for (const input of inputs) {
+        try {
+          this.catalog.setServerTools(entry.name, [...accepted, input]);
+          accepted.push(input);
+        } catch (toolError) {
+          this.logger.warn(`"${entry.name}": skipping tool "${input.name}": ${errorMessage(toolError)}`);
+        }
+      }
+      this.catalog.setServerTools(entry.name, accepted);
+    }
+  }
+
+  /**
+   * A2 inputs from config: per-server `defer`, `alwaysLoad` (true or tool list), and the global
+   * `toolSearch.alwaysLoad` list (`mcp__server__tool` or `mcp__server`). The server's own
+   * `_meta["anthropic/alwaysLoad"]` applies unless the config says `defer: true`.
+   */
+  private toToolInput(entry: ServerEntry, tool: UpstreamTool): Omit<ToolInput, 'origin'> {
+    const alwaysLoad = configuredAlwaysLoad(entry.name, entry.config, tool.name, this.config.toolSearch.alwaysLoad ?? []);
+    return {
+      name: tool.name,
+      originalName: tool.name,
+      description: tool.description ?? '',
+      inputSchema: tool.inputSchema,
+      ...(tool._meta !== undefined && { meta: tool._meta }),
+      ...(alwaysLoad !== undefined && { alwaysLoad }),
+    };
+  }
+
+  private scheduleRefresh(entry: ServerEntry, connection: McpConnection): void {
+    entry.refresh = entry.refresh.then(async () => {
+      if (entry.connection !== connection || entry.state !== 'ready') return;
+      try {
+        const tools = await connection.listTools();
+        if (entry.connection === connection && entry.state === 'ready') this.applyTools(entry, tools);
+        this.logger.debug(`"${entry.name}" tools changed (${tools.length} tools)`);
+      } catch (error) {
+        this.logger.warn(`"${entry.name}": refreshing tools failed: ${errorMessage(error)}`);
+      }
+    });
+  }
+
+  private handleDrop(entry: ServerEntry, connection: McpConnection, reason: string): void {
+    // A drop while connecting surfaces as that attempt's failure instead.
+    if (this.closed || entry.connection !== connection || entry.state !== 'ready') return;
+    entry.connection = undefined;
+    this.logger.warn(`"${entry.name}" disconnected: ${reason}`);
+    void connection.close();
+    this.handleFailure(entry, `disconnected: ${reason}`);
+  }
+
+  private handleFailure(entry: ServerEntry, reason: string): void {
+    entry.lastError = reason;
+    entry.attempts++;
+    if (this.reconnect === false || entry.attempts > this.reconnect.maxAttempts) {
+      entry.state = 'failed';
+      this.catalog.removeServer(entry.name);
+      this.logger.error(`"${entry.name}" ${reason}${this.reconnect === false ? '' : ' (giving up)'}`);
+      return;
+    }
+    entry.state = 'reconnecting';
+    this.catalog.removeServer(entry.name, { pending: true });
+    const delay = Math.min(this.reconnect.initialDelayMs * 2 ** (entry.attempts - 1), this.reconnect.maxDelayMs);
+    this.logger.warn(`"${entry.name}" ${reason}; retrying in ${delay} ms`);
+    entry.retryTimer = setTimeout(() => {
+      if (!this.closed) void this.attempt(entry);
+    }, delay);
+    entry.retryTimer.unref();
+  }
+}
+
+function configuredAlwaysLoad(server: string, config: ServerConfig, tool: string, globalList: readonly string[]): boolean | undefined {
+  if (config.defer === true) return false;
+  if (config.defer === false || config.alwaysLoad === true) return true;
+  if (Array.isArray(config.alwaysLoad) && config.alwaysLoad.includes(tool)) return true;
+  if (globalList.includes(qualifyMcpName(server, tool)) || globalList.includes(`mcp__${server}`)) return true;
+  return undefined;
+}
+
+function describeState(entry: ServerEntry): string {
+  switch (entry.state) {
+    case 'connecting':
+      return 'still connecting';
+    case 'reconnecting':
+      return `reconnecting after: ${entry.lastError ?? 'a disconnect'}`;
+    case 'failed':
+      return `gave up: ${entry.lastError ?? 'unknown error'}`;
+    case 'closed':
+      return 'the hub is closed';
+    case 'ready':
+      return 'ready';
+  }
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    promise.then(resolve, reject);
+  });
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,41 @@
+/**
+ * One call for commands that need a live catalog once (`search --config`, `inspect --config`):
+ * connect, wait for the connections to settle, hand back the catalog.
+ */
+import type { Catalog } from '../core/catalog.js';
+import { readHubConfig, parseHubConfig, type HubConfig } from './config.js';
+import { McpHub, type HubOptions } from './hub.js';
+
+export interface LoadCatalogOptions extends HubOptions {
+  /** How long to wait for servers before returning with the slow ones still pending. Default 30 s. */
+  settleTimeoutMs?: number;
+}
+
+export interface LoadedCatalog {
+  catalog: Catalog;
+  hub: McpHub;
+  /** Close every upstream connection (kills spawned servers). */
+  close(): Promise<void>;
+}
+
+/**
+ * `config` is a path to a JSON file, a parsed `{"mcpServers": …}` object, or a validated
+ * HubConfig. Reconnection is off unless `options.reconnect` is given: one-shot commands should
+ * report a dead server, not wait for it.
+ */
+export async function loadCatalogFromConfig(config: string | HubConfig | Record<string, unknown>, options: LoadCatalogOptions = {}): Promise<LoadedCatalog> {
+  const hubConfig = await toHubConfig(config);
+  const hub = new McpHub(hubConfig, { reconnect: false, ...options }).start();
+  await hub.settled(options.settleTimeoutMs ?? options.connectTimeoutMs);
+  return { catalog: hub.catalog, hub, close: () => hub.close() };
+}
+
+async function toHubConfig(config: string | HubConfig | Record<string, unknown>): Promise<HubConfig> {
+  if (typeof config === 'string') return readHubConfig(config);
+  if (isHubConfig(config)) return config;
+  return parseHubConfig(config);
+}
+
+function isHubConfig(value: unknown): value is HubConfig {
+  return typeof value === 'object' && value !== null && 'servers' in value && 'source' in value && 'toolSearch' in value;
+}

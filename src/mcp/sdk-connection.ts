@@ -1,0 +1,141 @@
+/**
+ * `McpConnection` over @modelcontextprotocol/sdk 1.x: stdio (spawned process) or Streamable HTTP.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isStdioServer, type ServerConfig } from './config.js';
+import type { McpConnection, McpConnectionEvents, UpstreamCallResult, UpstreamTool } from './connection.js';
+
+export const HUB_CLIENT_INFO = { name: 'toolsearch-hub', version: '0.1.0' } as const;
+
+/** Upstream list_changed bursts (server-everything sends one right after init) are coalesced. */
+const LIST_CHANGED_DEBOUNCE_MS = 50;
+
+class SdkConnection implements McpConnection {
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+  private closing = false;
+  private closed: Promise<void> | undefined;
+  /** Kept after close starts (the SDK forgets it then) so a last-resort kill can still find it. */
+  private knownPid: number | undefined;
+
+  constructor(
+    readonly server: string,
+    private readonly config: ServerConfig,
+    private readonly events: McpConnectionEvents,
+  ) {}
+
+  get pid(): number | undefined {
+    const live = this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
+    return live ?? this.knownPid;
+  }
+
+  async connect(signal: AbortSignal): Promise<void> {
+    const client = new Client(HUB_CLIENT_INFO, {
+      capabilities: {},
+      listChanged: {
+        tools: {
+          autoRefresh: false,
+          debounceMs: LIST_CHANGED_DEBOUNCE_MS,
+          // The SDK can call this after close with an error; only live connections report.
+          onChanged: (error) => {
+            if (!error && !this.closing) this.events.onToolsChanged();
+          },
+        },
+      },
+    });
+    const transport = this.createTransport();
+    this.client = client;
+    this.transport = transport;
+    client.onclose = () => {
+      if (!this.closing) this.events.onClosed('connection closed');
+    };
+    client.onerror = () => {
+      // Transport errors are followed by onclose when fatal; the hub reacts there.
+    };
+    signal.addEventListener('abort', () => void this.close(), { once: true });
+    const connecting = client.connect(transport, { signal });
+    // The SDK spawns synchronously at the start of connect().
+    this.knownPid = this.pid;
+    await connecting;
+  }
+
+  async listTools(): Promise<UpstreamTool[]> {
+    const client = this.requireClient();
+    const tools: UpstreamTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor });
+      for (const tool of page.tools) tools.push(tool as UpstreamTool);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return tools;
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<UpstreamCallResult> {
+    const client = this.requireClient();
+    const result = await client.callTool({ name, arguments: args }, undefined, {
+      timeout: options.timeoutMs,
+      ...(options.signal !== undefined && { signal: options.signal }),
+    });
+    return result as UpstreamCallResult;
+  }
+
+  /** Every caller waits for the same close (the SDK may take ~2 s to stop a stdio server). */
+  close(): Promise<void> {
+    this.closing = true;
+    this.closed ??= (this.client?.close() ?? Promise.resolve()).catch(() => undefined);
+    return this.closed;
+  }
+
+  private requireClient(): Client {
+    if (!this.client || this.closing) throw new Error('not connected');
+    return this.client;
+  }
+
+  private createTransport(): Transport {
+    if (isStdioServer(this.config)) {
+      const transport = new StdioClientTransport({
+        command: this.config.command,
+        args: this.config.args ?? [],
+        // Only the configured variables, on top of the SDK's safe base (PATH, HOME, …).
+        ...(this.config.env !== undefined && { env: this.config.env }),
+        ...(this.config.cwd !== undefined && { cwd: this.config.cwd }),
+        // Never 'inherit': in stdio gateway mode our stderr is the user's log, keep it tidy.
+        stderr: 'pipe',
+      });
+      pipeLines(transport.stderr, (line) => this.events.onStderr?.(line));
+      return transport;
+    }
+    const headers = this.config.headers;
+    return new StreamableHTTPClientTransport(new URL(this.config.url), {
+      ...(headers !== undefined && { requestInit: { headers } }),
+    });
+  }
+}
+
+function pipeLines(stream: NodeJS.ReadableStream | null | { on: unknown }, onLine: (line: string) => void): void {
+  if (!stream || typeof (stream as NodeJS.ReadableStream).on !== 'function') return;
+  let buffered = '';
+  (stream as NodeJS.ReadableStream).on('data', (chunk: Buffer | string) => {
+    buffered += chunk.toString();
+    let newline = buffered.indexOf('\n');
+    while (newline >= 0) {
+      const line = buffered.slice(0, newline).trimEnd();
+      if (line) onLine(line);
+      buffered = buffered.slice(newline + 1);
+      newline = buffered.indexOf('\n');
+    }
+  });
+}
+
+/** The default `ConnectionFactory` for a config's servers. */
+export function sdkConnectionFactory(configs: Readonly<Record<string, ServerConfig>>) {
+  return (server: string, events: McpConnectionEvents): McpConnection => {
+    const config = configs[server];
+    if (!config) throw new Error(`no config for MCP server "${server}"`);
+    return new SdkConnection(server, config, events);
+  };
+}

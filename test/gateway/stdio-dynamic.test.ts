@@ -1,0 +1,66 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectClient, type TestClient } from '../fixtures/clients.js';
+import { fixtureServer } from '../fixtures/servers/index.js';
+import { waitFor } from '../fixtures/wait.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * `toolsearch serve --config FILE` over stdio, as an MCP client launches it, in front of fixture
+ * servers: one quick, one that delays its handshake. Any non-JSON-RPC byte on stdout would break
+ * this client, so the suite also checks stdio hygiene.
+ */
+describe('G3 gateway over stdio (toolsearch serve --config), dynamic pool', () => {
+  let client: TestClient;
+  let stderr = '';
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolsearch-stdio-'));
+    const config = join(dir, 'mcp.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { quick: fixtureServer('quick'), slow: fixtureServer('slow', { delayMs: 3000 }) } }));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'serve', '--config', config, '--log-level', 'info'],
+      cwd: repoRoot,
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    client = await connectClient(transport);
+  });
+  afterAll(() => client?.close());
+
+  it('C8/A4: while a server is still connecting, search says so; once up, its tools are found', async () => {
+    const early = await client.call('tool_search', { query: 'select:mcp__slow__ping' });
+    expect(early.text).toMatch(/connecting/i);
+    expect(early.text).toContain('slow');
+    await waitFor(async () => (await client.call('tool_search', { query: 'select:mcp__slow__ping' })).text.includes('Loaded'), 'the slow server');
+    expect(await client.toolNames()).toContain('mcp__slow__ping');
+    expect((await client.call('mcp__slow__ping')).text).toBe('pong from slow');
+  });
+
+  it('G3: the server-side alwaysLoad tool is listed from the start; logs went to stderr', async () => {
+    const names = await client.toolNames();
+    expect(names).toEqual(expect.arrayContaining(['tool_search', 'call_tool', 'mcp__quick__pinned']));
+    expect(names).not.toContain('mcp__quick__ping');
+    expect(stderr).toContain('connected to "quick"');
+  });
+
+  it('G2/G3: an upstream that dies mid-session drops out of the list with list_changed, calls fail clearly, and it returns', async () => {
+    await client.call('tool_search', { query: 'select:mcp__slow__die' });
+    const before = client.listChanged();
+    await client.call('mcp__slow__die');
+    await waitFor(() => client.listChanged() > before, 'list_changed after the server died');
+    await waitFor(async () => !(await client.toolNames()).includes('mcp__slow__ping'), 'the dead server\'s tools to leave the list');
+    const failed = await client.call('mcp__slow__ping');
+    expect(failed.isError).toBe(true);
+    expect(failed.text).toMatch(/MCP server "slow" is still connecting \(or reconnecting\)/);
+    // It reconnects; the session's discovered tools come back with it.
+    await waitFor(async () => (await client.toolNames()).includes('mcp__slow__ping'), 'the server to return', 15_000);
+    expect((await client.call('mcp__slow__ping')).text).toBe('pong from slow');
+  });
+});
