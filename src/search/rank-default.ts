@@ -47,31 +47,44 @@ type Fields = Record<FieldName, number[]>;
 
 /**
  * Turns texts into term ids, caching by text: forked servers repeat descriptions and every tool
- * of a server repeats its name, so most texts are seen more than once in a big catalog.
+ * of a server repeats its name, so most texts are seen more than once in a big catalog. Each raw
+ * word is resolved once per index (stop word → none, else stem → term id): one map lookup per
+ * token on the hot path instead of a stop-word test, a stem lookup and an intern lookup.
  */
 class Tokenizer {
   readonly ids = new Map<string, number>();
+  private readonly wordIds = new Map<string, number>();
   private readonly cache = new Map<string, number[]>();
 
-  private intern(terms: string[]): number[] {
-    return terms.map((term) => {
-      let id = this.ids.get(term);
-      if (id === undefined) this.ids.set(term, (id = this.ids.size));
-      return id;
-    });
+  private termIds(tokens: readonly string[]): number[] {
+    const out: number[] = [];
+    for (const token of tokens) {
+      let id = this.wordIds.get(token);
+      if (id === undefined) {
+        if (STOP_WORDS.has(token)) id = -1;
+        else {
+          const term = stem(token);
+          id = this.ids.get(term);
+          if (id === undefined) this.ids.set(term, (id = this.ids.size));
+        }
+        this.wordIds.set(token, id);
+      }
+      if (id >= 0) out.push(id);
+    }
+    return out;
   }
 
   text(text: string): number[] {
     if (text === '') return [];
     let out = this.cache.get(text);
-    if (!out) this.cache.set(text, (out = this.intern(indexTerms(words(text)))));
+    if (!out) this.cache.set(text, (out = this.termIds(words(text))));
     return out;
   }
 
   identifier(name: string): number[] {
     const key = `\u0000${name}`;
     let out = this.cache.get(key);
-    if (!out) this.cache.set(key, (out = this.intern(indexTerms(identifierParts(name)))));
+    if (!out) this.cache.set(key, (out = this.termIds(identifierParts(name))));
     return out;
   }
 
@@ -82,10 +95,17 @@ class Tokenizer {
       server: tool.origin.kind === 'mcp' ? this.identifier(tool.origin.server) : [],
       hint: this.text(tool.searchHint ?? ''),
       description: this.text(tool.description),
-      params: parameters.flatMap((p) => this.identifier(p.name)),
-      paramDescriptions: parameters.flatMap((p) => this.text(p.description)),
+      params: concatIds(parameters.map((p) => this.identifier(p.name))),
+      paramDescriptions: concatIds(parameters.map((p) => this.text(p.description))),
     };
   }
+}
+
+/** Concatenate cached id arrays; the common one-or-none case reuses the cached array itself. */
+function concatIds(parts: number[][]): number[] {
+  if (parts.length === 0) return [];
+  if (parts.length === 1) return parts[0]!;
+  return ([] as number[]).concat(...parts);
 }
 
 /**

@@ -8,9 +8,13 @@ import { MCP_PREFIX } from '../core/names.js';
 /** Runs of Unicode letters and digits (the `[^\W_]+` of the data README, Unicode-aware). */
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** Lowercased word tokens of free text. */
+const ASCII_WORD = /[a-z0-9]+/g;
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** Lowercased word tokens of free text. ASCII text takes a faster regex with the same result. */
 export function words(text: string): string[] {
-  return text.toLowerCase().match(WORD) ?? [];
+  const lower = text.toLowerCase();
+  return lower.match(NON_ASCII.test(lower) ? WORD : ASCII_WORD) ?? [];
 }
 
 /**
@@ -18,7 +22,10 @@ export function words(text: string): string[] {
  * (`NotebookEdit` → notebook, edit; `getHTTPResponse` → get, http, response).
  */
 export function identifierParts(identifier: string): string[] {
-  const spaced = identifier.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2');
+  // Same splits; the ASCII regexes (no `u` flag) are several times faster on the common case.
+  const spaced = NON_ASCII.test(identifier)
+    ? identifier.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2')
+    : identifier.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2');
   return words(spaced);
 }
 

@@ -1,0 +1,52 @@
+/**
+ * Fast iteration loop for the default ranker only: every labelled set + the distractor case,
+ * R@5 per set and the mean. Not a report (bench:retrieval writes those).
+ *   npx tsx bench/quick.ts                         # default options
+ *   OPTS='{"k1":1.5}' npx tsx bench/quick.ts       # override DefaultRankerOptions (JSON)
+ *   FAIL=toollens npx tsx bench/quick.ts           # also print misses of one set
+ */
+import { defaultRanker, type DefaultRankerOptions } from '../src/search/rank-default.js';
+import { parseKeywordQuery } from '../src/search/query.js';
+import { distractorSet, loadSet, QUERY_SETS, type BenchSet } from './datasets.js';
+import { evaluate, rankerRankIds } from './evaluate.js';
+
+const options = JSON.parse(process.env.OPTS ?? '{}') as Partial<DefaultRankerOptions>;
+const fail = process.env.FAIL;
+const only = process.env.SETS?.split(',');
+const ranker = defaultRanker(options);
+const out: Record<string, number> = {};
+const started = Date.now();
+for (const name of [...QUERY_SETS, 'distractors']) {
+  if (only && !only.includes(name)) continue;
+  const set: BenchSet = name === 'distractors' ? distractorSet() : loadSet(name);
+  const rank = rankerRankIds(ranker, set.tools);
+  out[name] = evaluate(set, rank).all['R@5'];
+  if (fail === name) printMisses(set);
+}
+const labelled = Object.entries(out).filter(([k]) => k !== 'distractors').map(([, v]) => v);
+const mean = labelled.reduce((a, b) => a + b, 0) / Math.max(1, labelled.length);
+console.log(
+  Object.entries(out)
+    .map(([k, v]) => `${k.slice(0, 8)} ${v.toFixed(3)}`)
+    .join('  ') + `  | mean ${mean.toFixed(4)}  (${Date.now() - started} ms)`,
+);
+
+function printMisses(set: BenchSet): void {
+  const index = ranker.build(set.tools);
+  const byId = new Map(set.tools.map((t) => [t.id ?? t.name, t]));
+  const idOf = new Map(set.tools.map((t) => [t.name, t.id ?? t.name]));
+  let shown = 0;
+  for (const q of set.queries) {
+    const top = index.search(parseKeywordQuery(q.query), 10).map((r) => ({ id: idOf.get(r.name)!, score: r.score }));
+    const top5 = new Set(top.slice(0, 5).map((r) => r.id));
+    const missed = q.gold.filter((g) => !g.some((id) => top5.has(id)));
+    if (missed.length === 0 || shown++ > Number(process.env.N ?? 15)) continue;
+    console.log(`\nQ ${q.qid}: ${q.query.slice(0, 300)}`);
+    for (const g of missed) {
+      const t = byId.get(g[0]!);
+      const rank = top.findIndex((r) => g.includes(r.id));
+      console.log(`  MISS(${rank < 0 ? '>10' : rank + 1}) ${g[0]}  :: ${t?.description.slice(0, 120)}`);
+    }
+    for (const r of top.slice(0, 5)) console.log(`  top ${r.score.toFixed(2)} ${r.id} :: ${byId.get(r.id)?.description.slice(0, 90)}`);
+  }
+}
