@@ -22,6 +22,8 @@ export interface DefaultRankerOptions {
   synonymWeight: number;
   /** Weight of the server-level score added to each tool of that server. */
   serverWeight: number;
+  /** Weight of the best per-clause score (multi-step tasks: each clause often names one tool). */
+  clauseWeight: number;
 }
 
 export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
@@ -30,6 +32,7 @@ export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
   fields: { name: 3, server: 1, hint: 2, description: 1, params: 0.5, paramDescriptions: 0.3 },
   synonymWeight: 0.3,
   serverWeight: 0.3,
+  clauseWeight: 0.4,
 };
 
 type FieldName = keyof DefaultRankerOptions['fields'];
@@ -242,7 +245,39 @@ class DefaultIndex implements RankerIndex {
     scores.fill(0);
     accumulate(this.postings, terms, scores);
     if (this.serverPostings) this.addServerEvidence(terms, scores);
+    if (this.options.clauseWeight > 0) this.addClauseEvidence(query.text, scores);
     return topK(scores, this.names, limit, accept);
+  }
+
+  /**
+   * A task of several steps ("find X, then do Y and save Z") needs one tool per step, but the
+   * whole-query score favours tools matching the most words overall. Each clause is scored on its
+   * own; a tool's best clause score (normalized per clause) is added, so the best tool of every
+   * step can reach the top.
+   */
+  private addClauseEvidence(text: string, scores: Float64Array): void {
+    const clauses = splitClauses(text);
+    if (clauses.length < 2) return;
+    let max = 0;
+    for (let i = 0; i < scores.length; i++) if (scores[i]! > max) max = scores[i]!;
+    if (max <= 0) return;
+    const best = new Float64Array(scores.length);
+    const clauseScores = new Float64Array(scores.length);
+    for (const clause of clauses) {
+      const terms = weightedQueryTerms(clause, this.options.synonymWeight);
+      if (terms.size === 0) continue;
+      clauseScores.fill(0);
+      accumulate(this.postings, terms, clauseScores);
+      let cmax = 0;
+      for (let i = 0; i < clauseScores.length; i++) if (clauseScores[i]! > cmax) cmax = clauseScores[i]!;
+      if (cmax <= 0) continue;
+      for (let i = 0; i < clauseScores.length; i++) {
+        const v = clauseScores[i]! / cmax;
+        if (v > best[i]!) best[i] = v;
+      }
+    }
+    const w = this.options.clauseWeight * max;
+    for (let i = 0; i < scores.length; i++) if (best[i]! > 0) scores[i]! += w * best[i]!;
   }
 
   /** Tools of a server whose tools, taken together, match the query get a share of that score. */
@@ -255,6 +290,14 @@ class DefaultIndex implements RankerIndex {
       if (s >= 0 && scores[i]! > 0) scores[i]! += lambda * serverScores[s]!;
     }
   }
+}
+
+/** Split a task into its steps: sentences, semicolons, commas and "then"/"and" joints. */
+export function splitClauses(text: string): string[] {
+  return text
+    .split(/[.;!?\n]+|,\s+|\s+(?:and then|then|and|after that|finally)\s+/i)
+    .map((c) => c.trim())
+    .filter((c) => c.split(/\s+/).length >= 2);
 }
 
 export function defaultRanker(options: Partial<DefaultRankerOptions> = {}): Ranker {
