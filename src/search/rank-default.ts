@@ -184,6 +184,22 @@ function accumulate(postings: Postings, terms: ReadonlyMap<string, number>, scor
   }
 }
 
+/** `accumulate` into a zeroed buffer, listing each tool it touches once (callers re-zero them). */
+function accumulateTouched(postings: Postings, terms: ReadonlyMap<string, number>, scores: Float64Array, touched: number[]): void {
+  const { ids, offsets, doc, weight } = postings;
+  for (const [term, w] of terms) {
+    const t = ids.get(term);
+    if (t === undefined) continue;
+    const end = offsets[t + 1]!;
+    for (let j = offsets[t]!; j < end; j++) {
+      const d = doc[j]!;
+      const add = w * weight[j]!;
+      if (scores[d] === 0 && add !== 0) touched.push(d);
+      scores[d]! += add;
+    }
+  }
+}
+
 /** Query terms with their weights: each distinct stem once, synonyms at `synonymWeight`. */
 export function weightedQueryTerms(text: string, synonymWeight: number): Map<string, number> {
   const terms = new Map<string, number>();
@@ -206,6 +222,8 @@ class DefaultIndex implements RankerIndex {
   private readonly serverPostings: Postings | undefined;
   private readonly serverCount: number;
   private scratch: Float64Array | undefined;
+  private clauseScratch: Float64Array | undefined;
+  private bestScratch: Float64Array | undefined;
 
   constructor(
     tools: readonly ToolSpec[],
@@ -261,23 +279,30 @@ class DefaultIndex implements RankerIndex {
     let max = 0;
     for (let i = 0; i < scores.length; i++) if (scores[i]! > max) max = scores[i]!;
     if (max <= 0) return;
-    const best = new Float64Array(scores.length);
-    const clauseScores = new Float64Array(scores.length);
+    // Only tools in some clause term's postings are visited, with reused typed buffers: the extra
+    // work is about one more pass over the query's postings, not a pass over the catalog per clause.
+    const n = scores.length;
+    const clauseScores = (this.clauseScratch ??= new Float64Array(n));
+    const best = (this.bestScratch ??= new Float64Array(n));
+    const touched: number[] = [];
+    const everTouched: number[] = [];
     for (const clause of clauses) {
-      const terms = weightedQueryTerms(clause, this.options.synonymWeight);
-      if (terms.size === 0) continue;
-      clauseScores.fill(0);
-      accumulate(this.postings, terms, clauseScores);
+      touched.length = 0;
+      accumulateTouched(this.postings, weightedQueryTerms(clause, this.options.synonymWeight), clauseScores, touched);
       let cmax = 0;
-      for (let i = 0; i < clauseScores.length; i++) if (clauseScores[i]! > cmax) cmax = clauseScores[i]!;
-      if (cmax <= 0) continue;
-      for (let i = 0; i < clauseScores.length; i++) {
-        const v = clauseScores[i]! / cmax;
-        if (v > best[i]!) best[i] = v;
+      for (const d of touched) if (clauseScores[d]! > cmax) cmax = clauseScores[d]!;
+      for (const d of touched) {
+        const v = cmax > 0 ? clauseScores[d]! / cmax : 0;
+        if (best[d] === 0 && v > 0) everTouched.push(d);
+        if (v > best[d]!) best[d] = v;
+        clauseScores[d] = 0;
       }
     }
     const w = this.options.clauseWeight * max;
-    for (let i = 0; i < scores.length; i++) if (best[i]! > 0) scores[i]! += w * best[i]!;
+    for (const d of everTouched) {
+      scores[d]! += w * best[d]!;
+      best[d] = 0;
+    }
   }
 
   /** Tools of a server whose tools, taken together, match the query get a share of that score. */
