@@ -23,6 +23,11 @@ export interface HttpGatewayOptions {
   token?: string;
   /** Extra browser origins allowed besides loopback ones, e.g. `https://app.example.com`. */
   allowedOrigins?: readonly string[];
+  /**
+   * Extra `Host` header names (no port) accepted when bound to loopback, where only loopback
+   * names are accepted by default (a second DNS-rebinding defence, for clients sending no Origin).
+   */
+  allowedHosts?: readonly string[];
   /** Largest accepted request body. Default 4 MiB. */
   maxBodyBytes?: number;
   logger?: Logger;
@@ -48,12 +53,16 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const checkToken = options.token !== undefined ? bearerChecker(options.token) : undefined;
+  const loopbackOnly = isLoopbackHost(host);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== path) return sendJson(res, 404, { error: `not found; the MCP endpoint is ${path}` });
     if (!isOriginAllowed(req.headers.origin, options.allowedOrigins ?? [])) {
       return sendJson(res, 403, jsonRpcError(`Origin ${req.headers.origin ?? ''} is not allowed.`));
+    }
+    if (loopbackOnly && !isHostAllowed(req.headers.host, options.allowedHosts ?? [])) {
+      return sendJson(res, 403, jsonRpcError(`Host ${req.headers.host ?? ''} is not allowed.`));
     }
     if (checkToken && !checkToken(req.headers.authorization)) {
       res.setHeader('WWW-Authenticate', 'Bearer');
@@ -126,6 +135,22 @@ export function isOriginAllowed(origin: string | undefined, allowed: readonly st
   } catch {
     return false;
   }
+}
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.has(host) || host.startsWith('127.');
+}
+
+/** `Host` of a request to a loopback-bound gateway: a loopback name (any port) or one listed. */
+export function isHostAllowed(hostHeader: string | undefined, allowed: readonly string[]): boolean {
+  if (hostHeader === undefined) return false;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${hostHeader}`).hostname;
+  } catch {
+    return false;
+  }
+  return isLoopbackHost(hostname) || hostname.endsWith('.localhost') || allowed.includes(hostname);
 }
 
 /** Constant-time bearer check: both sides hashed to equal length first. */
