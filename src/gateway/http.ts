@@ -70,7 +70,7 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
     }
     const sessionId = headerValue(req.headers['mcp-session-id']);
     if (sessionId !== undefined) {
-      const transport = transports.get(sessionId);
+      const transport = transports.get(sessionId) ?? (await resume(sessionId));
       if (!transport) return sendJson(res, 404, jsonRpcError('Session not found; initialize a new session.'));
       return transport.handleRequest(req, res);
     }
@@ -90,6 +90,31 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
     };
     await gateway.connect(transport, id);
     await transport.handleRequest(req, res, body.value);
+  };
+
+  /**
+   * Scale-out: a session id this process never saw, but which the session store knows (another
+   * gateway process opened it and may be gone), continues here with its discovered tools.
+   */
+  const resuming = new Map<string, Promise<StreamableHTTPServerTransport | undefined>>();
+  const resume = (sessionId: string): Promise<StreamableHTTPServerTransport | undefined> => {
+    let pending = resuming.get(sessionId);
+    if (!pending) {
+      pending = (async () => {
+        if (!(await gateway.sessions.get(sessionId))) return undefined;
+        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => sessionId });
+        markInitialized(transport, sessionId);
+        transport.onclose = () => {
+          transports.delete(sessionId);
+        };
+        transports.set(sessionId, transport);
+        await gateway.connect(transport, sessionId);
+        logger.info(`session ${sessionId} resumed from the session store`);
+        return transport;
+      })().finally(() => resuming.delete(sessionId));
+      resuming.set(sessionId, pending);
+    }
+    return pending;
   };
 
   const server = createServer((req, res) => {
@@ -161,6 +186,18 @@ export function bearerChecker(token: string): (header: string | undefined) => bo
     const given = createHash('sha256').update(match?.[1] ?? '').digest();
     return timingSafeEqual(expected, given) && match !== null;
   };
+}
+
+/**
+ * Put a fresh SDK transport in the state its initialize handshake would leave (that handshake
+ * happened on another process). The SDK has no public API for this; the check below turns an SDK
+ * change into a clear error instead of a silently broken resume.
+ */
+function markInitialized(transport: StreamableHTTPServerTransport, sessionId: string): void {
+  const inner = (transport as unknown as { _webStandardTransport?: { sessionId?: string; _initialized?: boolean } })._webStandardTransport;
+  if (!inner || inner._initialized !== false) throw new Error('cannot resume the session: the MCP SDK transport internals changed');
+  inner.sessionId = sessionId;
+  inner._initialized = true;
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

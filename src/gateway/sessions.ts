@@ -8,6 +8,13 @@ export interface SessionRecord {
 }
 
 export interface SessionStore {
+  /**
+   * Record that a session exists (before it discovers anything), so another gateway process
+   * sharing the store can resume it. Optional: a store without it knows sessions from their
+   * first discovery on.
+   */
+  open?(sessionId: string): Promise<void>;
+  /** The session's record; undefined for a session the store does not know. */
   get(sessionId: string): Promise<SessionRecord | undefined>;
   /** Add names; resolves to the ones that were not there before. */
   addDiscovered(sessionId: string, names: Iterable<string>): Promise<string[]>;
@@ -16,6 +23,10 @@ export interface SessionStore {
 
 export class InMemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, Set<string>>();
+
+  async open(sessionId: string): Promise<void> {
+    if (!this.sessions.has(sessionId)) this.sessions.set(sessionId, new Set());
+  }
 
   async get(sessionId: string): Promise<SessionRecord | undefined> {
     const set = this.sessions.get(sessionId);
