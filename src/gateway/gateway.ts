@@ -106,9 +106,9 @@ export class ToolsearchGateway {
     this.live.set(sessionId, server);
     server.onclose = () => {
       this.live.delete(sessionId);
-      // A client ending its session forgets it; this process shutting down must not, since
-      // another gateway process sharing the store may carry the session on.
-      if (!this.shuttingDown) this.sessions.delete(sessionId).catch((error: unknown) => this.logger.warn(`session ${sessionId}: not removed from the store: ${errorMessage(error)}`));
+      // This process shutting down (or dropping its connection to a shared session) must not
+      // forget the session: another gateway process sharing the store may carry it on.
+      if (!this.shuttingDown && !this.sessions.shared) this.sessions.delete(sessionId).catch((error: unknown) => this.logger.warn(`session ${sessionId}: not removed from the store: ${errorMessage(error)}`));
       this.logger.debug(`session ${sessionId} closed`);
     };
     await this.sessions.open?.(sessionId);

@@ -28,6 +28,12 @@ export interface HttpGatewayOptions {
    * names are accepted by default (a second DNS-rebinding defence, for clients sending no Origin).
    */
   allowedHosts?: readonly string[];
+  /**
+   * Close sessions with no request for this long (clients that vanished without DELETE); 0 keeps
+   * them forever. With a shared session store the session itself survives and can be resumed.
+   * Default 30 min.
+   */
+  idleSessionTimeoutMs?: number;
   /** Largest accepted request body. Default 4 MiB. */
   maxBodyBytes?: number;
   logger?: Logger;
@@ -45,6 +51,7 @@ export interface RunningHttpGateway {
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_HTTP_PATH = '/mcp';
+export const DEFAULT_IDLE_SESSION_TIMEOUT_MS = 30 * 60 * 1000;
 
 export async function startHttpGateway(gateway: ToolsearchGateway, options: HttpGatewayOptions = {}): Promise<RunningHttpGateway> {
   const host = options.host ?? DEFAULT_HTTP_HOST;
@@ -54,6 +61,13 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const checkToken = options.token !== undefined ? bearerChecker(options.token) : undefined;
   const loopbackOnly = isLoopbackHost(host);
+  const activity = new SessionActivity(options.idleSessionTimeoutMs ?? DEFAULT_IDLE_SESSION_TIMEOUT_MS, (sessionId) => {
+    const transport = transports.get(sessionId);
+    if (!transport) return false;
+    logger.debug(`session ${sessionId} idle: closing it`);
+    void transport.close();
+    return true;
+  });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -72,7 +86,11 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
     if (sessionId !== undefined) {
       const transport = transports.get(sessionId) ?? (await resume(sessionId));
       if (!transport) return sendJson(res, 404, jsonRpcError('Session not found; initialize a new session.'));
-      return transport.handleRequest(req, res);
+      activity.track(sessionId, res);
+      await transport.handleRequest(req, res);
+      // The client ended its session: forget it, in a shared store too.
+      if (req.method === 'DELETE' && res.statusCode === 200) await gateway.sessions.delete(sessionId);
+      return;
     }
     if (req.method !== 'POST') return sendJson(res, 400, jsonRpcError('No session: send an initialize request first.'));
     const body = await readJsonBody(req, maxBodyBytes);
@@ -87,7 +105,9 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
     });
     transport.onclose = () => {
       transports.delete(id);
+      activity.forget(id);
     };
+    activity.track(id, res);
     await gateway.connect(transport, id);
     await transport.handleRequest(req, res, body.value);
   };
@@ -106,6 +126,7 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
         markInitialized(transport, sessionId);
         transport.onclose = () => {
           transports.delete(sessionId);
+          activity.forget(sessionId);
         };
         transports.set(sessionId, transport);
         await gateway.connect(transport, sessionId);
@@ -140,12 +161,60 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
     port: address.port,
     sessionCount: () => transports.size,
     close: async () => {
+      activity.stop();
       await Promise.allSettled([...transports.values()].map((t) => t.close()));
       transports.clear();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Last-request times and open requests (a standing GET stream counts as activity) per session;
+ * a periodic sweep closes sessions idle past the timeout.
+ */
+class SessionActivity {
+  private readonly lastSeen = new Map<string, number>();
+  private readonly open = new Map<string, number>();
+  private readonly timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly idleMs: number,
+    private readonly expire: (sessionId: string) => boolean,
+  ) {
+    if (idleMs > 0) {
+      this.timer = setInterval(() => this.sweep(), Math.min(60_000, Math.max(10, idleMs / 2)));
+      this.timer.unref();
+    }
+  }
+
+  track(sessionId: string, res: ServerResponse): void {
+    this.lastSeen.set(sessionId, Date.now());
+    this.open.set(sessionId, (this.open.get(sessionId) ?? 0) + 1);
+    res.once('close', () => {
+      this.lastSeen.set(sessionId, Date.now());
+      const n = (this.open.get(sessionId) ?? 1) - 1;
+      if (n > 0) this.open.set(sessionId, n);
+      else this.open.delete(sessionId);
+    });
+  }
+
+  forget(sessionId: string): void {
+    this.lastSeen.delete(sessionId);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private sweep(): void {
+    const cutoff = Date.now() - this.idleMs;
+    for (const [sessionId, seen] of this.lastSeen) {
+      if (seen > cutoff || this.open.has(sessionId)) continue;
+      if (!this.expire(sessionId)) this.lastSeen.delete(sessionId);
+    }
+  }
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);

@@ -55,6 +55,7 @@ const DELETE_SCRIPT = `
 return redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])`;
 
 export class RedisSessionStore implements SessionStore {
+  readonly shared = true;
   private readonly client: RedisEvalClient;
   private readonly prefix: string;
   private readonly ttl: number;

@@ -9,6 +9,12 @@ export interface SessionRecord {
 
 export interface SessionStore {
   /**
+   * True when other gateway processes use the same store. A shared session is removed only when
+   * its client ends it (HTTP DELETE) or by the store's own expiry, never because one process
+   * closed its local connection (it may live on in another process).
+   */
+  readonly shared?: boolean;
+  /**
    * Record that a session exists (before it discovers anything), so another gateway process
    * sharing the store can resume it. Optional: a store without it knows sessions from their
    * first discovery on.
