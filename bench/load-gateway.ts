@@ -25,7 +25,9 @@ for await (const line of createInterface({ input: process.stdin })) {
   gc?.();
   await new Promise((resolve) => setTimeout(resolve, 50));
   gc?.();
-  const stats = { httpSessions: http.sessionCount(), liveSessions: stack.gateway.liveSessions, storedSessions: sessions.size, rssMiB: process.memoryUsage().rss / 2 ** 20, heapMiB: process.memoryUsage().heapUsed / 2 ** 20 };
+  const memory = process.memoryUsage();
+  const mib = (bytes: number) => bytes / 2 ** 20;
+  const stats = { httpSessions: http.sessionCount(), liveSessions: stack.gateway.liveSessions, storedSessions: sessions.size, rssMiB: mib(memory.rss), heapMiB: mib(memory.heapUsed), externalMiB: mib(memory.external) };
   process.stdout.write(`${JSON.stringify(stats)}\n`);
 }
 await http.close();

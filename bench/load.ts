@@ -29,6 +29,7 @@ interface GatewayStats {
   storedSessions: number;
   rssMiB: number;
   heapMiB: number;
+  externalMiB: number;
 }
 
 const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', new URL('./load-gateway.ts', import.meta.url).pathname], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -105,7 +106,7 @@ async function round(url: string): Promise<RoundResult> {
 
 const q = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 const statsLine = (label: string, s: GatewayStats) =>
-  `| ${label} | ${s.httpSessions} | ${s.liveSessions} | ${s.storedSessions} | ${s.rssMiB.toFixed(1)} | ${s.heapMiB.toFixed(1)} |`;
+  `| ${label} | ${s.httpSessions} | ${s.liveSessions} | ${s.storedSessions} | ${s.rssMiB.toFixed(1)} | ${s.heapMiB.toFixed(1)} | ${s.externalMiB.toFixed(1)} |`;
 
 const { url, tools } = await nextLine<{ url: string; tools: number }>();
 const before = await stats();
@@ -126,8 +127,8 @@ results.forEach(({ round: res }, i) => {
   console.log(`| ${i + 1} | ${res.calls} | ${res.failed} | ${(res.wallMs / 1000).toFixed(1)} | ${(res.calls / (res.wallMs / 1000)).toFixed(0)} | ${q(sorted, 0.5).toFixed(1)} | ${q(sorted, 0.99).toFixed(1)} | ${(sorted[sorted.length - 1] ?? 0).toFixed(1)} |`);
 });
 console.log('');
-console.log('| gateway (after GC) | HTTP sessions | live sessions | stored sessions | RSS MiB | heap MiB |');
-console.log('|---|---:|---:|---:|---:|---:|');
+console.log('| gateway (after GC) | HTTP sessions | live sessions | stored sessions | RSS MiB | heap used MiB | external MiB |');
+console.log('|---|---:|---:|---:|---:|---:|---:|');
 console.log(statsLine('before', before));
 results.forEach(({ after }, i) => console.log(statsLine(`after round ${i + 1}`, after)));
 for (const { round: res } of results) for (const e of res.errors) console.log(`ERROR ${e}`);

@@ -129,7 +129,12 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
           activity.forget(sessionId);
         };
         transports.set(sessionId, transport);
-        await gateway.connect(transport, sessionId);
+        try {
+          await gateway.connect(transport, sessionId);
+        } catch (error) {
+          transports.delete(sessionId);
+          throw error;
+        }
         logger.info(`session ${sessionId} resumed from the session store`);
         return transport;
       })().finally(() => resuming.delete(sessionId));
