@@ -6,7 +6,7 @@
  * State only, no I/O: `mcp/hub` feeds it, everything else reads it.
  */
 import { DuplicateToolError, UnknownToolError } from './errors.js';
-import { qualifyMcpName, toProviderSafeName } from './names.js';
+import { isProviderSafeName, MCP_PREFIX, qualifyMcpName, toProviderSafeName } from './names.js';
 import { defineTool, describeOrigin, type ToolInput, type ToolSpec } from './tool.js';
 
 export interface CatalogDelta {
@@ -50,7 +50,7 @@ export class Catalog implements PoolView {
   private revision = 0;
 
   constructor(tools: Iterable<ToolInput | ToolSpec> = []) {
-    for (const tool of tools) this.insert(tool);
+    for (const tool of tools) this.insert(admitTool(tool));
   }
 
   /** Increments on every change: a cheap cache key for anything derived from the pool. */
@@ -183,8 +183,8 @@ export class Catalog implements PoolView {
     }
   }
 
-  private insert(input: ToolInput | ToolSpec): ToolSpec {
-    const spec = admitTool(input);
+  /** Store an admitted spec (callers admit first: admitting twice would qualify twice). */
+  private insert(spec: ToolSpec): ToolSpec {
     const existing = this.byName.get(spec.name);
     if (existing) throw new DuplicateToolError(spec.name, describeOrigin(existing.origin), describeOrigin(spec.origin));
     this.byName.set(spec.name, spec);
@@ -208,8 +208,19 @@ export class Catalog implements PoolView {
   }
 }
 
-/** A spec already admitted (its name is already its model-facing name) is not qualified twice. */
+/**
+ * A spec already admitted is not qualified twice: its name is its model-facing name, or (for a
+ * renamed MCP tool, e.g. a duplicate given a suffix) a provider-safe qualified name that differs
+ * from the server-side `originalName` it keeps.
+ */
 function isAdmitted(spec: ToolInput): boolean {
   const origin = spec.origin ?? { kind: 'local' as const };
-  return modelFacingName({ name: spec.originalName ?? spec.name, origin }) === spec.name;
+  if (modelFacingName({ name: spec.originalName ?? spec.name, origin }) === spec.name) return true;
+  return (
+    origin.kind === 'mcp' &&
+    spec.originalName !== undefined &&
+    spec.name !== spec.originalName &&
+    spec.name.startsWith(MCP_PREFIX) &&
+    isProviderSafeName(spec.name)
+  );
 }

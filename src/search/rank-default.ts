@@ -42,52 +42,123 @@ export function indexTerms(tokens: readonly string[]): string[] {
   return out;
 }
 
-function toolFields(tool: ToolSpec): Record<FieldName, string[]> {
-  const parameters = schemaParameters(tool);
-  return {
-    name: indexTerms(identifierParts(sourceName(tool))),
-    server: tool.origin.kind === 'mcp' ? indexTerms(identifierParts(tool.origin.server)) : [],
-    hint: indexTerms(words(tool.searchHint ?? '')),
-    description: indexTerms(words(tool.description)),
-    params: indexTerms(parameters.flatMap((p) => identifierParts(p.name))),
-    paramDescriptions: indexTerms(parameters.flatMap((p) => words(p.description))),
-  };
+/** Term ids per field of one tool. */
+type Fields = Record<FieldName, number[]>;
+
+/**
+ * Turns texts into term ids, caching by text: forked servers repeat descriptions and every tool
+ * of a server repeats its name, so most texts are seen more than once in a big catalog.
+ */
+class Tokenizer {
+  readonly ids = new Map<string, number>();
+  private readonly cache = new Map<string, number[]>();
+
+  private intern(terms: string[]): number[] {
+    return terms.map((term) => {
+      let id = this.ids.get(term);
+      if (id === undefined) this.ids.set(term, (id = this.ids.size));
+      return id;
+    });
+  }
+
+  text(text: string): number[] {
+    if (text === '') return [];
+    let out = this.cache.get(text);
+    if (!out) this.cache.set(text, (out = this.intern(indexTerms(words(text)))));
+    return out;
+  }
+
+  identifier(name: string): number[] {
+    const key = `\u0000${name}`;
+    let out = this.cache.get(key);
+    if (!out) this.cache.set(key, (out = this.intern(indexTerms(identifierParts(name)))));
+    return out;
+  }
+
+  fields(tool: ToolSpec): Fields {
+    const parameters = schemaParameters(tool);
+    return {
+      name: this.identifier(sourceName(tool)),
+      server: tool.origin.kind === 'mcp' ? this.identifier(tool.origin.server) : [],
+      hint: this.text(tool.searchHint ?? ''),
+      description: this.text(tool.description),
+      params: parameters.flatMap((p) => this.identifier(p.name)),
+      paramDescriptions: parameters.flatMap((p) => this.text(p.description)),
+    };
+  }
 }
 
+/**
+ * BM25F postings in one flat (CSR) layout: the postings of term id t are positions
+ * offsets[t]..offsets[t+1] of `doc` (tool index) and `weight` (idf × saturated weighted tf).
+ * Two passes over the documents (count, then fill) and no per-term arrays: cheap to build.
+ */
 interface Postings {
+  ids: ReadonlyMap<string, number>;
+  offsets: Int32Array;
   doc: Int32Array;
   weight: Float32Array;
 }
 
-/** BM25F postings: term → (doc, idf × saturated weighted tf). */
-function buildPostings(docs: Record<FieldName, string[]>[], options: DefaultRankerOptions): Map<string, Postings> {
+function buildPostings(docs: readonly Fields[], termIds: ReadonlyMap<string, number>, options: DefaultRankerOptions): Postings {
   const n = docs.length;
   const avg = {} as Record<FieldName, number>;
   for (const f of FIELD_NAMES) avg[f] = Math.max(1e-9, docs.reduce((s, d) => s + d[f].length, 0) / Math.max(1, n));
-  const lists = new Map<string, { doc: number[]; tf: number[] }>();
+  const termCount = termIds.size;
+  const lastDoc = new Int32Array(termCount).fill(-1);
+  const offsets = new Int32Array(termCount + 1);
   docs.forEach((fields, i) => {
-    const tf = new Map<string, number>();
+    for (const f of FIELD_NAMES) {
+      for (const t of fields[f]) {
+        if (lastDoc[t] === i) continue;
+        lastDoc[t] = i;
+        offsets[t + 1]!++;
+      }
+    }
+  });
+  for (let t = 0; t < termCount; t++) offsets[t + 1]! += offsets[t]!;
+  const total = offsets[termCount]!;
+  const doc = new Int32Array(total);
+  const weight = new Float32Array(total);
+  const cursor = offsets.slice(0, termCount);
+  lastDoc.fill(-1);
+  docs.forEach((fields, i) => {
     for (const f of FIELD_NAMES) {
       const terms = fields[f];
       if (terms.length === 0) continue;
       const w = options.fields[f] / (1 - options.b + (options.b * terms.length) / avg[f]);
-      for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + w);
-    }
-    for (const [term, value] of tf) {
-      let list = lists.get(term);
-      if (!list) lists.set(term, (list = { doc: [], tf: [] }));
-      list.doc.push(i);
-      list.tf.push(value);
+      for (const t of terms) {
+        if (lastDoc[t] === i) weight[cursor[t]! - 1]! += w;
+        else {
+          lastDoc[t] = i;
+          doc[cursor[t]!] = i;
+          weight[cursor[t]!++] = w;
+        }
+      }
     }
   });
-  const postings = new Map<string, Postings>();
   const k1 = options.k1;
-  for (const [term, list] of lists) {
-    const idf = Math.log(1 + (n - list.doc.length + 0.5) / (list.doc.length + 0.5));
-    const weight = Float32Array.from(list.tf, (tf) => (idf * tf * (k1 + 1)) / (tf + k1));
-    postings.set(term, { doc: Int32Array.from(list.doc), weight });
+  for (let t = 0; t < termCount; t++) {
+    const df = offsets[t + 1]! - offsets[t]!;
+    if (df === 0) continue;
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    for (let j = offsets[t]!; j < offsets[t + 1]!; j++) {
+      const tf = weight[j]!;
+      weight[j] = (idf * tf * (k1 + 1)) / (tf + k1);
+    }
   }
-  return postings;
+  return { ids: termIds, offsets, doc, weight };
+}
+
+/** Add `weight ×` each query term's postings into `scores`. */
+function accumulate(postings: Postings, terms: ReadonlyMap<string, number>, scores: Float64Array): void {
+  const { ids, offsets, doc, weight } = postings;
+  for (const [term, w] of terms) {
+    const t = ids.get(term);
+    if (t === undefined) continue;
+    const end = offsets[t + 1]!;
+    for (let j = offsets[t]!; j < end; j++) scores[doc[j]!]! += w * weight[j]!;
+  }
 }
 
 /** Query terms with their weights: each distinct stem once, synonyms at `synonymWeight`. */
@@ -107,18 +178,20 @@ export function weightedQueryTerms(text: string, synonymWeight: number): Map<str
 
 class DefaultIndex implements RankerIndex {
   private readonly names: string[];
-  private readonly postings: Map<string, Postings>;
+  private readonly postings: Postings;
   private readonly serverOf: Int32Array;
-  private readonly serverPostings: Map<string, Postings> | undefined;
+  private readonly serverPostings: Postings | undefined;
   private readonly serverCount: number;
+  private scratch: Float64Array | undefined;
 
   constructor(
     tools: readonly ToolSpec[],
     private readonly options: DefaultRankerOptions,
   ) {
     this.names = tools.map((t) => t.name);
-    const docs = tools.map(toolFields);
-    this.postings = buildPostings(docs, options);
+    const tokenizer = new Tokenizer();
+    const docs = tools.map((t) => tokenizer.fields(t));
+    this.postings = buildPostings(docs, tokenizer.ids, options);
     // Server-level documents: a server's name plus every tool's name and description.
     const servers = new Map<string, number>();
     this.serverOf = Int32Array.from(tools, (t) => {
@@ -129,7 +202,7 @@ class DefaultIndex implements RankerIndex {
     });
     this.serverCount = servers.size;
     if (options.serverWeight > 0 && servers.size > 1) {
-      const serverDocs = [...servers.keys()].map(() => ({ name: [] as string[], server: [] as string[], hint: [] as string[], description: [] as string[], params: [] as string[], paramDescriptions: [] as string[] }));
+      const serverDocs: Fields[] = [...servers.keys()].map(() => ({ name: [], server: [], hint: [], description: [], params: [], paramDescriptions: [] }));
       docs.forEach((d, i) => {
         const s = this.serverOf[i]!;
         if (s < 0) return;
@@ -138,18 +211,16 @@ class DefaultIndex implements RankerIndex {
         doc.name.push(...d.name);
         doc.description.push(...d.description);
       });
-      this.serverPostings = buildPostings(serverDocs, options);
+      this.serverPostings = buildPostings(serverDocs, tokenizer.ids, options);
     }
   }
 
   search(query: ParsedQuery, limit: number, accept?: (name: string) => boolean): RankedTool[] {
     const terms = weightedQueryTerms(query.text, this.options.synonymWeight);
-    const scores = new Float64Array(this.names.length);
-    for (const [term, weight] of terms) {
-      const list = this.postings.get(term);
-      if (!list) continue;
-      for (let j = 0; j < list.doc.length; j++) scores[list.doc[j]!]! += weight * list.weight[j]!;
-    }
+    // One scratch buffer per index (search is synchronous): no 80 KB allocation per query at 10k tools.
+    const scores = (this.scratch ??= new Float64Array(this.names.length));
+    scores.fill(0);
+    accumulate(this.postings, terms, scores);
     if (this.serverPostings) this.addServerEvidence(terms, scores);
     return topK(scores, this.names, limit, accept);
   }
@@ -157,11 +228,7 @@ class DefaultIndex implements RankerIndex {
   /** Tools of a server whose tools, taken together, match the query get a share of that score. */
   private addServerEvidence(terms: Map<string, number>, scores: Float64Array): void {
     const serverScores = new Float64Array(this.serverCount);
-    for (const [term, weight] of terms) {
-      const list = this.serverPostings!.get(term);
-      if (!list) continue;
-      for (let j = 0; j < list.doc.length; j++) serverScores[list.doc[j]!]! += weight * list.weight[j]!;
-    }
+    accumulate(this.serverPostings!, terms, serverScores);
     const lambda = this.options.serverWeight;
     for (let i = 0; i < scores.length; i++) {
       const s = this.serverOf[i]!;

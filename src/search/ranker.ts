@@ -36,15 +36,23 @@ export interface Embedder {
   embed(texts: string[]): number[][] | Promise<number[][]>;
 }
 
-/** Top `limit` of scored candidates, best first; ties keep pool order (lower index first). */
+/**
+ * Top `limit` of scored candidates, best first; ties keep pool order (lower index first).
+ * A bounded insertion list: O(n × limit) worst case, O(n) in practice since most scores lose.
+ */
 export function topK(scores: ArrayLike<number>, names: readonly string[], limit: number, accept?: (name: string) => boolean): RankedTool[] {
-  const picked: { index: number; score: number }[] = [];
+  const k = Math.max(0, Math.floor(limit));
+  if (k === 0) return [];
+  const best: number[] = []; // indices, best first
   for (let i = 0; i < names.length; i++) {
     const score = scores[i]!;
     if (!(score > 0)) continue;
+    if (best.length === k && score <= scores[best[k - 1]!]!) continue;
     if (accept && !accept(names[i]!)) continue;
-    picked.push({ index: i, score });
+    let at = best.length;
+    while (at > 0 && scores[best[at - 1]!]! < score) at--;
+    best.splice(at, 0, i);
+    if (best.length > k) best.pop();
   }
-  picked.sort((a, b) => b.score - a.score || a.index - b.index);
-  return picked.slice(0, Math.max(0, limit)).map(({ index, score }) => ({ name: names[index]!, score }));
+  return best.map((i) => ({ name: names[i]!, score: scores[i]! }));
 }

@@ -33,3 +33,31 @@ describe('H2 token accounting', () => {
     expect(report.savings).toBeGreaterThan(0.9);
   });
 });
+
+describe('H2 exact Claude counts', () => {
+  it('H2/B3: with an API key, inspect asks messages.countTokens through the real SDK and reports exact counts', async () => {
+    const { startWireServer } = await import('../providers/helpers.js');
+    const server = await startWireServer();
+    // A stand-in counting API: 1 token per 3 characters of the request body.
+    const count = (r: { body: unknown }) => ({ input_tokens: Math.ceil(JSON.stringify(r.body).length / 3) });
+    server.script('/v1/messages/count_tokens', ...Array.from({ length: 10 }, () => count));
+    try {
+      const out = await new Promise<string>((resolve, reject) => {
+        import('node:child_process').then(({ execFile }) =>
+          execFile(
+            process.execPath,
+            ['--import', 'tsx', 'src/cli/main.ts', 'inspect', '--catalog', LIVEMCP, '--json'],
+            { env: { ...process.env, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url } },
+            (error, stdout) => (error ? reject(error) : resolve(stdout)),
+          ),
+        );
+      });
+      const report = JSON.parse(out);
+      expect(report.anthropic.eagerTokens).toBeGreaterThan(report.anthropic.deferredTokens);
+      expect(report.anthropic.savings).toBeGreaterThan(0.5);
+      expect(server.to('/v1/messages/count_tokens').length).toBeGreaterThanOrEqual(3);
+    } finally {
+      await server.close();
+    }
+  });
+});

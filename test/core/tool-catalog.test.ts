@@ -87,3 +87,12 @@ describe('A4 dynamic pool', () => {
     expect(catalog.version).toBeGreaterThan(v);
   });
 });
+
+describe('A3 admission is idempotent', () => {
+  it('A3: a renamed MCP tool (duplicate given a suffix) is not qualified twice by add()', () => {
+    const catalog = new Catalog();
+    catalog.add([{ name: 'mcp__s__send_2', originalName: 'send', origin: { kind: 'mcp', server: 's' } }]);
+    expect(catalog.tools.map((t) => t.name)).toEqual(['mcp__s__send_2']);
+    expect(catalog.get('mcp__s__send_2')?.originalName).toBe('send');
+  });
+});

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { PoolView } from '../../core/catalog.js';
+import { countAnthropicExact, createAnthropicClient, type ExactAnthropicCounts } from '../../inspect/anthropic-count.js';
 import { inspectPool, type InspectReport } from '../../inspect/report.js';
 import { o200kTokens, TOKENIZER_NOTE } from '../../inspect/tokenizer.js';
 import { loadCatalogFile } from '../catalog-file.js';
@@ -15,7 +16,22 @@ export interface InspectCommandOptions {
   contextWindow?: number;
   announceBudget?: number;
   top?: number;
+  anthropicModel?: string;
 }
+
+/** With an API key, exact Claude counts from `messages.countTokens`; otherwise undefined. */
+async function exactCounts(options: InspectCommandOptions, pool: PoolView): Promise<ExactAnthropicCounts | { error: string } | undefined> {
+  const apiKey = process.env.ANTHROPIC_API_KEY;
+  if (!apiKey) return undefined;
+  try {
+    const client = await createAnthropicClient(apiKey, process.env.ANTHROPIC_BASE_URL || undefined);
+    return await countAnthropicExact(client, options.anthropicModel ?? DEFAULT_COUNT_MODEL, pool);
+  } catch (error) {
+    return { error: `exact Claude count failed, estimates only: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+const DEFAULT_COUNT_MODEL = 'claude-sonnet-4-5';
 
 /** Pool sources other than a catalog file (e.g. live MCP servers) register here. */
 export type PoolLoader = (options: InspectCommandOptions & Record<string, unknown>) => Promise<{ pool: PoolView; close(): Promise<void> } | undefined>;
@@ -28,7 +44,7 @@ function pct(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
 }
 
-export function renderInspectText(report: InspectReport, top = 15): string {
+export function renderInspectText(report: InspectReport, top = 15, exact?: ExactAnthropicCounts | { error: string }): string {
   const lines: string[] = [];
   lines.push(`${report.tools} tools from ${report.servers} servers${report.pendingServers.length ? ` (pending: ${report.pendingServers.join(', ')})` : ''}`);
   lines.push('');
@@ -52,6 +68,13 @@ export function renderInspectText(report: InspectReport, top = 15): string {
   for (const m of report.modes) lines.push(`${m.mode.padEnd(8)} ${(m.useToolSearch ? 'yes' : 'no').padEnd(7)} ${String(m.tokens).padStart(7)}  ${m.reason}`);
   lines.push('');
   lines.push(`Counted with ${report.tokenizer}`);
+  if (exact && 'error' in exact) lines.push(exact.error);
+  else if (exact) {
+    lines.push(
+      `Exact Claude count (${exact.model}, messages.countTokens): eager ${exact.eagerTokens.toLocaleString('en-US')}, ` +
+        `deferred ${exact.deferredTokens.toLocaleString('en-US')}, savings ${pct(exact.savings)}`,
+    );
+  } else lines.push('Set ANTHROPIC_API_KEY for exact Claude counts (messages.countTokens).');
   return lines.join('\n');
 }
 
@@ -73,6 +96,7 @@ export function registerInspectCommand(program: Command): Command {
     .option('--context-window <tokens>', 'context window for the auto mode threshold', parsePositiveInt)
     .option('--announce-budget <tokens>', 'token budget above which the name list becomes a grouped announcement', parsePositiveInt)
     .option('--top <n>', 'servers to list in the text table', parsePositiveInt, 15)
+    .option('--anthropic-model <model>', `model for exact Claude counts when ANTHROPIC_API_KEY is set (default ${DEFAULT_COUNT_MODEL})`)
     .action(async (options: InspectCommandOptions & Record<string, unknown>) => {
       const { pool, close } = await loadPool(options);
       try {
@@ -82,7 +106,9 @@ export function registerInspectCommand(program: Command): Command {
           ...(options.contextWindow !== undefined && { contextWindow: options.contextWindow }),
           ...(options.announceBudget !== undefined && { announceTokenBudget: options.announceBudget }),
         });
-        process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : `${renderInspectText(report, options.top)}\n`);
+        const exact = await exactCounts(options, pool);
+        const out = options.json ? JSON.stringify(exact ? { ...report, anthropic: exact } : report) : renderInspectText(report, options.top, exact);
+        process.stdout.write(`${out}\n`);
       } finally {
         await close();
       }

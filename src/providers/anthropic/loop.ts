@@ -1,0 +1,62 @@
+/**
+ * A minimal Anthropic agent loop: prepare → create → answer every tool_use → repeat. The
+ * history it keeps is the raw one (what the API returned); normalization happens per request.
+ */
+import type { Message, MessageCreateParamsNonStreaming, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { StepEvent } from '../shared/calls.js';
+import type { AnthropicToolSearch } from './tool-search.js';
+
+export const DEFAULT_MAX_ITERATIONS = 10;
+
+/** The part of an Anthropic client the loop uses (`new Anthropic()` fits). */
+export interface AnthropicMessagesClient {
+  readonly messages: { create(params: MessageCreateParamsNonStreaming): PromiseLike<Message> };
+}
+
+export interface RunAnthropicOptions {
+  readonly client: AnthropicMessagesClient;
+  readonly toolSearch: AnthropicToolSearch;
+  readonly params: MessageCreateParamsNonStreaming;
+  readonly maxIterations?: number;
+  /** Called for every tool call; `infrastructure` marks search calls a UI may hide (F8). */
+  readonly onStep?: (event: StepEvent) => void;
+}
+
+export interface AnthropicRunResult {
+  readonly messages: MessageParam[];
+  readonly response: Message;
+  readonly steps: StepEvent[];
+  readonly iterations: number;
+}
+
+export async function runAnthropicAgent(options: RunAnthropicOptions): Promise<AnthropicRunResult> {
+  const max = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
+  const messages: MessageParam[] = [...options.params.messages];
+  const steps: StepEvent[] = [];
+  let response: Message | undefined;
+  let iteration = 0;
+  while (iteration < max) {
+    iteration++;
+    const prepared = await options.toolSearch.prepare({ ...options.params, messages });
+    response = await options.client.messages.create(prepared.params);
+    messages.push({ role: 'assistant', content: response.content });
+    const uses = response.content.filter((b) => b.type === 'tool_use');
+    if (uses.length === 0) {
+      if (response.stop_reason === 'pause_turn') continue;
+      break;
+    }
+    const results: ToolResultBlockParam[] = [];
+    for (const use of uses) {
+      const run = await options.toolSearch.runToolUse(use, prepared.plan);
+      results.push(run.result);
+      const event: StepEvent = {
+        iteration, id: use.id, name: use.name, input: use.input, output: run.output,
+        isError: run.result.is_error === true, infrastructure: run.infrastructure,
+      };
+      steps.push(event);
+      options.onStep?.(event);
+    }
+    messages.push({ role: 'user', content: results });
+  }
+  return { messages, response: response!, steps, iterations: iteration };
+}

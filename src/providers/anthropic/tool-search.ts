@@ -1,0 +1,164 @@
+/**
+ * F1 — the Anthropic adapter. `prepare` turns Messages API params plus a pool into the params to
+ * send; `runToolUse` answers one `tool_use` block (search, undiscovered call, ordinary tool).
+ *
+ * Native expansion sends every deferred tool on every request with `defer_loading: true`
+ * (discovered or not): the `tool_reference` blocks in the history decide which the model sees,
+ * so the tools array — the head of the cached prefix — only changes when the pool does.
+ *
+ * The announcement goes in a system text block after the caller's system prompt: it changes only
+ * when the deferred set changes, it never alters the conversation the caller stores, and the
+ * caller's own system prefix stays cacheable in front of it.
+ */
+import type {
+  MessageCreateParamsNonStreaming,
+  TextBlockParam,
+  ToolResultBlockParam,
+  ToolUnion,
+} from '@anthropic-ai/sdk/resources/messages';
+import { readAnthropicHistory } from '../../core/anthropic-history.js';
+import type { Plan } from '../../core/plan.js';
+import { SEARCH_TOOL_NAME } from '../../core/search-tool.js';
+import { isInfrastructureCall } from '../shared/calls.js';
+import { RequestPlanner, type CallOutcome, type ToolSearchOptions } from '../shared/session.js';
+import { clientSearchText, type ToolSearchResult } from '../shared/search.js';
+import { normalizeAnthropicMessages, referencedTools } from './normalize.js';
+import { isServerSearchToolType, serverSearchTool, toAnthropicTool, type ServerSearchKind } from './wire.js';
+
+type ResultBlocks = NonNullable<Exclude<ToolResultBlockParam['content'], string>>;
+
+export interface AnthropicToolSearchOptions extends ToolSearchOptions {
+  /** The client's base URL (B5: a non-first-party URL disables deferral unless the mode is explicit). */
+  readonly baseURL?: string;
+  /** F1: use Anthropic's server-side search tool instead of the client-side one. */
+  readonly serverSearch?: ServerSearchKind;
+}
+
+export interface PreparedAnthropicRequest {
+  readonly params: MessageCreateParamsNonStreaming;
+  readonly plan: Plan;
+}
+
+export interface ToolUseLike {
+  readonly id: string;
+  readonly name: string;
+  readonly input: unknown;
+}
+
+export interface AnthropicToolRun {
+  readonly result: ToolResultBlockParam;
+  readonly infrastructure: boolean;
+  /** The text the model reads (for step events and logs). */
+  readonly output: string;
+}
+
+/** The caller's system prompt with the announcement appended as its own text block. */
+export function withAnnouncement(
+  system: MessageCreateParamsNonStreaming['system'],
+  announcement: string | undefined,
+): MessageCreateParamsNonStreaming['system'] {
+  if (!announcement) return system;
+  const blocks: TextBlockParam[] = typeof system === 'string' ? [{ type: 'text', text: system }] : [...(system ?? [])];
+  return [...blocks, { type: 'text', text: announcement }];
+}
+
+/** B2: the caller's own tools with every tool-search field stripped. */
+export function stripToolSearchTools(tools: readonly ToolUnion[]): ToolUnion[] {
+  return tools.flatMap((tool) => {
+    if (isServerSearchToolType(tool.type)) return [];
+    if (!('defer_loading' in tool)) return [tool];
+    const { defer_loading: _flag, ...rest } = tool;
+    return [rest as ToolUnion];
+  });
+}
+
+export class AnthropicToolSearch {
+  readonly planner: RequestPlanner;
+
+  constructor(readonly options: AnthropicToolSearchOptions) {
+    this.planner = new RequestPlanner(options);
+  }
+
+  get searchToolName(): string {
+    return SEARCH_TOOL_NAME;
+  }
+
+  /** Build the request to send: tools, normalized messages, announcement. Pure apart from B3's count. */
+  async prepare(params: MessageCreateParamsNonStreaming): Promise<PreparedAnthropicRequest> {
+    const history = readAnthropicHistory(params.messages, params.system);
+    const current = await this.planner.plan({
+      model: params.model,
+      history,
+      expansion: 'native',
+      ...(this.options.baseURL !== undefined && { baseUrl: this.options.baseURL }),
+    });
+    const native = current.useToolSearch && current.expansion === 'native';
+    const callerTools = params.tools ?? [];
+    const available = new Set([...current.visibleTools, ...current.hiddenTools].map((t) => t.name));
+    for (const tool of callerTools) if ('name' in tool) available.add(tool.name);
+
+    const messages = normalizeAnthropicMessages(params.messages, { references: native, available });
+    const tools = this.buildTools(current, callerTools, referencedTools(messages));
+    const system = withAnnouncement(params.system, current.announcement?.text);
+    const { tools: _t, system: _s, messages: _m, ...rest } = params;
+    return {
+      plan: current,
+      params: { ...rest, messages, ...(system !== undefined && { system }), ...(tools.length > 0 && { tools }) },
+    };
+  }
+
+  private buildTools(current: Plan, callerTools: readonly ToolUnion[], referenced: ReadonlySet<string>): ToolUnion[] {
+    if (!current.useToolSearch) {
+      // B2/B7: nothing deferred, nothing of tool search left in the request.
+      return [...stripToolSearchTools(callerTools), ...current.visibleTools.map((t) => toAnthropicTool(t))];
+    }
+    if (current.expansion === 'client') return [...callerTools, ...current.visibleTools.map((t) => toAnthropicTool(t))];
+    // A tool discovered but no longer referenced (known from a compaction snapshot) has nothing
+    // left to expand it: it is sent loaded, so the model keeps it (D2).
+    const discovered = new Set(current.discovered);
+    const deferred = new Set(current.deferred.filter((n) => !discovered.has(n) || referenced.has(n)));
+    const search: ToolUnion = this.options.serverSearch
+      ? serverSearchTool(this.options.serverSearch)
+      : toAnthropicTool(current.searchTool!);
+    const pool = this.options.pool.tools.map((t) => toAnthropicTool(t, deferred.has(t.name)));
+    return [...callerTools, search, ...pool];
+  }
+
+  /** Answer one `tool_use` block of the model's response. */
+  async runToolUse(block: ToolUseLike, current: Plan): Promise<AnthropicToolRun> {
+    const native = current.expansion === 'native';
+    if (current.useToolSearch && block.name === current.searchTool?.name) {
+      const result = this.planner.search(current, block.input);
+      return { result: this.searchResultBlock(block.id, result, native), infrastructure: true, output: this.planner.format(result) };
+    }
+    const outcome = await this.planner.runCall(current, block.name, block.input);
+    return {
+      result: answerBlock(block.id, block.name, outcome, native),
+      infrastructure: isInfrastructureCall(block.name),
+      output: outcome.text,
+    };
+  }
+
+  /** F1/C8: references for the matches; text when nothing (or not everything) was found. */
+  searchResultBlock(toolUseId: string, result: ToolSearchResult, native: boolean): ToolResultBlockParam {
+    const text = this.planner.format(result);
+    if (!native) return { type: 'tool_result', tool_use_id: toolUseId, content: clientSearchText(text, result.matches) };
+    const content: ResultBlocks = result.matches.map((name) => ({
+      type: 'tool_reference' as const,
+      tool_name: name,
+    }));
+    if (result.matches.length === 0 || result.notFound.length > 0 || result.error !== undefined) content.push({ type: 'text', text });
+    return { type: 'tool_result', tool_use_id: toolUseId, content };
+  }
+
+}
+
+/** A call's tool_result; F3 just in time adds what loads the tool for the next request. */
+function answerBlock(id: string, name: string, outcome: CallOutcome, native: boolean): ToolResultBlockParam {
+  const error = outcome.isError ? { is_error: true } : {};
+  if (!outcome.loadNow) return { type: 'tool_result', tool_use_id: id, content: outcome.text, ...error };
+  const content: ResultBlocks = native
+    ? [{ type: 'text', text: outcome.text }, { type: 'tool_reference', tool_name: name }]
+    : [{ type: 'text', text: clientSearchText(outcome.text, [name]) }];
+  return { type: 'tool_result', tool_use_id: id, content, ...error };
+}

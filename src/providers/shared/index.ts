@@ -1,0 +1,3 @@
+export * from './search.js';
+export * from './calls.js';
+export * from './session.js';

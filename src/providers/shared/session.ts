@@ -1,0 +1,123 @@
+/**
+ * What every provider adapter shares: its options, one `plan()` per request (with a measured
+ * deferred-token count in `auto` mode, B3), and the search call run against the plan's pool.
+ */
+import type { PoolView } from '../../core/catalog.js';
+import type { HistoryEvent } from '../../core/history.js';
+import { resolveMode, type ModeSources } from '../../core/mode.js';
+import type { ModelSupport } from '../../core/model-support.js';
+import { plan, type Expansion, type Plan, type PlanInput } from '../../core/plan.js';
+import { isDeferred } from '../../core/policy.js';
+import { DeferredTokenMemo, type TokenCounter } from '../../core/threshold.js';
+import type { ToolSpec } from '../../core/tool.js';
+import { runTool, undiscoveredToolMessage, type ToolExecutor, type ToolOutcome } from './calls.js';
+import { formatSearchResult, ToolSearcher } from '../../search/searcher.js';
+import { parseSearchInput, type Searcher, type SearchResultFormatter, type ToolSearchResult } from './search.js';
+
+export interface ToolSearchOptions extends ModeSources {
+  /** The pool: a `Catalog`, or any `{tools, pendingServers}` view of one. */
+  readonly pool: PoolView;
+  /** Runs the model's search calls (default: a `ToolSearcher` with the default ranker). */
+  readonly searcher?: Searcher;
+  /** Renders a search result as text for the model (default: `formatSearchResult`, C8). */
+  readonly formatResult?: SearchResultFormatter;
+  readonly contextWindow?: number;
+  /** B3: exact token counts for the `auto` threshold (else characters / 2.5). */
+  readonly tokenCounter?: TokenCounter;
+  readonly announce?: PlanInput['announce'];
+  readonly modelSupport?: ModelSupport;
+  readonly unsupportedModelFallback?: PlanInput['unsupportedModelFallback'];
+  readonly deferral?: PlanInput['deferral'];
+  readonly firstPartyHosts?: readonly string[];
+  readonly maxResults?: number;
+  /** F3: run a never-loaded deferred tool when called (and load it), instead of an error. */
+  readonly justInTime?: boolean;
+  /** Runs tools that have no handler in the pool (e.g. routes MCP calls to their server). */
+  readonly executor?: ToolExecutor;
+}
+
+/** A non-search call's outcome; `loadNow` asks the provider to load the tool as it answers (F3 just in time). */
+export interface CallOutcome extends ToolOutcome {
+  readonly loadNow: boolean;
+}
+
+export interface PlanRequest {
+  readonly model?: string;
+  readonly history: readonly HistoryEvent[];
+  readonly expansion: Expansion;
+  readonly baseUrl?: string;
+}
+
+/** Plans requests for one conversation; owns the token-count memo (B3: one count per pool). */
+export class RequestPlanner {
+  private readonly memo: DeferredTokenMemo;
+  private readonly searcher: Searcher;
+  readonly format: SearchResultFormatter;
+
+  constructor(readonly options: ToolSearchOptions) {
+    this.memo = new DeferredTokenMemo(options.tokenCounter);
+    this.searcher = options.searcher ?? new ToolSearcher();
+    this.format = options.formatResult ?? formatSearchResult;
+  }
+
+  async plan(request: PlanRequest): Promise<Plan> {
+    const o = this.options;
+    const tools = o.pool.tools;
+    let deferredTokens;
+    if (resolveMode(o).mode === 'auto') {
+      const ctx = { ...o.deferral };
+      deferredTokens = await this.memo.measure(tools.filter((t) => isDeferred(t, ctx)));
+    }
+    return plan({
+      tools,
+      pendingServers: o.pool.pendingServers,
+      history: request.history,
+      expansion: request.expansion,
+      ...(o.option !== undefined && { option: o.option }),
+      ...(o.env !== undefined && { env: o.env }),
+      ...(o.killSwitch !== undefined && { killSwitch: o.killSwitch }),
+      ...(request.model !== undefined && { model: request.model }),
+      ...(request.baseUrl !== undefined && { baseUrl: request.baseUrl }),
+      ...(o.contextWindow !== undefined && { contextWindow: o.contextWindow }),
+      ...(deferredTokens && { deferredTokens }),
+      ...(o.announce !== undefined && { announce: o.announce }),
+      ...(o.modelSupport !== undefined && { modelSupport: o.modelSupport }),
+      ...(o.unsupportedModelFallback !== undefined && { unsupportedModelFallback: o.unsupportedModelFallback }),
+      ...(o.deferral !== undefined && { deferral: o.deferral }),
+      ...(o.firstPartyHosts !== undefined && { firstPartyHosts: o.firstPartyHosts }),
+    });
+  }
+
+  findTool(name: string): ToolSpec | undefined {
+    return this.options.pool.tools.find((t) => t.name === name);
+  }
+
+  /**
+   * Run a non-search call. F3: a deferred tool this request never loaded is refused with the
+   * exact `select:` query, or with `justInTime` run and flagged to be loaded by the answer.
+   */
+  async runCall(current: Plan, name: string, input: unknown): Promise<CallOutcome> {
+    const hidden = current.useToolSearch && undiscoveredNames(current).has(name);
+    if (hidden && !this.options.justInTime) {
+      return { text: undiscoveredToolMessage(name, current.searchTool?.name), isError: true, loadNow: false };
+    }
+    const outcome = await runTool(name, input, this.findTool(name), this.options.executor);
+    return { ...outcome, loadNow: hidden };
+  }
+
+  /** Run the model's search call over this request's pool. */
+  search(current: Plan, input: unknown, mode?: 'regex' | 'bm25'): ToolSearchResult {
+    const { query, maxResults } = parseSearchInput(input);
+    const limit = maxResults ?? this.options.maxResults;
+    return this.searcher.search(
+      { tools: this.options.pool.tools, deferred: new Set(current.deferred), pendingServers: this.options.pool.pendingServers },
+      query,
+      { ...(limit !== undefined && { maxResults: limit }), ...(mode && { mode }) },
+    );
+  }
+}
+
+/** F3: the deferred tools this request has not loaded: calling one needs a search first. */
+export function undiscoveredNames(current: Plan): Set<string> {
+  return new Set(current.hiddenTools.map((t) => t.name));
+}

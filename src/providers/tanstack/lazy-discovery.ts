@@ -1,0 +1,198 @@
+/**
+ * F6 — lazy tool discovery with TanStack AI's wire contract, for any loop: the discovery tool
+ * `__lazy__tool__discovery__` (its description lists the lazy names), input `{toolNames}`, output
+ * `{tools: [{name, description, inputSchema}], errors?}`, the "must be discovered first" error,
+ * no discovery tool at all without lazy tools, and the discovery tool dropped from the
+ * advertised set once everything is discovered (but still executable). Earlier discoveries are
+ * re-derived from the history's discovery calls and their results, so no state is kept (D1).
+ *
+ * A conversation started with TanStack `chat()` can continue here and vice versa: the strings
+ * and shapes are the contract, and they are asserted against @tanstack/ai in the tests.
+ */
+import { DISCOVERY_TOOL_NAME } from '../shared/calls.js';
+
+export { DISCOVERY_TOOL_NAME };
+
+export type IncludeDescription = 'full' | 'first-sentence' | 'none';
+
+/** A tool as TanStack AI's `Tool` has it (structurally): `lazy` marks it discoverable on demand. */
+export interface LazyTool {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema?: unknown;
+  readonly lazy?: boolean;
+  readonly execute?: (args: any) => unknown;
+}
+
+export interface DiscoveredTool {
+  name: string;
+  description: string;
+  inputSchema?: unknown;
+}
+
+export interface DiscoveryResult {
+  tools: DiscoveredTool[];
+  errors?: string[];
+}
+
+interface CallLike {
+  readonly id: string;
+  readonly function: { readonly name: string };
+}
+
+/** A history message in TanStack's shape (`toolCalls`, `toolCallId`) or OpenAI's (`tool_calls`, `tool_call_id`). */
+export interface DiscoveryMessage {
+  readonly role: string;
+  readonly content?: unknown;
+  readonly toolCalls?: readonly CallLike[];
+  readonly tool_calls?: readonly CallLike[];
+  readonly toolCallId?: string;
+  readonly tool_call_id?: string;
+}
+
+export const DISCOVERY_INPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    toolNames: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'List of tool names to discover. Each name must match one of the available tools.',
+    },
+  },
+  required: ['toolNames'],
+} as const;
+
+/** F6's self-correction text, word for word TanStack's. */
+export function undiscoveredLazyToolError(name: string): string {
+  return `Error: Tool '${name}' must be discovered first. Call ${DISCOVERY_TOOL_NAME} with toolNames: ['${name}'] to discover it.`;
+}
+
+function firstSentenceOf(text: string): string {
+  const trimmed = text.trim();
+  const end = /[.!?](?=\s|$)/.exec(trimmed);
+  return end ? trimmed.slice(0, end.index + 1) : trimmed;
+}
+
+function catalogEntry(tool: LazyTool, include: IncludeDescription): string {
+  if (include === 'none' || !tool.description.trim()) return tool.name;
+  const text = include === 'first-sentence' ? firstSentenceOf(tool.description) : tool.description.trim();
+  return text ? `${tool.name} — ${text}` : tool.name;
+}
+
+export function discoveryToolDescription(lazyTools: readonly LazyTool[], include: IncludeDescription = 'none'): string {
+  const entries = lazyTools.map((t) => catalogEntry(t, include)).join(', ');
+  return (
+    `You have access to additional tools that can be discovered. Available tools: [${entries}]. ` +
+    'Call this tool with a list of tool names to discover their full descriptions and argument schemas before using them.'
+  );
+}
+
+function contentText(content: unknown): string | undefined {
+  if (typeof content === 'string') return content;
+  if (content === undefined || content === null) return undefined;
+  return JSON.stringify(content);
+}
+
+/** D1: the lazy tools earlier discovery results named, found through their call ids. */
+export function discoveredFromHistory(messages: readonly DiscoveryMessage[], lazyNames: ReadonlySet<string>): Set<string> {
+  const callIds = new Set<string>();
+  for (const m of messages) {
+    if (m.role !== 'assistant') continue;
+    for (const call of m.toolCalls ?? m.tool_calls ?? []) if (call.function.name === DISCOVERY_TOOL_NAME) callIds.add(call.id);
+  }
+  const found = new Set<string>();
+  if (callIds.size === 0) return found;
+  for (const m of messages) {
+    const id = m.toolCallId ?? m.tool_call_id;
+    if (m.role !== 'tool' || id === undefined || !callIds.has(id)) continue;
+    try {
+      const parsed = JSON.parse(contentText(m.content) ?? '') as { tools?: unknown };
+      if (!Array.isArray(parsed.tools)) continue;
+      for (const t of parsed.tools as { name?: unknown }[]) if (typeof t?.name === 'string' && lazyNames.has(t.name)) found.add(t.name);
+    } catch {
+      // A result that is not the discovery JSON discovers nothing.
+    }
+  }
+  return found;
+}
+
+export interface LazyDiscoveryOptions {
+  readonly includeDescription?: IncludeDescription;
+}
+
+/** One request's view of the lazy tools: build it from the tools and the history, per request. */
+export class LazyToolDiscovery<T extends LazyTool = LazyTool> {
+  readonly eager: readonly T[];
+  readonly lazy: ReadonlyMap<string, T>;
+  readonly discovered: Set<string>;
+  /** Null when no tool is lazy (zero overhead). */
+  readonly discoveryTool: LazyTool | null;
+  private fresh = false;
+
+  constructor(tools: readonly T[], messages: readonly DiscoveryMessage[] = [], options: LazyDiscoveryOptions = {}) {
+    this.eager = tools.filter((t) => !t.lazy);
+    this.lazy = new Map(tools.filter((t) => t.lazy).map((t) => [t.name, t]));
+    this.discovered = discoveredFromHistory(messages, new Set(this.lazy.keys()));
+    this.discoveryTool =
+      this.lazy.size === 0
+        ? null
+        : {
+            name: DISCOVERY_TOOL_NAME,
+            description: discoveryToolDescription([...this.lazy.values()], options.includeDescription),
+            inputSchema: DISCOVERY_INPUT_SCHEMA,
+            execute: (args: { toolNames?: unknown }) => this.discover(Array.isArray(args?.toolNames) ? args.toolNames : []),
+          };
+  }
+
+  /** What to advertise: eager + discovered lazy tools + the discovery tool while any is undiscovered. */
+  activeTools(): (T | LazyTool)[] {
+    this.fresh = false;
+    const active: (T | LazyTool)[] = [...this.eager];
+    for (const name of this.discovered) active.push(this.lazy.get(name)!);
+    if (this.discoveryTool && this.discovered.size < this.lazy.size) active.push(this.discoveryTool);
+    return active;
+  }
+
+  /** What may run this turn: the advertised set, plus the discovery tool if a pending call asks for it. */
+  executableTools(active: readonly (T | LazyTool)[], pendingCallNames: readonly string[]): (T | LazyTool)[] {
+    const needsDiscovery = this.discoveryTool && pendingCallNames.includes(DISCOVERY_TOOL_NAME) && !active.some((t) => t.name === DISCOVERY_TOOL_NAME);
+    return needsDiscovery ? [...active, this.discoveryTool!] : [...active];
+  }
+
+  isUndiscovered(name: string): boolean {
+    return this.lazy.has(name) && !this.discovered.has(name);
+  }
+
+  /** True once since the last `activeTools()` if a discovery added tools (refresh the tools then). */
+  get hasNewDiscoveries(): boolean {
+    return this.fresh;
+  }
+
+  discover(toolNames: readonly unknown[]): DiscoveryResult {
+    const tools: DiscoveredTool[] = [];
+    const errors: string[] = [];
+    for (const name of toolNames) {
+      const tool = typeof name === 'string' ? this.lazy.get(name) : undefined;
+      if (!tool) {
+        const remaining = [...this.lazy.keys()].filter((n) => !this.discovered.has(n));
+        errors.push(`Unknown tool: '${String(name)}'. Available tools: [${remaining.join(', ')}]`);
+        continue;
+      }
+      if (!this.discovered.has(tool.name)) {
+        this.discovered.add(tool.name);
+        this.fresh = true;
+      }
+      tools.push({ name: tool.name, description: tool.description, ...(tool.inputSchema !== undefined && { inputSchema: tool.inputSchema }) });
+    }
+    return errors.length ? { tools, errors } : { tools };
+  }
+
+  /** Run a call the TanStack way: discovery, the self-correction error, or the tool itself. */
+  async execute(name: string, args: unknown): Promise<unknown> {
+    if (name === DISCOVERY_TOOL_NAME && this.discoveryTool) return this.discoveryTool.execute!(args);
+    if (this.isUndiscovered(name)) throw new Error(undiscoveredLazyToolError(name));
+    const tool = this.lazy.get(name) ?? this.eager.find((t) => t.name === name);
+    if (!tool?.execute) throw new Error(`Unknown tool: '${name}'`);
+    return tool.execute(args);
+  }
+}
