@@ -68,6 +68,8 @@ export class ToolsearchGateway {
   private readonly live = new Map<string, Server>();
   private readonly unsubscribe: () => void;
   private broadcastQueued = false;
+  /** Set by close(): sessions closed by our own shutdown stay in the (maybe shared) store. */
+  private shuttingDown = false;
   private deferredCache: { version: number; names: Set<string> } | undefined;
 
   constructor(options: GatewayOptions) {
@@ -104,9 +106,12 @@ export class ToolsearchGateway {
     this.live.set(sessionId, server);
     server.onclose = () => {
       this.live.delete(sessionId);
-      void this.sessions.delete(sessionId);
+      // This process shutting down (or dropping its connection to a shared session) must not
+      // forget the session: another gateway process sharing the store may carry it on.
+      if (!this.shuttingDown && !this.sessions.shared) this.sessions.delete(sessionId).catch((error: unknown) => this.logger.warn(`session ${sessionId}: not removed from the store: ${errorMessage(error)}`));
       this.logger.debug(`session ${sessionId} closed`);
     };
+    await this.sessions.open?.(sessionId);
     await server.connect(transport);
     this.logger.debug(`session ${sessionId} opened`);
     return server;
@@ -137,6 +142,7 @@ export class ToolsearchGateway {
 
   /** Stop listening to the catalog and close every live session. */
   async close(): Promise<void> {
+    this.shuttingDown = true;
     this.unsubscribe();
     const servers = [...this.live.values()];
     this.live.clear();

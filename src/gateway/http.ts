@@ -23,6 +23,17 @@ export interface HttpGatewayOptions {
   token?: string;
   /** Extra browser origins allowed besides loopback ones, e.g. `https://app.example.com`. */
   allowedOrigins?: readonly string[];
+  /**
+   * Extra `Host` header names (no port) accepted when bound to loopback, where only loopback
+   * names are accepted by default (a second DNS-rebinding defence, for clients sending no Origin).
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * Close sessions with no request for this long (clients that vanished without DELETE); 0 keeps
+   * them forever. With a shared session store the session itself survives and can be resumed.
+   * Default 30 min.
+   */
+  idleSessionTimeoutMs?: number;
   /** Largest accepted request body. Default 4 MiB. */
   maxBodyBytes?: number;
   logger?: Logger;
@@ -40,6 +51,7 @@ export interface RunningHttpGateway {
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_HTTP_PATH = '/mcp';
+export const DEFAULT_IDLE_SESSION_TIMEOUT_MS = 30 * 60 * 1000;
 
 export async function startHttpGateway(gateway: ToolsearchGateway, options: HttpGatewayOptions = {}): Promise<RunningHttpGateway> {
   const host = options.host ?? DEFAULT_HTTP_HOST;
@@ -48,6 +60,14 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const checkToken = options.token !== undefined ? bearerChecker(options.token) : undefined;
+  const loopbackOnly = isLoopbackHost(host);
+  const activity = new SessionActivity(options.idleSessionTimeoutMs ?? DEFAULT_IDLE_SESSION_TIMEOUT_MS, (sessionId) => {
+    const transport = transports.get(sessionId);
+    if (!transport) return false;
+    logger.debug(`session ${sessionId} idle: closing it`);
+    void transport.close();
+    return true;
+  });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -55,15 +75,22 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
     if (!isOriginAllowed(req.headers.origin, options.allowedOrigins ?? [])) {
       return sendJson(res, 403, jsonRpcError(`Origin ${req.headers.origin ?? ''} is not allowed.`));
     }
+    if (loopbackOnly && !isHostAllowed(req.headers.host, options.allowedHosts ?? [])) {
+      return sendJson(res, 403, jsonRpcError(`Host ${req.headers.host ?? ''} is not allowed.`));
+    }
     if (checkToken && !checkToken(req.headers.authorization)) {
       res.setHeader('WWW-Authenticate', 'Bearer');
       return sendJson(res, 401, jsonRpcError('Missing or invalid bearer token.'));
     }
     const sessionId = headerValue(req.headers['mcp-session-id']);
     if (sessionId !== undefined) {
-      const transport = transports.get(sessionId);
+      const transport = transports.get(sessionId) ?? (await resume(sessionId));
       if (!transport) return sendJson(res, 404, jsonRpcError('Session not found; initialize a new session.'));
-      return transport.handleRequest(req, res);
+      activity.track(sessionId, res);
+      await transport.handleRequest(req, res);
+      // The client ended its session: forget it, in a shared store too.
+      if (req.method === 'DELETE' && res.statusCode === 200) await gateway.sessions.delete(sessionId);
+      return;
     }
     if (req.method !== 'POST') return sendJson(res, 400, jsonRpcError('No session: send an initialize request first.'));
     const body = await readJsonBody(req, maxBodyBytes);
@@ -78,9 +105,42 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
     });
     transport.onclose = () => {
       transports.delete(id);
+      activity.forget(id);
     };
+    activity.track(id, res);
     await gateway.connect(transport, id);
     await transport.handleRequest(req, res, body.value);
+  };
+
+  /**
+   * Scale-out: a session id this process never saw, but which the session store knows (another
+   * gateway process opened it and may be gone), continues here with its discovered tools.
+   */
+  const resuming = new Map<string, Promise<StreamableHTTPServerTransport | undefined>>();
+  const resume = (sessionId: string): Promise<StreamableHTTPServerTransport | undefined> => {
+    let pending = resuming.get(sessionId);
+    if (!pending) {
+      pending = (async () => {
+        if (!(await gateway.sessions.get(sessionId))) return undefined;
+        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => sessionId });
+        markInitialized(transport, sessionId);
+        transport.onclose = () => {
+          transports.delete(sessionId);
+          activity.forget(sessionId);
+        };
+        transports.set(sessionId, transport);
+        try {
+          await gateway.connect(transport, sessionId);
+        } catch (error) {
+          transports.delete(sessionId);
+          throw error;
+        }
+        logger.info(`session ${sessionId} resumed from the session store`);
+        return transport;
+      })().finally(() => resuming.delete(sessionId));
+      resuming.set(sessionId, pending);
+    }
+    return pending;
   };
 
   const server = createServer((req, res) => {
@@ -106,12 +166,60 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
     port: address.port,
     sessionCount: () => transports.size,
     close: async () => {
+      activity.stop();
       await Promise.allSettled([...transports.values()].map((t) => t.close()));
       transports.clear();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Last-request times and open requests (a standing GET stream counts as activity) per session;
+ * a periodic sweep closes sessions idle past the timeout.
+ */
+class SessionActivity {
+  private readonly lastSeen = new Map<string, number>();
+  private readonly open = new Map<string, number>();
+  private readonly timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly idleMs: number,
+    private readonly expire: (sessionId: string) => boolean,
+  ) {
+    if (idleMs > 0) {
+      this.timer = setInterval(() => this.sweep(), Math.min(60_000, Math.max(10, idleMs / 2)));
+      this.timer.unref();
+    }
+  }
+
+  track(sessionId: string, res: ServerResponse): void {
+    this.lastSeen.set(sessionId, Date.now());
+    this.open.set(sessionId, (this.open.get(sessionId) ?? 0) + 1);
+    res.once('close', () => {
+      this.lastSeen.set(sessionId, Date.now());
+      const n = (this.open.get(sessionId) ?? 1) - 1;
+      if (n > 0) this.open.set(sessionId, n);
+      else this.open.delete(sessionId);
+    });
+  }
+
+  forget(sessionId: string): void {
+    this.lastSeen.delete(sessionId);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private sweep(): void {
+    const cutoff = Date.now() - this.idleMs;
+    for (const [sessionId, seen] of this.lastSeen) {
+      if (seen > cutoff || this.open.has(sessionId)) continue;
+      if (!this.expire(sessionId)) this.lastSeen.delete(sessionId);
+    }
+  }
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -128,6 +236,22 @@ export function isOriginAllowed(origin: string | undefined, allowed: readonly st
   }
 }
 
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.has(host) || host.startsWith('127.');
+}
+
+/** `Host` of a request to a loopback-bound gateway: a loopback name (any port) or one listed. */
+export function isHostAllowed(hostHeader: string | undefined, allowed: readonly string[]): boolean {
+  if (hostHeader === undefined) return false;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${hostHeader}`).hostname;
+  } catch {
+    return false;
+  }
+  return isLoopbackHost(hostname) || hostname.endsWith('.localhost') || allowed.includes(hostname);
+}
+
 /** Constant-time bearer check: both sides hashed to equal length first. */
 export function bearerChecker(token: string): (header: string | undefined) => boolean {
   const expected = createHash('sha256').update(token).digest();
@@ -136,6 +260,18 @@ export function bearerChecker(token: string): (header: string | undefined) => bo
     const given = createHash('sha256').update(match?.[1] ?? '').digest();
     return timingSafeEqual(expected, given) && match !== null;
   };
+}
+
+/**
+ * Put a fresh SDK transport in the state its initialize handshake would leave (that handshake
+ * happened on another process). The SDK has no public API for this; the check below turns an SDK
+ * change into a clear error instead of a silently broken resume.
+ */
+function markInitialized(transport: StreamableHTTPServerTransport, sessionId: string): void {
+  const inner = (transport as unknown as { _webStandardTransport?: { sessionId?: string; _initialized?: boolean } })._webStandardTransport;
+  if (!inner || inner._initialized !== false) throw new Error('cannot resume the session: the MCP SDK transport internals changed');
+  inner.sessionId = sessionId;
+  inner._initialized = true;
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

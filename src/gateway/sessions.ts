@@ -8,6 +8,19 @@ export interface SessionRecord {
 }
 
 export interface SessionStore {
+  /**
+   * True when other gateway processes use the same store. A shared session is removed only when
+   * its client ends it (HTTP DELETE) or by the store's own expiry, never because one process
+   * closed its local connection (it may live on in another process).
+   */
+  readonly shared?: boolean;
+  /**
+   * Record that a session exists (before it discovers anything), so another gateway process
+   * sharing the store can resume it. Optional: a store without it knows sessions from their
+   * first discovery on.
+   */
+  open?(sessionId: string): Promise<void>;
+  /** The session's record; undefined for a session the store does not know. */
   get(sessionId: string): Promise<SessionRecord | undefined>;
   /** Add names; resolves to the ones that were not there before. */
   addDiscovered(sessionId: string, names: Iterable<string>): Promise<string[]>;
@@ -16,6 +29,10 @@ export interface SessionStore {
 
 export class InMemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, Set<string>>();
+
+  async open(sessionId: string): Promise<void> {
+    if (!this.sessions.has(sessionId)) this.sessions.set(sessionId, new Set());
+  }
 
   async get(sessionId: string): Promise<SessionRecord | undefined> {
     const set = this.sessions.get(sessionId);

@@ -26,6 +26,8 @@ export interface McpConnectionEvents {
   onClosed(reason: string): void;
   /** Lines the server wrote to stderr (stdio servers), for debug logs. */
   onStderr?(line: string): void;
+  /** A listed tool that is not a valid MCP tool (bad inputSchema, …); it is left out, the rest kept. */
+  onInvalidTool?(tool: string, reason: string): void;
 }
 
 export interface McpConnection {

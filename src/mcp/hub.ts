@@ -11,7 +11,7 @@
  * The hub never blocks on a server: `start()` returns at once, `settled()` waits for every
  * first attempt (or a timeout).
  */
-import { Catalog } from '../core/catalog.js';
+import { admitTool, Catalog } from '../core/catalog.js';
 import type { ToolInput } from '../core/tool.js';
 import { qualifyMcpName } from '../core/names.js';
 import type { HubConfig, ServerConfig } from './config.js';
@@ -193,6 +193,7 @@ export class McpHub {
       onToolsChanged: () => this.scheduleRefresh(entry, connection),
       onClosed: (reason) => this.handleDrop(entry, connection, reason),
       onStderr: (line) => this.logger.debug(`[${entry.name}] ${line}`),
+      onInvalidTool: (tool, reason) => this.logger.error(`"${entry.name}": skipping tool "${tool}": ${reason}`),
     });
     entry.connection = connection;
     const timeoutMs = entry.config.timeoutMs ?? this.config.toolSearch.connectTimeoutMs ?? this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
@@ -219,26 +220,36 @@ export class McpHub {
     }
   }
 
-  /** Replace the server's tools in the catalog; one bad tool is skipped, not fatal. */
+  /**
+   * Replace the server's tools in the catalog. A bad tool (invalid schema, a name it repeats, a
+   * name another server or a local tool already holds) is skipped with a logged reason; the rest
+   * stay. One pass, so a 10,000-tool server with one bad tool costs no more than without it.
+   */
   private applyTools(entry: ServerEntry, tools: UpstreamTool[]): void {
-    const inputs: Omit<ToolInput, 'origin'>[] = [];
-    for (const tool of tools) inputs.push(this.toToolInput(entry, tool));
-    try {
-      this.catalog.setServerTools(entry.name, inputs);
-    } catch (error) {
-      // Typically a duplicate name; keep the valid tools rather than losing the whole server.
-      this.logger.error(`"${entry.name}": ${errorMessage(error)}`);
-      const accepted: Omit<ToolInput, 'origin'>[] = [];
-      for (const input of inputs) {
-        try {
-          this.catalog.setServerTools(entry.name, [...accepted, input]);
-          accepted.push(input);
-        } catch (toolError) {
-          this.logger.warn(`"${entry.name}": skipping tool "${input.name}": ${errorMessage(toolError)}`);
-        }
+    const accepted = new Map<string, Omit<ToolInput, 'origin'>>();
+    for (const tool of tools) {
+      const input = this.toToolInput(entry, tool);
+      const skip = (reason: string) => this.logger.error(`"${entry.name}": skipping tool "${tool.name}": ${reason}`);
+      let name: string;
+      try {
+        name = admitTool({ ...input, origin: { kind: 'mcp', server: entry.name } }).name;
+      } catch (error) {
+        skip(errorMessage(error));
+        continue;
       }
-      this.catalog.setServerTools(entry.name, accepted);
+      const first = accepted.get(name);
+      if (first) {
+        skip(`the server lists the name "${first.name}" twice (model-facing "${name}"); the first one is kept`);
+        continue;
+      }
+      const owner = this.catalog.get(name);
+      if (owner && !(owner.origin.kind === 'mcp' && owner.origin.server === entry.name)) {
+        skip(`"${name}" is already registered from ${owner.origin.kind === 'mcp' ? `MCP server "${owner.origin.server}"` : 'a local tool'}`);
+        continue;
+      }
+      accepted.set(name, input);
     }
+    this.catalog.setServerTools(entry.name, [...accepted.values()]);
   }
 
   /**

@@ -5,6 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { PaginatedResultSchema, ToolSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { isStdioServer, type ServerConfig } from './config.js';
 import type { McpConnection, McpConnectionEvents, UpstreamCallResult, UpstreamTool } from './connection.js';
 
@@ -62,13 +64,21 @@ class SdkConnection implements McpConnection {
     await connecting;
   }
 
+  /**
+   * Every tool, all pages. Tools are validated one by one (the SDK's `listTools` rejects the
+   * whole page when a single tool is malformed): a bad one is reported and left out.
+   */
   async listTools(): Promise<UpstreamTool[]> {
     const client = this.requireClient();
     const tools: UpstreamTool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor });
-      for (const tool of page.tools) tools.push(tool as UpstreamTool);
+      const page = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LenientToolsPageSchema);
+      for (const raw of page.tools) {
+        const tool = ToolSchema.safeParse(raw);
+        if (tool.success) tools.push(tool.data as UpstreamTool);
+        else this.events.onInvalidTool?.(toolNameOf(raw), describeIssue(tool.error));
+      }
       cursor = page.nextCursor;
     } while (cursor !== undefined);
     return tools;
@@ -114,6 +124,21 @@ class SdkConnection implements McpConnection {
       ...(headers !== undefined && { requestInit: { headers } }),
     });
   }
+}
+
+/** `tools/list` with each tool left unchecked, so one bad tool cannot sink the page. */
+const LenientToolsPageSchema = PaginatedResultSchema.extend({ tools: z.array(z.unknown()) });
+
+function toolNameOf(raw: unknown): string {
+  const name = typeof raw === 'object' && raw !== null ? (raw as { name?: unknown }).name : undefined;
+  return typeof name === 'string' ? name : JSON.stringify(name ?? null);
+}
+
+function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'not a valid MCP tool';
+  const where = issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
+  return `not a valid MCP tool (${where}${issue.message})`;
 }
 
 function pipeLines(stream: NodeJS.ReadableStream | null | { on: unknown }, onLine: (line: string) => void): void {

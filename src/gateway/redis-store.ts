@@ -1,0 +1,91 @@
+/**
+ * D4 across processes — a `SessionStore` in Redis, so several gateway processes behind a load
+ * balancer share each session's discovered tools: a session opened on one process continues on
+ * another (see `startHttpGateway`'s resume path) with its tools intact.
+ *
+ * Pass any client with ioredis' `eval` (ioredis 5 is an optional peer dependency; nothing here
+ * imports it). Each operation is one Lua script: atomic, one round trip. Keys (per session):
+ * `<prefix><id>:open` (the session exists), `:set` (names, for "is it new?"), `:list` (names in
+ * load order). Every access slides the expiry, so sessions whose clients vanished without a
+ * DELETE disappear after `ttlSeconds`.
+ */
+import type { SessionRecord, SessionStore } from './sessions.js';
+
+/** The one ioredis method used; `new Redis(url)` fits. */
+export interface RedisEvalClient {
+  eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+}
+
+export interface RedisSessionStoreOptions {
+  client: RedisEvalClient;
+  /** Key prefix, e.g. per deployment. Default `toolsearch:session:`. */
+  prefix?: string;
+  /** Idle sessions expire after this long. Default 24 h. */
+  ttlSeconds?: number;
+}
+
+export const DEFAULT_REDIS_PREFIX = 'toolsearch:session:';
+export const DEFAULT_SESSION_TTL_SECONDS = 24 * 60 * 60;
+
+const TOUCH = `
+for _, key in ipairs(KEYS) do redis.call('EXPIRE', key, ARGV[1]) end`;
+
+const OPEN_SCRIPT = `
+redis.call('SET', KEYS[1], '1')${TOUCH}
+return 1`;
+
+/** The list, or false when the session is unknown. */
+const GET_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 0 and redis.call('EXISTS', KEYS[3]) == 0 then return false end${TOUCH}
+return redis.call('LRANGE', KEYS[3], 0, -1)`;
+
+/** ARGV[2..]: names; returns those not there before, in order. */
+const ADD_SCRIPT = `
+redis.call('SET', KEYS[1], '1')
+local added = {}
+for i = 2, #ARGV do
+  if redis.call('SADD', KEYS[2], ARGV[i]) == 1 then
+    redis.call('RPUSH', KEYS[3], ARGV[i])
+    added[#added + 1] = ARGV[i]
+  end
+end${TOUCH}
+return added`;
+
+const DELETE_SCRIPT = `
+return redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])`;
+
+export class RedisSessionStore implements SessionStore {
+  readonly shared = true;
+  private readonly client: RedisEvalClient;
+  private readonly prefix: string;
+  private readonly ttl: number;
+
+  constructor(options: RedisSessionStoreOptions) {
+    this.client = options.client;
+    this.prefix = options.prefix ?? DEFAULT_REDIS_PREFIX;
+    this.ttl = options.ttlSeconds ?? DEFAULT_SESSION_TTL_SECONDS;
+  }
+
+  async open(sessionId: string): Promise<void> {
+    await this.client.eval(OPEN_SCRIPT, 3, ...this.keys(sessionId), this.ttl);
+  }
+
+  async get(sessionId: string): Promise<SessionRecord | undefined> {
+    const list = await this.client.eval(GET_SCRIPT, 3, ...this.keys(sessionId), this.ttl);
+    return Array.isArray(list) ? { discovered: list.map(String) } : undefined;
+  }
+
+  async addDiscovered(sessionId: string, names: Iterable<string>): Promise<string[]> {
+    const added = await this.client.eval(ADD_SCRIPT, 3, ...this.keys(sessionId), this.ttl, ...names);
+    return Array.isArray(added) ? added.map(String) : [];
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    await this.client.eval(DELETE_SCRIPT, 3, ...this.keys(sessionId));
+  }
+
+  private keys(sessionId: string): [string, string, string] {
+    const base = `${this.prefix}${sessionId}`;
+    return [`${base}:open`, `${base}:set`, `${base}:list`];
+  }
+}
