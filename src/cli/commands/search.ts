@@ -9,7 +9,8 @@ import { ToolSearcher, type SearchMode, type SearchPool } from '../../search/sea
 import { loadCatalogFile, loadQueriesFile, type QueryEntry } from '../catalog-file.js';
 
 interface SearchCommandOptions {
-  catalog: string;
+  catalog?: string;
+  config?: string;
   query?: string;
   queries?: string;
   maxResults: string;
@@ -30,19 +31,39 @@ function readQueries(options: SearchCommandOptions): QueryEntry[] {
   throw new Error('Give a query with --query "…" or a file of queries with --queries FILE.jsonl.');
 }
 
-export function runSearchCommand(options: SearchCommandOptions, write: (line: string) => void): void {
+/** The catalog to search: a JSONL file, or the live tools of the servers in an MCP config. */
+async function openCatalog(options: SearchCommandOptions): Promise<{ catalog: Catalog; close(): Promise<void> }> {
+  if (options.catalog !== undefined && options.config !== undefined) throw new Error('Use either --catalog or --config, not both.');
+  if (options.catalog !== undefined) return { catalog: loadCatalogFile(options.catalog), close: async () => {} };
+  if (options.config !== undefined) {
+    const { loadCatalogFromConfig } = await import('../../mcp/load.js');
+    const { createStderrLogger } = await import('../../mcp/log.js');
+    return loadCatalogFromConfig(options.config, { logger: createStderrLogger('warn') });
+  }
+  throw new Error('Give a catalog with --catalog FILE.jsonl or live MCP servers with --config FILE.json.');
+}
+
+export function runSearchCommand(catalog: Catalog, options: SearchCommandOptions, write: (line: string) => void): void {
   if (!isRankerName(options.ranker)) throw new Error(`Unknown ranker "${options.ranker}". Use one of: ${RANKER_NAMES.join(', ')}.`);
   if (!['default', 'regex', 'bm25'].includes(options.mode)) throw new Error(`Unknown mode "${options.mode}". Use default, regex or bm25.`);
   const maxResults = Number(options.maxResults);
   if (!Number.isInteger(maxResults) || maxResults < 1) throw new Error(`--max-results must be a positive integer, got "${options.maxResults}".`);
-  const catalog = loadCatalogFile(options.catalog);
   const pool = poolOf(catalog);
   const searcher = new ToolSearcher({ ranker: options.ranker, maxResults });
   const idOf = (name: string) => catalog.get(name)?.id ?? name;
   for (const entry of readQueries(options)) {
     const result = searcher.search(pool, entry.query, { mode: options.mode as SearchMode });
     if (options.json) {
-      write(JSON.stringify({ ...(entry.qid !== undefined && { qid: entry.qid }), query: entry.query, matches: result.matches.map(idOf), totalDeferred: result.totalDeferred }));
+      write(
+        JSON.stringify({
+          ...(entry.qid !== undefined && { qid: entry.qid }),
+          query: entry.query,
+          matches: result.matches.map(idOf),
+          totalDeferred: result.totalDeferred,
+          ...(result.notFound.length > 0 && { notFound: result.notFound }),
+          ...(result.pendingServers.length > 0 && { pendingServers: result.pendingServers }),
+        }),
+      );
       continue;
     }
     write(`${entry.qid !== undefined ? `[${entry.qid}] ` : ''}${entry.query}  (${result.kind}, ${result.totalDeferred} deferred)`);
@@ -56,24 +77,30 @@ export function runSearchCommand(options: SearchCommandOptions, write: (line: st
 export function registerSearchCommand(program: Command): void {
   program
     .command('search')
-    .description('Search a JSONL tool catalog (all tools deferred) with one query or a file of queries.')
-    .requiredOption('--catalog <file>', 'catalog JSONL: {id, server, name, description, inputSchema} per line')
+    .description('Search a tool catalog (all tools deferred) with one query or a file of queries.')
+    .option('--catalog <file>', 'catalog JSONL: {id, server, name, description, inputSchema} per line')
+    .option('-c, --config <file>', 'search the live tools of the MCP servers in a config ({"mcpServers": …}) instead')
     .option('--query <text>', 'one query (select:a,b | exact name | mcp__server | keywords, +term = required)')
     .option('--queries <file>', 'queries JSONL: {qid?, query} per line')
     .option('--max-results <n>', 'results per query', '5')
     .option('--ranker <name>', `keyword ranker: ${RANKER_NAMES.join(' | ')}`, 'default')
     .option('--mode <mode>', 'query mode: default | regex | bm25', 'default')
     .option('--json', 'one JSON line per query: {qid, query, matches: [catalog ids], totalDeferred}')
-    .action((options: SearchCommandOptions) => {
+    .action(async (options: SearchCommandOptions) => {
+      const { catalog, close } = await openCatalog(options);
       const out: string[] = [];
       const flush = () => {
         if (out.length > 0) process.stdout.write(`${out.join('\n')}\n`);
         out.length = 0;
       };
-      runSearchCommand(options, (line) => {
-        out.push(line);
-        if (out.length >= 256) flush();
-      });
-      flush();
+      try {
+        runSearchCommand(catalog, options, (line) => {
+          out.push(line);
+          if (out.length >= 256) flush();
+        });
+        flush();
+      } finally {
+        await close();
+      }
     });
 }
