@@ -1,10 +1,10 @@
 /**
- * Which catalog tools the gateway defers: core's A2 chain (`isDeferred`) under a B1 mode, with
- * B3's threshold for `auto:N` (estimate: characters / 2.5, which leans toward deferring).
+ * Which catalog tools the gateway defers: the core's per-request pipeline (`plan()`: A2 chain,
+ * B1 mode, B3 threshold for `auto:N` with the characters / 2.5 estimate, B6 gate) run over the
+ * pool, so the gateway and the library never disagree about what is deferred.
  */
 import { parseModeValue, type ToolSearchMode } from '../core/mode.js';
-import { isDeferred } from '../core/policy.js';
-import { estimateToolTokens, thresholdTokens } from '../core/threshold.js';
+import { plan } from '../core/plan.js';
 import type { PoolView } from '../core/catalog.js';
 
 export interface GatewayMode {
@@ -19,9 +19,14 @@ export function parseGatewayMode(value: string | undefined): GatewayMode {
 
 /** B1/B3 for the gateway: the deferred set of the current pool. */
 export function deferredNames(pool: PoolView & { isServerInitializing?(server: string): boolean }, mode: GatewayMode, contextWindow: number): Set<string> {
-  if (mode.mode === 'never') return new Set();
   const initializingServers = new Set(pool.tools.flatMap((t) => (t.origin.kind === 'mcp' && pool.isServerInitializing?.(t.origin.server) ? [t.origin.server] : [])));
-  const candidates = pool.tools.filter((tool) => isDeferred(tool, { initializingServers }));
-  if (mode.mode === 'auto' && estimateToolTokens(candidates).tokens <= thresholdTokens(contextWindow, mode.autoPercent)) return new Set();
-  return new Set(candidates.map((t) => t.name));
+  const p = plan({
+    tools: pool.tools,
+    pendingServers: pool.pendingServers,
+    option: mode.mode === 'auto' ? `auto:${mode.autoPercent}` : mode.mode,
+    contextWindow,
+    deferral: { initializingServers },
+    announce: 'none',
+  });
+  return new Set(p.deferred);
 }
