@@ -20,6 +20,7 @@ export interface ServeOptions {
   memoryFile?: string;
   mode?: string;
   allowOrigin: string[];
+  allowHost: string[];
   /** How long the banner waits for servers before printing them as pending. */
   settleMs: number;
 }
@@ -45,6 +46,7 @@ export function addServeOptions(command: Command): Command {
     .option('--memory-file <file>', 'knowledge-graph file of the bundled memory server')
     .option('--mode <mode>', 'deferral mode: always | never | auto | auto:N (overrides the config)')
     .option('--allow-origin <origin>', 'HTTP: allow this browser Origin besides loopback (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
+    .option('--allow-host <host>', 'HTTP: accept this Host header besides loopback names (repeatable; for a proxy in front)', (v: string, all: string[]) => [...all, v], [] as string[])
     .option('--settle-ms <ms>', 'how long to wait for servers before printing the summary', (v) => Number(v), 10_000);
 }
 
@@ -88,6 +90,7 @@ export async function runServe(options: ServeOptions, out: (text: string) => voi
     host,
     port,
     allowedOrigins: options.allowOrigin,
+    allowedHosts: options.allowHost,
     logger,
     ...(token !== undefined && { token }),
   });
