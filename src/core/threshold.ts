@@ -5,7 +5,7 @@
  * characters / 2.5, which over-counts schema-heavy JSON and so biases toward deferring (B7).
  * Measurements are memoized by the sorted deferred-name key, so a pool change recounts once.
  */
-import { toolDefinitionJson, type ToolSpec } from './tool.js';
+import type { ToolSpec } from './tool.js';
 
 export const DEFAULT_CONTEXT_WINDOW = 200_000;
 /** What a provider adds once whenever a request carries tools; counted once, not per tool. */
@@ -73,9 +73,4 @@ export class DeferredTokenMemo {
     this.value = value;
     return value;
   }
-}
-
-/** Size in characters of a tool's provider definition (name, description, schema). */
-export function definitionChars(tool: ToolSpec): number {
-  return toolDefinitionJson(tool).length;
 }

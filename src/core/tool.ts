@@ -130,7 +130,10 @@ export function defineTool(input: ToolInput): ToolSpec {
   return spec;
 }
 
+/** What a tool definition needs to be measured: a ToolSpec, or an MCP `Tool` as listed. */
+export type ToolDefinitionLike = Pick<ToolSpec, 'name' | 'inputSchema'> & { readonly description?: string };
+
 /** The `{name, description, input_schema}` triple whose size the threshold and `inspect` measure. */
-export function toolDefinitionJson(tool: ToolSpec, wireName: string = tool.name): string {
-  return JSON.stringify({ name: wireName, description: tool.description, input_schema: tool.inputSchema });
+export function toolDefinitionJson(tool: ToolDefinitionLike, wireName: string = tool.name): string {
+  return JSON.stringify({ name: wireName, description: tool.description ?? '', input_schema: tool.inputSchema });
 }

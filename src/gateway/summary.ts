@@ -3,9 +3,8 @@
  * client pays per request with everything eager vs with deferral (o200k_base via gpt-tokenizer;
  * an estimate for Claude, whose tokenizer is not published).
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { toolDefinitionJson } from '../core/tool.js';
-import { o200kTokens as countTokens } from '../inspect/tokenizer.js';
+import { definitionTokens } from '../inspect/report.js';
+import { o200kTokens } from '../inspect/tokenizer.js';
 import type { ToolsearchGateway } from './gateway.js';
 
 export interface CatalogSummary {
@@ -19,13 +18,9 @@ export interface CatalogSummary {
   deferredTokens: number;
 }
 
-export function definitionTokens(tools: readonly Pick<Tool, 'name' | 'description' | 'inputSchema'>[]): number {
-  return tools.reduce((sum, t) => sum + countTokens(JSON.stringify({ name: t.name, description: t.description ?? '', input_schema: t.inputSchema })), 0);
-}
-
 export async function summarizeGateway(gateway: ToolsearchGateway): Promise<CatalogSummary> {
   const catalog = gateway.catalog;
-  const eagerTokens = catalog.tools.reduce((sum, tool) => sum + countTokens(toolDefinitionJson(tool)), 0);
+  const eagerTokens = definitionTokens(catalog.tools, o200kTokens);
   // A session id no client can have: the list a brand-new session gets.
   const fresh = await gateway.listTools('\0summary');
   return {
@@ -34,7 +29,7 @@ export async function summarizeGateway(gateway: ToolsearchGateway): Promise<Cata
     tools: catalog.size,
     deferredTools: gateway.deferred().size,
     eagerTokens,
-    deferredTokens: definitionTokens(fresh),
+    deferredTokens: definitionTokens(fresh, o200kTokens),
   };
 }
 

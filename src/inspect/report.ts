@@ -5,7 +5,7 @@
 import { fullAnnouncement, groupKeyOf, LOCAL_GROUP } from '../core/announce.js';
 import { plan, type Plan } from '../core/plan.js';
 import type { PoolView } from '../core/catalog.js';
-import { toolDefinitionJson, type ToolSpec } from '../core/tool.js';
+import { toolDefinitionJson, type ToolDefinitionLike, type ToolSpec } from '../core/tool.js';
 import type { TextTokenCounter } from './tokenizer.js';
 
 export interface ServerCost {
@@ -49,7 +49,8 @@ export interface InspectOptions {
   readonly announceTokenBudget?: number;
 }
 
-function definitionTokens(tools: readonly ToolSpec[], count: TextTokenCounter): number {
+/** Tokens of tool definitions as a provider receives them (ToolSpecs or listed MCP tools). */
+export function definitionTokens(tools: readonly ToolDefinitionLike[], count: TextTokenCounter): number {
   let total = 0;
   for (const tool of tools) total += count(toolDefinitionJson(tool));
   return total;
