@@ -4,13 +4,17 @@
  *   npx tsx bench/quick.ts                         # default options
  *   OPTS='{"k1":1.5}' npx tsx bench/quick.ts       # override DefaultRankerOptions (JSON)
  *   FAIL=toollens npx tsx bench/quick.ts           # also print misses of one set
+ *   THESAURUS=/tmp/a.txt,/tmp/b.ts npx tsx bench/quick.ts   # expansion from other tables (merged)
  */
 import { defaultRanker, type DefaultRankerOptions } from '../src/search/rank-default.js';
 import { parseKeywordQuery } from '../src/search/query.js';
+import { readFileSync } from 'node:fs';
+import { parseThesaurus, type Neighbour, type Thesaurus } from '../src/search/thesaurus.js';
 import { distractorSet, loadSet, QUERY_SETS, type BenchSet } from './datasets.js';
 import { evaluate, rankerRankIds } from './evaluate.js';
 
 const options = JSON.parse(process.env.OPTS ?? '{}') as Partial<DefaultRankerOptions>;
+if (process.env.THESAURUS) options.thesaurus = loadTables(process.env.THESAURUS.split(','));
 const fail = process.env.FAIL;
 const only = process.env.SETS?.split(',');
 const ranker = defaultRanker(options);
@@ -49,4 +53,21 @@ function printMisses(set: BenchSet): void {
     }
     for (const r of top.slice(0, 5)) console.log(`  top ${r.score.toFixed(2)} ${r.id} :: ${byId.get(r.id)?.description.slice(0, 90)}`);
   }
+}
+
+/** Tables as plain `stem n s …` lines or as a generated thesaurus-table.ts; several are merged (max similarity). */
+function loadTables(files: string[]): Thesaurus {
+  const merged = new Map<string, Map<string, number>>();
+  for (const file of files) {
+    let text = readFileSync(file, 'utf8');
+    if (file.endsWith('.ts')) text = JSON.parse(text.slice(text.indexOf('= ') + 2, text.lastIndexOf(';'))) as string;
+    for (const [term, list] of parseThesaurus(text)) {
+      let m = merged.get(term);
+      if (!m) merged.set(term, (m = new Map()));
+      for (const n of list) m.set(n.term, Math.max(m.get(n.term) ?? 0, n.similarity));
+    }
+  }
+  const out = new Map<string, Neighbour[]>();
+  for (const [term, m] of merged) out.set(term, [...m].map(([t, similarity]) => ({ term: t, similarity })).sort((a, b) => b.similarity - a.similarity));
+  return out;
 }

@@ -12,6 +12,7 @@ import type { ParsedQuery } from './query.js';
 import { topK, type Ranker, type RankerIndex, type RankedTool } from './ranker.js';
 import { identifierParts, schemaParameters, sourceName, words } from './text.js';
 import { STOP_WORDS, SYNONYMS, stem } from './vocabulary.js';
+import { shippedThesaurus, type Thesaurus } from './thesaurus.js';
 
 export interface DefaultRankerOptions {
   k1: number;
@@ -24,6 +25,14 @@ export interface DefaultRankerOptions {
   serverWeight: number;
   /** Weight of the best per-clause score (multi-step tasks: each clause often names one tool). */
   clauseWeight: number;
+  /**
+   * Rare-word expansion: a query word found in at most `maxDf` tools of this catalog adds its
+   * `neighbours` nearest thesaurus words at `weight × similarity`. Common words are never expanded
+   * (expanding every word is a wash: it drags in neighbours of words the catalog already matches).
+   */
+  expansion: { weight: number; neighbours: number; maxDf: number };
+  /** The neighbour source; the shipped tool-text thesaurus when absent. */
+  thesaurus?: Thesaurus;
 }
 
 export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
@@ -33,6 +42,7 @@ export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
   synonymWeight: 0.3,
   serverWeight: 0.3,
   clauseWeight: 0.4,
+  expansion: { weight: 1.2, neighbours: 3, maxDf: 2 },
 };
 
 type FieldName = keyof DefaultRankerOptions['fields'];
@@ -200,19 +210,59 @@ function accumulateTouched(postings: Postings, terms: ReadonlyMap<string, number
   }
 }
 
-/** Query terms with their weights: each distinct stem once, synonyms at `synonymWeight`. */
-export function weightedQueryTerms(text: string, synonymWeight: number): Map<string, number> {
+/** How a query word is expanded in one catalog: its document frequency there, and the neighbours. */
+export interface RareWordExpander {
+  readonly options: DefaultRankerOptions['expansion'];
+  readonly thesaurus: Thesaurus;
+  /** Number of tools of the catalog that contain the stem (any field). */
+  df(term: string): number;
+}
+
+/**
+ * Query terms with their weights: each distinct stem once, synonyms at `synonymWeight`, and
+ * (with an expander) the thesaurus neighbours of words that are absent or rare in the catalog.
+ * `sources`, when given, records where each added term came from (for explain, C11).
+ */
+export function weightedQueryTerms(
+  text: string,
+  synonymWeight: number,
+  expander?: RareWordExpander,
+  sources?: Map<string, string>,
+): Map<string, number> {
   const terms = new Map<string, number>();
   const stems = indexTerms(words(text));
   for (const s of stems) terms.set(s, 1);
   if (synonymWeight > 0) {
     for (const s of stems) {
       for (const synonym of SYNONYMS.get(s) ?? []) {
-        if (!terms.has(synonym)) terms.set(synonym, synonymWeight);
+        if (!terms.has(synonym)) {
+          terms.set(synonym, synonymWeight);
+          sources?.set(synonym, `synonym of ${s}`);
+        }
       }
     }
   }
+  if (expander && expander.options.weight > 0) expandRareWords(stems, terms, expander, sources);
   return terms;
+}
+
+/** Add the neighbours of each query stem found in ≤ maxDf tools; a term keeps its highest weight. */
+function expandRareWords(stems: readonly string[], terms: Map<string, number>, expander: RareWordExpander, sources?: Map<string, string>): void {
+  const { weight, neighbours, maxDf } = expander.options;
+  const rare = new Set<string>();
+  for (const s of stems) if (expander.df(s) <= maxDf) rare.add(s);
+  for (const s of rare) {
+    const list = expander.thesaurus.get(s);
+    if (!list) continue;
+    for (let i = 0; i < Math.min(neighbours, list.length); i++) {
+      const n = list[i]!;
+      const w = weight * n.similarity;
+      if ((terms.get(n.term) ?? 0) < w) {
+        terms.set(n.term, w);
+        sources?.set(n.term, `expansion of ${s} (similarity ${n.similarity.toFixed(2)})`);
+      }
+    }
+  }
 }
 
 class DefaultIndex implements RankerIndex {
@@ -224,6 +274,7 @@ class DefaultIndex implements RankerIndex {
   private scratch: Float64Array | undefined;
   private clauseScratch: Float64Array | undefined;
   private bestScratch: Float64Array | undefined;
+  private readonly expander: RareWordExpander | undefined;
 
   constructor(
     tools: readonly ToolSpec[],
@@ -233,6 +284,7 @@ class DefaultIndex implements RankerIndex {
     const tokenizer = new Tokenizer();
     const docs = tools.map((t) => tokenizer.fields(t));
     this.postings = buildPostings(docs, tokenizer.ids, options);
+    this.expander = this.rareWordExpander();
     // Server-level documents: a server's name plus every tool's name and description.
     const servers = new Map<string, number>();
     this.serverOf = Int32Array.from(tools, (t) => {
@@ -256,8 +308,31 @@ class DefaultIndex implements RankerIndex {
     }
   }
 
+  private rareWordExpander(): RareWordExpander | undefined {
+    const options = this.options.expansion;
+    if (!(options.weight > 0) || options.neighbours <= 0) return undefined;
+    const { ids, offsets } = this.postings;
+    const explicit = this.options.thesaurus;
+    let thesaurus: Thesaurus | undefined;
+    return {
+      options,
+      // Parsed on the first query that has a rare word, not at build time.
+      get thesaurus() {
+        return (thesaurus ??= explicit ?? shippedThesaurus());
+      },
+      df: (term) => {
+        const t = ids.get(term);
+        return t === undefined ? 0 : offsets[t + 1]! - offsets[t]!;
+      },
+    };
+  }
+
+  private queryTerms(text: string): Map<string, number> {
+    return weightedQueryTerms(text, this.options.synonymWeight, this.expander);
+  }
+
   search(query: ParsedQuery, limit: number, accept?: (name: string) => boolean): RankedTool[] {
-    const terms = weightedQueryTerms(query.text, this.options.synonymWeight);
+    const terms = this.queryTerms(query.text);
     // One scratch buffer per index (search is synchronous): no 80 KB allocation per query at 10k tools.
     const scores = (this.scratch ??= new Float64Array(this.names.length));
     scores.fill(0);
@@ -288,7 +363,7 @@ class DefaultIndex implements RankerIndex {
     const everTouched: number[] = [];
     for (const clause of clauses) {
       touched.length = 0;
-      accumulateTouched(this.postings, weightedQueryTerms(clause, this.options.synonymWeight), clauseScores, touched);
+      accumulateTouched(this.postings, this.queryTerms(clause), clauseScores, touched);
       let cmax = 0;
       for (const d of touched) if (clauseScores[d]! > cmax) cmax = clauseScores[d]!;
       for (const d of touched) {
@@ -330,6 +405,7 @@ export function defaultRanker(options: Partial<DefaultRankerOptions> = {}): Rank
     ...DEFAULT_RANKER_OPTIONS,
     ...options,
     fields: { ...DEFAULT_RANKER_OPTIONS.fields, ...options.fields },
+    expansion: { ...DEFAULT_RANKER_OPTIONS.expansion, ...options.expansion },
   };
   return { name: 'default', build: (tools) => new DefaultIndex(tools, merged) };
 }
