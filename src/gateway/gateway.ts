@@ -25,6 +25,7 @@ import { CALL_TOOL_NAME, callToolDefinition, searchToolDefinition } from './tool
 import { deferredNames, parseGatewayMode, type GatewayMode } from './deferral.js';
 import { defaultGatewaySearcher, formatSearchOutcome, type GatewaySearcher, type SearchOutcome } from './search.js';
 import { InMemorySessionStore, type SessionStore } from './sessions.js';
+import { InMemoryNotificationBus, type BusEvent, type NotificationBus } from './bus.js';
 
 /** What the gateway needs to reach upstream servers; `McpHub` fits. */
 export interface UpstreamCaller {
@@ -36,6 +37,11 @@ export interface GatewayOptions {
   /** Routes calls of MCP tools. Required when the catalog holds MCP tools. */
   upstream?: UpstreamCaller;
   sessions?: SessionStore;
+  /**
+   * G6: how out-of-band notifications reach sessions served by other processes. Default
+   * in-memory (one process); use `RedisNotificationBus` with a shared session store.
+   */
+  bus?: NotificationBus;
   searcher?: GatewaySearcher;
   /** B1 mode: `always` (default), `never`, `auto`, `auto:N`. */
   mode?: string;
@@ -58,6 +64,7 @@ const INSTRUCTIONS =
 export class ToolsearchGateway {
   readonly catalog: Catalog;
   readonly sessions: SessionStore;
+  readonly bus: NotificationBus;
   private readonly upstream: UpstreamCaller | undefined;
   private readonly searcher: GatewaySearcher;
   private readonly mode: GatewayMode;
@@ -67,6 +74,7 @@ export class ToolsearchGateway {
   /** Live sessions, to broadcast list_changed. */
   private readonly live = new Map<string, Server>();
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeBus: () => void;
   private broadcastQueued = false;
   /** Set by close(): sessions closed by our own shutdown stay in the (maybe shared) store. */
   private shuttingDown = false;
@@ -81,6 +89,8 @@ export class ToolsearchGateway {
     this.contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     this.callThrough = options.callThrough ?? true;
     this.logger = options.logger ?? silentLogger;
+    this.bus = options.bus ?? new InMemoryNotificationBus();
+    this.unsubscribeBus = this.bus.subscribe((event) => this.onBusEvent(event));
     this.unsubscribe = this.catalog.onChange((delta) => {
       if (delta.added.length > 0 || delta.removed.length > 0) this.queueBroadcast();
     });
@@ -117,6 +127,26 @@ export class ToolsearchGateway {
     return server;
   }
 
+  /**
+   * The client ended the session (HTTP DELETE), or it is gone from the store: forget it in the
+   * store (a shared store keeps a tombstone) and close it on every process that has it open.
+   */
+  async endSession(sessionId: string): Promise<void> {
+    try {
+      await this.sessions.delete(sessionId);
+    } finally {
+      this.bus.publish({ type: 'ended', sessionId });
+    }
+  }
+
+  /**
+   * Send a notification to one session's client out of band (not in answer to a request), on
+   * whichever process holds its stream.
+   */
+  notifySession(sessionId: string, notification: { method: string; params?: Record<string, unknown> }): void {
+    this.bus.publish({ type: 'notify', sessionId, notification });
+  }
+
   /** Names deferred in the current pool (memoized by catalog version). */
   deferred(): ReadonlySet<string> {
     const version = this.catalog.version;
@@ -144,6 +174,7 @@ export class ToolsearchGateway {
   async close(): Promise<void> {
     this.shuttingDown = true;
     this.unsubscribe();
+    this.unsubscribeBus();
     const servers = [...this.live.values()];
     this.live.clear();
     await Promise.allSettled(servers.map((s) => s.close()));
@@ -235,16 +266,30 @@ export class ToolsearchGateway {
     return `Unknown tool "${name}". Search with ${SEARCH_TOOL_NAME} to see what is available.`;
   }
 
-  /** One list_changed per burst of catalog changes (servers connecting together), to every live session. */
+  /**
+   * One list_changed per burst of catalog changes (servers connecting together), to every live
+   * session of every process sharing the bus.
+   */
   private queueBroadcast(): void {
     if (this.broadcastQueued) return;
     this.broadcastQueued = true;
     setTimeout(() => {
       this.broadcastQueued = false;
-      for (const [sessionId, server] of this.live) {
-        server.sendToolListChanged().catch((error: unknown) => this.logger.debug(`session ${sessionId}: list_changed not sent: ${errorMessage(error)}`));
-      }
+      this.bus.publish({ type: 'tools-changed' });
     }, BROADCAST_DEBOUNCE_MS).unref();
+  }
+
+  /** G6: act on an event from this process or another one; only sessions open here are touched. */
+  private onBusEvent(event: BusEvent): void {
+    const failed = (sessionId: string, what: string) => (error: unknown) => this.logger.debug(`session ${sessionId}: ${what} not sent: ${errorMessage(error)}`);
+    if (event.type === 'tools-changed') {
+      for (const [sessionId, server] of this.live) server.sendToolListChanged().catch(failed(sessionId, 'list_changed'));
+      return;
+    }
+    const server = this.live.get(event.sessionId);
+    if (!server) return;
+    if (event.type === 'notify') server.notification(event.notification).catch(failed(event.sessionId, event.notification.method));
+    else void server.close();
   }
 }
 

@@ -11,6 +11,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../mcp/hub.js';
 import { silentLogger, type Logger } from '../mcp/log.js';
 import type { ToolsearchGateway } from './gateway.js';
+import { HttpSessions } from './http-sessions.js';
 
 export interface HttpGatewayOptions {
   /** Default 127.0.0.1. Binding elsewhere exposes every upstream tool: set a token. */
@@ -58,11 +59,11 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
   const path = options.path ?? DEFAULT_HTTP_PATH;
   const logger = options.logger ?? silentLogger;
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = new HttpSessions(gateway, (sessionId) => resumedTransport(sessionId), logger);
   const checkToken = options.token !== undefined ? bearerChecker(options.token) : undefined;
   const loopbackOnly = isLoopbackHost(host);
   const activity = new SessionActivity(options.idleSessionTimeoutMs ?? DEFAULT_IDLE_SESSION_TIMEOUT_MS, (sessionId) => {
-    const transport = transports.get(sessionId);
+    const transport = sessions.local(sessionId);
     if (!transport) return false;
     logger.debug(`session ${sessionId} idle: closing it`);
     void transport.close();
@@ -84,12 +85,15 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
     }
     const sessionId = headerValue(req.headers['mcp-session-id']);
     if (sessionId !== undefined) {
-      const transport = transports.get(sessionId) ?? (await resume(sessionId));
-      if (!transport) return sendJson(res, 404, jsonRpcError('Session not found; initialize a new session.'));
+      const found = await sessions.lookup(sessionId);
+      if (!found.ok) {
+        if (found.status === 503) res.setHeader('Retry-After', '1');
+        return sendJson(res, found.status, jsonRpcError(found.message));
+      }
       activity.track(sessionId, res);
-      await transport.handleRequest(req, res);
-      // The client ended its session: forget it, in a shared store too.
-      if (req.method === 'DELETE' && res.statusCode === 200) await gateway.sessions.delete(sessionId);
+      await found.transport.handleRequest(req, res);
+      // The client ended its session: forget it everywhere (a shared store keeps a tombstone).
+      if (req.method === 'DELETE' && res.statusCode === 200) await gateway.endSession(sessionId);
       return;
     }
     if (req.method !== 'POST') return sendJson(res, 400, jsonRpcError('No session: send an initialize request first.'));
@@ -100,11 +104,11 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: (sid) => {
-        transports.set(sid, transport);
+        sessions.add(sid, transport);
       },
     });
     transport.onclose = () => {
-      transports.delete(id);
+      sessions.forget(id, transport);
       activity.forget(id);
     };
     activity.track(id, res);
@@ -112,35 +116,15 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
     await transport.handleRequest(req, res, body.value);
   };
 
-  /**
-   * Scale-out: a session id this process never saw, but which the session store knows (another
-   * gateway process opened it and may be gone), continues here with its discovered tools.
-   */
-  const resuming = new Map<string, Promise<StreamableHTTPServerTransport | undefined>>();
-  const resume = (sessionId: string): Promise<StreamableHTTPServerTransport | undefined> => {
-    let pending = resuming.get(sessionId);
-    if (!pending) {
-      pending = (async () => {
-        if (!(await gateway.sessions.get(sessionId))) return undefined;
-        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => sessionId });
-        markInitialized(transport, sessionId);
-        transport.onclose = () => {
-          transports.delete(sessionId);
-          activity.forget(sessionId);
-        };
-        transports.set(sessionId, transport);
-        try {
-          await gateway.connect(transport, sessionId);
-        } catch (error) {
-          transports.delete(sessionId);
-          throw error;
-        }
-        logger.info(`session ${sessionId} resumed from the session store`);
-        return transport;
-      })().finally(() => resuming.delete(sessionId));
-      resuming.set(sessionId, pending);
-    }
-    return pending;
+  /** G6: the transport of a session opened on another process, as its initialize left it. */
+  const resumedTransport = (sessionId: string): StreamableHTTPServerTransport => {
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => sessionId });
+    markInitialized(transport, sessionId);
+    transport.onclose = () => {
+      sessions.forget(sessionId, transport);
+      activity.forget(sessionId);
+    };
+    return transport;
   };
 
   const server = createServer((req, res) => {
@@ -164,11 +148,10 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
     url: `http://${urlHost}:${address.port}${path}`,
     host: address.address,
     port: address.port,
-    sessionCount: () => transports.size,
+    sessionCount: () => sessions.size,
     close: async () => {
       activity.stop();
-      await Promise.allSettled([...transports.values()].map((t) => t.close()));
-      transports.clear();
+      await sessions.closeAll();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

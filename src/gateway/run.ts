@@ -8,6 +8,7 @@ import { defaultHubConfig, type DefaultServersOptions } from '../mcp/defaults.js
 import { McpHub, type HubOptions } from '../mcp/hub.js';
 import { silentLogger, type Logger } from '../mcp/log.js';
 import { ToolsearchGateway, type GatewayOptions } from './gateway.js';
+import { connectRedisBackend, type RedisBackend } from './redis-backend.js';
 
 export interface GatewayFromConfigOptions extends DefaultServersOptions {
   /** A config file path or a validated config; absent: the embedded reference servers. */
@@ -15,11 +16,18 @@ export interface GatewayFromConfigOptions extends DefaultServersOptions {
   logger?: Logger;
   hub?: Omit<HubOptions, 'logger'>;
   gateway?: Omit<GatewayOptions, 'catalog' | 'upstream' | 'logger'>;
+  /**
+   * G6: a shared session store URL (`redis://HOST:PORT[/DB]`), overriding the config's
+   * `toolSearch.sessionStore`; `null` keeps sessions in memory whatever the config says (stdio).
+   */
+  sessionStore?: string | null;
 }
 
 export interface GatewayStack {
   hub: McpHub;
   gateway: ToolsearchGateway;
+  /** The Redis behind a shared session store, when one is configured. */
+  redis?: RedisBackend;
   close(): Promise<void>;
 }
 
@@ -28,9 +36,12 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   const config = typeof options.config === 'string' ? await readHubConfig(options.config) : (options.config ?? defaultHubConfig(options));
   const hub = new McpHub(config, { ...options.hub, logger });
   const toolSearch = config.toolSearch;
+  const storeUrl = options.sessionStore === null ? undefined : (options.sessionStore ?? toolSearch.sessionStore);
+  const redis = storeUrl !== undefined ? await connectRedisBackend(storeUrl, { logger }) : undefined;
   const gateway = new ToolsearchGateway({
     ...(toolSearch.mode !== undefined && { mode: toolSearch.mode }),
     ...(toolSearch.contextWindow !== undefined && { contextWindow: toolSearch.contextWindow }),
+    ...(redis && { sessions: redis.sessions, bus: redis.bus }),
     ...options.gateway,
     catalog: hub.catalog,
     upstream: hub,
@@ -40,9 +51,11 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   return {
     hub,
     gateway,
+    ...(redis && { redis }),
     close: async () => {
       await gateway.close();
       await hub.close();
+      await redis?.close();
     },
   };
 }

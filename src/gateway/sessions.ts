@@ -22,9 +22,19 @@ export interface SessionStore {
   open?(sessionId: string): Promise<void>;
   /** The session's record; undefined for a session the store does not know. */
   get(sessionId: string): Promise<SessionRecord | undefined>;
-  /** Add names; resolves to the ones that were not there before. */
+  /**
+   * Add names; resolves to the ones that were not there before. A shared store rejects with
+   * `SessionGoneError` for a session it does not know (deleted, expired, lost): writing it back
+   * would resurrect a session its client ended.
+   */
   addDiscovered(sessionId: string, names: Iterable<string>): Promise<string[]>;
+  /**
+   * The client ended the session. A shared store keeps a tombstone (with its TTL) so no process
+   * sharing it can open, resume or extend the session again.
+   */
   delete(sessionId: string): Promise<void>;
+  /** True when `delete` ended this session (its tombstone is still there); for log messages. */
+  wasDeleted?(sessionId: string): Promise<boolean>;
 }
 
 export class InMemorySessionStore implements SessionStore {

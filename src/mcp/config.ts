@@ -80,6 +80,8 @@ const toolSearchSchema = z.looseObject({
   connectTimeoutMs: z.number().int().positive().optional(),
   /** Default per-call timeout in ms. */
   callTimeoutMs: z.number().int().positive().optional(),
+  /** G6: share HTTP sessions between gateway replicas: `redis://HOST:PORT[/DB]` or `rediss://…`. */
+  sessionStore: z.string().regex(/^rediss?:\/\//, 'expected "redis://HOST:PORT[/DB]" or "rediss://HOST:PORT[/DB]"').optional(),
 });
 
 const serverName = z.string().regex(/^[A-Za-z0-9_.-]+$/, 'server names may use letters, digits, "_", "-" and "."');

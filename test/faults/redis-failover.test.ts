@@ -50,8 +50,26 @@ describe.skipIf(skipReason !== undefined)('D4 scale-out: RedisSessionStore', () 
     expect(await store.get('s1')).toBeUndefined();
   });
 
+  it('G6: DELETE leaves a tombstone: the id cannot be opened or extended again, and nothing is written back', async () => {
+    const store = new RedisSessionStore({ client, prefix: 'tomb:', ttlSeconds: 60 });
+    await store.open('t1');
+    await store.addDiscovered('t1', ['a']);
+    await store.delete('t1');
+    expect(await store.wasDeleted('t1')).toBe(true);
+    await expect(store.addDiscovered('t1', ['b'])).rejects.toMatchObject({ name: 'SessionGoneError' });
+    await expect(store.open('t1')).rejects.toMatchObject({ name: 'SessionGoneError' });
+    expect(await store.get('t1')).toBeUndefined();
+    expect(await client.exists('tomb:t1:open', 'tomb:t1:set', 'tomb:t1:list')).toBe(0);
+    expect(await client.ttl('tomb:t1:deleted')).toBeGreaterThan(0);
+    // A session the store never knew (or lost) is not created by a late write either.
+    await expect(store.addDiscovered('never', ['x'])).rejects.toMatchObject({ name: 'SessionGoneError' });
+    expect(await client.exists('tomb:never:open', 'tomb:never:list')).toBe(0);
+    expect(await store.wasDeleted('never')).toBe(false);
+  });
+
   it('D4: idle sessions expire after ttlSeconds', async () => {
     const store = new RedisSessionStore({ client, prefix: 'ttl:', ttlSeconds: 1 });
+    await store.open('gone');
     await store.addDiscovered('gone', ['x']);
     // Polled with EXISTS: get() itself would slide the expiry.
     await waitFor(async () => (await client.exists('ttl:gone:open', 'ttl:gone:set', 'ttl:gone:list')) === 0, 'the session to expire', 5_000);

@@ -9,6 +9,7 @@ import { createStderrLogger, isLogLevel, type LogLevel, type Logger } from '../.
 import { createGatewayFromConfig, type GatewayStack } from '../../gateway/run.js';
 import { DEFAULT_HTTP_HOST, startHttpGateway, type RunningHttpGateway } from '../../gateway/http.js';
 import { serveStdio } from '../../gateway/stdio.js';
+import { REDIS_PASSWORD_ENV, REDIS_PASSWORD_FILE_ENV, SESSION_STORE_ENV } from '../../gateway/store-url.js';
 import { formatSummary, summarizeGateway } from '../../gateway/summary.js';
 
 export interface ServeOptions {
@@ -21,6 +22,7 @@ export interface ServeOptions {
   mode?: string;
   allowOrigin: string[];
   allowHost: string[];
+  sessionStore?: string;
   /** How long the banner waits for servers before printing them as pending. */
   settleMs: number;
 }
@@ -47,6 +49,7 @@ export function addServeOptions(command: Command): Command {
     .option('--mode <mode>', 'deferral mode: always | never | auto | auto:N (overrides the config)')
     .option('--allow-origin <origin>', 'HTTP: allow this browser Origin besides loopback (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
     .option('--allow-host <host>', 'HTTP: accept this Host header besides loopback names (repeatable; for a proxy in front)', (v: string, all: string[]) => [...all, v], [] as string[])
+    .option('--session-store <url>', `HTTP: share sessions between replicas in Redis, redis[s]://HOST:PORT[/DB] (or ${SESSION_STORE_ENV}; password: ${REDIS_PASSWORD_ENV} or ${REDIS_PASSWORD_FILE_ENV})`)
     .option('--settle-ms <ms>', 'how long to wait for servers before printing the summary', (v) => Number(v), 10_000);
 }
 
@@ -66,6 +69,8 @@ export async function runServe(options: ServeOptions, out: (text: string) => voi
     ...(options.root !== undefined && { root: options.root }),
     ...(options.memoryFile !== undefined && { memoryFile: options.memoryFile }),
     ...(options.mode !== undefined && { gateway: { mode: options.mode } }),
+    // G6: flag, then environment, then the config's toolSearch.sessionStore; stdio has one client, so no store.
+    sessionStore: options.http === undefined ? null : (options.sessionStore ?? (process.env[SESSION_STORE_ENV] || undefined)),
     logger,
   });
   const shutdown = () => {
@@ -94,7 +99,8 @@ export async function runServe(options: ServeOptions, out: (text: string) => voi
     logger,
     ...(token !== undefined && { token }),
   });
-  out(`toolsearch gateway listening on ${http.url}${token !== undefined ? ' (bearer token required)' : ''}\n`);
+  const shared = stack.redis ? `, sessions shared in ${stack.redis.display}` : '';
+  out(`toolsearch gateway listening on ${http.url}${token !== undefined ? ' (bearer token required)' : ''}${shared}\n`);
   await stack.hub.settled(options.settleMs);
   out(`${formatSummary(await summarizeGateway(stack.gateway))}\n`);
   const closeStack = stack.close.bind(stack);

@@ -1,0 +1,74 @@
+/**
+ * G6 — how out-of-band messages reach a session's client when several gateway processes
+ * (replicas) serve it. A client's standing GET stream lives on ONE replica, but what it must hear
+ * (a catalog change, a resource update, "your session ended") can happen on any replica. Every
+ * replica publishes such events on the bus and acts on every event it receives: the replica
+ * holding the stream delivers it; the SDK transport of a replica without the stream drops it.
+ *
+ * In one process the bus is a plain in-memory fan-out; `RedisNotificationBus` (redis-bus.ts)
+ * relays between processes over Redis pub/sub.
+ */
+import type { JSONRPCNotification } from '@modelcontextprotocol/sdk/types.js';
+
+export type BusEvent =
+  /** The catalog changed somewhere: every session should re-list its tools. */
+  | { type: 'tools-changed' }
+  /** One session's client should receive this notification (resource updated, list_changed, …). */
+  | { type: 'notify'; sessionId: string; notification: Omit<JSONRPCNotification, 'jsonrpc'> }
+  /** The session ended (DELETE, or gone from the store): close it wherever it is open. */
+  | { type: 'ended'; sessionId: string };
+
+export interface NotificationBus {
+  /** Deliver to this process's subscribers at once, and to every other process sharing the bus. */
+  publish(event: BusEvent): void;
+  /** Returns the unsubscribe function. */
+  subscribe(handler: (event: BusEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** Fan-out to local subscribers; the base of the Redis bus too. */
+export class InMemoryNotificationBus implements NotificationBus {
+  private readonly handlers = new Set<(event: BusEvent) => void>();
+
+  publish(event: BusEvent): void {
+    this.deliver(event);
+  }
+
+  subscribe(handler: (event: BusEvent) => void): () => void {
+    this.handlers.add(handler);
+    return () => this.handlers.delete(handler);
+  }
+
+  async close(): Promise<void> {
+    this.handlers.clear();
+  }
+
+  protected deliver(event: BusEvent): void {
+    for (const handler of this.handlers) {
+      try {
+        handler(event);
+      } catch {
+        // A subscriber's failure must not stop delivery to the others (handlers log their own).
+      }
+    }
+  }
+}
+
+/** Shape check for events arriving from another process (Redis is shared infrastructure). */
+export function parseBusEvent(value: unknown): BusEvent | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const event = value as Record<string, unknown>;
+  if (event['type'] === 'tools-changed') return { type: 'tools-changed' };
+  if (typeof event['sessionId'] !== 'string') return undefined;
+  if (event['type'] === 'ended') return { type: 'ended', sessionId: event['sessionId'] };
+  const notification = event['notification'] as Record<string, unknown> | undefined;
+  if (event['type'] === 'notify' && typeof notification === 'object' && notification !== null && typeof notification['method'] === 'string') {
+    const params = notification['params'];
+    return {
+      type: 'notify',
+      sessionId: event['sessionId'],
+      notification: { method: notification['method'], ...(typeof params === 'object' && params !== null && { params: params as Record<string, unknown> }) },
+    };
+  }
+  return undefined;
+}

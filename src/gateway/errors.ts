@@ -1,0 +1,25 @@
+/**
+ * Typed errors of the gateway's session layer. Each has a stable `name` and a message that says
+ * what to do next.
+ */
+import { ToolsearchError } from '../core/errors.js';
+
+/**
+ * G6: the session is no longer in the (shared) session store: its client ended it with DELETE on
+ * some replica, it expired, or the store lost its data. The HTTP gateway answers 404 so the client
+ * starts a new session instead of continuing with nothing discovered.
+ */
+export class SessionGoneError extends ToolsearchError {
+  override name = 'SessionGoneError';
+  constructor(readonly sessionId: string) {
+    super(`Session ${sessionId} is not in the session store (ended, expired, or lost by the store); start a new session.`);
+  }
+}
+
+/** G6: `--session-store` (or `TOOLSEARCH_SESSION_STORE`, `toolSearch.sessionStore`) cannot be used. */
+export class SessionStoreConfigError extends ToolsearchError {
+  override name = 'SessionStoreConfigError';
+  constructor(reason: string) {
+    super(`Session store: ${reason}`);
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * G6 — `serve --session-store redis://…`: the ioredis connections, the shared session store and
+ * the notification bus in one piece, so scale-out needs no code. ioredis is an optional peer
+ * dependency, loaded here only when a Redis store is asked for; without it the error says what to
+ * install.
+ */
+import { readFileSync } from 'node:fs';
+import { silentLogger, type Logger } from '../mcp/log.js';
+import { SessionStoreConfigError } from './errors.js';
+import { RedisNotificationBus, type RedisPublisher, type RedisSubscriber } from './redis-bus.js';
+import { watchRedisHealth, type RedisEventSource } from './redis-health.js';
+import { RedisSessionStore, type RedisEvalClient } from './redis-store.js';
+import { parseSessionStoreUrl, redisPasswordFromEnv } from './store-url.js';
+
+export interface RedisBackend {
+  sessions: RedisSessionStore;
+  bus: RedisNotificationBus;
+  /** `redis://host:port/db`, no credentials. */
+  display: string;
+  close(): Promise<void>;
+}
+
+export interface RedisBackendOptions {
+  logger?: Logger;
+  /** Key prefix; the pub/sub channel is `<prefix>events`. Default `toolsearch:`. */
+  prefix?: string;
+  ttlSeconds?: number;
+  env?: NodeJS.ProcessEnv;
+  /** How ioredis is loaded (tests replace it). */
+  loadIoredis?: () => Promise<unknown>;
+}
+
+/** The parts of an ioredis client used here. */
+type RedisClient = RedisEvalClient &
+  RedisPublisher &
+  RedisSubscriber &
+  RedisEventSource & {
+    duplicate(): RedisClient;
+    disconnect(): void;
+  };
+type RedisConstructor = new (options: Record<string, unknown>) => RedisClient;
+
+/**
+ * Commands wait while ioredis reconnects: 10 attempts 100, 200, … 1000 ms apart ≈ 5.5 s, then fail
+ * (the HTTP gateway answers 503). OUTAGE_EFFECT in redis-health.ts says so to the operator.
+ */
+const MAX_RETRIES_PER_REQUEST = 10;
+const retryStrategy = (times: number) => Math.min(times * 100, 1000);
+
+export async function connectRedisBackend(url: string, options: RedisBackendOptions = {}): Promise<RedisBackend> {
+  const logger = options.logger ?? silentLogger;
+  const env = options.env ?? process.env;
+  const connection = parseSessionStoreUrl(url, redisPasswordFromEnv(env, (path) => readFileSync(path, 'utf8')));
+  const Redis = await loadRedisConstructor(options.loadIoredis ?? (() => import('ioredis')));
+  const prefix = options.prefix ?? 'toolsearch:';
+  const client = new Redis({
+    host: connection.host,
+    port: connection.port,
+    db: connection.db,
+    ...(connection.username !== undefined && { username: connection.username }),
+    ...(connection.password !== undefined && { password: connection.password }),
+    ...(connection.tls && { tls: { servername: connection.host } }),
+    connectionName: 'toolsearch',
+    maxRetriesPerRequest: MAX_RETRIES_PER_REQUEST,
+    retryStrategy,
+  });
+  watchRedisHealth(client, connection.display, logger);
+  const subscriber = client.duplicate();
+  // The subscriber fails with the main connection; its state is already reported once.
+  subscriber.on('error', () => undefined);
+  const sessions = new RedisSessionStore({ client, prefix: `${prefix}session:`, ...(options.ttlSeconds !== undefined && { ttlSeconds: options.ttlSeconds }) });
+  const bus = new RedisNotificationBus({ publisher: client, subscriber, channel: `${prefix}events`, logger });
+  // Not awaited: a replica starts (and answers 503) while Redis is down; ioredis subscribes on connect.
+  bus.start().catch((error: unknown) => logger.debug(`notification bus: subscribe failed: ${String(error)}`));
+  return {
+    sessions,
+    bus,
+    display: connection.display,
+    close: async () => {
+      await bus.close();
+      // The HTTP side is closed by now: nothing pending is worth waiting for (quit would wait out an outage).
+      subscriber.disconnect();
+      client.disconnect();
+    },
+  };
+}
+
+async function loadRedisConstructor(load: () => Promise<unknown>): Promise<RedisConstructor> {
+  let module: unknown;
+  try {
+    module = await load();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
+      throw new SessionStoreConfigError('a Redis session store needs the "ioredis" package (an optional peer dependency): npm install ioredis@5');
+    }
+    throw new SessionStoreConfigError(`cannot load "ioredis": ${String(error)}`);
+  }
+  const m = module as { Redis?: unknown; default?: unknown };
+  const ctor = m.Redis ?? m.default;
+  if (typeof ctor !== 'function') throw new SessionStoreConfigError('the installed "ioredis" has no Redis class; install ioredis@5');
+  return ctor as RedisConstructor;
+}
+
