@@ -156,10 +156,13 @@ export class ToolsearchGateway {
     return this.deferredCache.names;
   }
 
-  /** D3: what this session's model sees. Discovered tools no longer in the pool drop out. */
-  async listTools(sessionId: string): Promise<Tool[]> {
+  /**
+   * D3: what this session's model sees. Discovered tools no longer in the pool drop out. Without a
+   * session: what a new session sees (no store access, so it works while a shared store is down).
+   */
+  async listTools(sessionId?: string): Promise<Tool[]> {
     const deferred = this.deferred();
-    const discovered = new Set((await this.sessions.get(sessionId))?.discovered ?? []);
+    const discovered = new Set(sessionId === undefined ? [] : ((await this.sessions.get(sessionId))?.discovered ?? []));
     const visible = this.catalog.tools.filter((tool) => !deferred.has(tool.name) || discovered.has(tool.name));
     const tools: Tool[] = [];
     if (deferred.size > 0 || this.catalog.pendingServers.length > 0) {

@@ -11,6 +11,7 @@
  * session ended by DELETE on another replica, expired, or lost by a Redis that restarted empty
  * answers 404, so the client starts a new session instead of continuing with nothing discovered.
  */
+import type { ServerResponse } from 'node:http';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { errorMessage } from '../mcp/hub.js';
 import type { Logger } from '../mcp/log.js';
@@ -138,6 +139,17 @@ export class HttpSessions {
     this.vanishedSinceWarning = 0;
     this.lastVanishedWarning = now;
   }
+}
+
+/**
+ * G6: a POST's SSE response goes out with its first event (a notification, the result, or the
+ * SDK's keep-alive after 15 s) instead of at once. A replica that dies before answering then
+ * leaves the balancer with no response, which it turns into a clean 502 for the client (and
+ * may retry where safe), instead of a cut stream the SDK client waits out until its request
+ * timeout (60 s by default).
+ */
+export function holdHeadersUntilFirstEvent(res: ServerResponse): void {
+  res.flushHeaders = () => undefined;
 }
 
 function notFound(): SessionLookup {

@@ -11,7 +11,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../mcp/hub.js';
 import { silentLogger, type Logger } from '../mcp/log.js';
 import type { ToolsearchGateway } from './gateway.js';
-import { HttpSessions } from './http-sessions.js';
+import { HttpSessions, holdHeadersUntilFirstEvent } from './http-sessions.js';
 
 export interface HttpGatewayOptions {
   /** Default 127.0.0.1. Binding elsewhere exposes every upstream tool: set a token. */
@@ -91,6 +91,7 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
         return sendJson(res, found.status, jsonRpcError(found.message));
       }
       activity.track(sessionId, res);
+      if (req.method === 'POST') holdHeadersUntilFirstEvent(res);
       await found.transport.handleRequest(req, res);
       // The client ended its session: forget it everywhere (a shared store keeps a tombstone).
       if (req.method === 'DELETE' && res.statusCode === 200) await gateway.endSession(sessionId);

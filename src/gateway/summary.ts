@@ -21,8 +21,8 @@ export interface CatalogSummary {
 export async function summarizeGateway(gateway: ToolsearchGateway): Promise<CatalogSummary> {
   const catalog = gateway.catalog;
   const eagerTokens = definitionTokens(catalog.tools, o200kTokens);
-  // A session id no client can have: the list a brand-new session gets.
-  const fresh = await gateway.listTools('\0summary');
+  // The list a brand-new session gets (no session store access: the banner prints while Redis is down).
+  const fresh = await gateway.listTools();
   return {
     servers: catalog.servers(),
     pendingServers: [...catalog.pendingServers],
