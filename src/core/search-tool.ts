@@ -12,13 +12,23 @@ export interface SearchToolInput {
   max_results?: number;
 }
 
+/**
+ * C12: how to search well. Tools describe what they do ("get weather forecast"), not what a user
+ * says ("will it rain tomorrow"), and a server can be browsed when words never meet.
+ */
+export const SEARCH_ADVICE = [
+  'Search with capability words (what the tool does: "weather forecast", "currency exchange rate", "create directory"), not the user\'s phrasing.',
+  'If a search comes back weak or empty, browse a likely server from the announced list with "mcp__<server>", or search again with other capability words.',
+];
+
 export const SEARCH_TOOL_DESCRIPTION = [
   'Load tools that are available but not yet loaded (deferred). Their names are listed in <available-deferred-tools>.',
   'Query forms:',
   '- "select:name1,name2" loads those exact tools.',
   '- "mcp__<server>" loads that server\'s tools.',
   '- keywords describing the capability, e.g. "create github issue"; prefix a term with + to require it ("+slack send").',
-  'Tools returned are loaded and can be called from your next step on. Search again with other words if nothing fits.',
+  'Tools returned are loaded and can be called from your next step on.',
+  ...SEARCH_ADVICE,
 ].join('\n');
 
 export function searchToolSpec(name: string = SEARCH_TOOL_NAME): ToolSpec {

@@ -16,6 +16,15 @@ export interface JsonSchema {
 /** Where a tool comes from: the host program itself, or an MCP server. */
 export type ToolOrigin = { kind: 'local' } | { kind: 'mcp'; server: string };
 
+/**
+ * What an MCP server says about itself at initialize: its title and its `instructions`. Third-party
+ * text: the search indexes it as evidence for the server's tools, nothing more.
+ */
+export interface ServerInfo {
+  readonly title?: string;
+  readonly description?: string;
+}
+
 /** The handler that runs a tool. Optional: a catalog can hold tools another process runs. */
 export type ToolHandler = (args: Record<string, unknown>) => unknown | Promise<unknown>;
 

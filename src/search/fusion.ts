@@ -33,14 +33,23 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
-export function fuseWithEmbeddings(
+/** A fused hit with where it stood in each list (1-based; absent = not in that list), for explain (C11). */
+export interface FusedHit {
+  readonly name: string;
+  /** False when the lexical ranking alone decided (no embedder, or vectors not ready). */
+  readonly fused: boolean;
+  readonly lexicalRank?: number;
+  readonly embeddingRank?: number;
+}
+
+export function fuseRanked(
   lexical: readonly RankedTool[],
   tools: readonly ToolSpec[],
-  vectors: readonly number[][],
+  vectors: readonly (readonly number[] | undefined)[],
   queryVector: readonly number[],
   limit: number,
   accept?: (name: string) => boolean,
-): string[] {
+): FusedHit[] {
   const fused = new Map<string, number>();
   lexical.forEach((r, rank) => fused.set(r.name, 1 / (RRF_K + rank + 1)));
   const semantic = tools
@@ -50,8 +59,13 @@ export function fuseWithEmbeddings(
     .slice(0, SEMANTIC_DEPTH);
   semantic.forEach((s, rank) => fused.set(s.name, (fused.get(s.name) ?? 0) + 1 / (RRF_K + rank + 1)));
   const lexicalOrder = new Map(lexical.map((r, i) => [r.name, i]));
+  const semanticOrder = new Map(semantic.map((s, i) => [s.name, i]));
   return [...fused.entries()]
     .sort((a, b) => b[1] - a[1] || (lexicalOrder.get(a[0]) ?? 1e9) - (lexicalOrder.get(b[0]) ?? 1e9))
     .slice(0, limit)
-    .map(([name]) => name);
+    .map(([name]) => {
+      const l = lexicalOrder.get(name);
+      const e = semanticOrder.get(name);
+      return { name, fused: true, ...(l !== undefined && { lexicalRank: l + 1 }), ...(e !== undefined && { embeddingRank: e + 1 }) };
+    });
 }

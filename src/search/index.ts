@@ -8,4 +8,7 @@ export { bm25Ranker, type Bm25Options } from './rank-bm25.js';
 export { defaultRanker, DEFAULT_RANKER_OPTIONS, type DefaultRankerOptions } from './rank-default.js';
 export { regexRanker, validateRegexPattern, MAX_REGEX_LENGTH } from './rank-regex.js';
 export { SafeRegex, UnsupportedPatternError } from './safe-regex.js';
-export { fuseWithEmbeddings, toolEmbeddingText, RRF_K } from './fusion.js';
+export { fuseRanked, toolEmbeddingText, cosine, RRF_K, type FusedHit } from './fusion.js';
+export { formatExplanation, type HitExplanation, type TermEvidence } from './explain.js';
+export { formatServerSuggestions, serverSummary, LOW_CONFIDENCE, SUGGESTED_SERVERS, type SuggestedServer } from './suggest.js';
+export { parseThesaurus, shippedThesaurus, type Thesaurus, type Neighbour } from './thesaurus.js';

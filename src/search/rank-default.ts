@@ -9,7 +9,8 @@
  */
 import type { ToolSpec } from '../core/tool.js';
 import type { ParsedQuery } from './query.js';
-import { topK, type Ranker, type RankerIndex, type RankedTool } from './ranker.js';
+import { topK, type Ranker, type RankerContext, type RankerIndex, type RankedTool, type ServerSuggestion } from './ranker.js';
+import type { HitExplanation, TermEvidence } from './explain.js';
 import { identifierParts, schemaParameters, sourceName, words } from './text.js';
 import { STOP_WORDS, SYNONYMS, stem } from './vocabulary.js';
 import { shippedThesaurus, type Thesaurus } from './thesaurus.js';
@@ -265,20 +266,36 @@ function expandRareWords(stems: readonly string[], terms: Map<string, number>, e
   }
 }
 
+/** Per-stage scores of one query, kept only when explaining (C11). */
+interface ScoreTrace {
+  lexical?: Float64Array;
+  withServer?: Float64Array;
+  serverScores?: Float64Array;
+  /** Per tool: index of the clause that gave its best normalized clause score, or -1. */
+  bestClause?: Int32Array;
+  clauses?: string[];
+}
+
+/** Longest server description indexed: an `instructions` text can be long, and it is third-party text. */
+const MAX_SERVER_TEXT = 2_000;
+
 class DefaultIndex implements RankerIndex {
   private readonly names: string[];
   private readonly postings: Postings;
   private readonly serverOf: Int32Array;
+  private readonly serverNames: string[];
   private readonly serverPostings: Postings | undefined;
   private readonly serverCount: number;
   private scratch: Float64Array | undefined;
   private clauseScratch: Float64Array | undefined;
   private bestScratch: Float64Array | undefined;
   private readonly expander: RareWordExpander | undefined;
+  private nameIndex: Map<string, number> | undefined;
 
   constructor(
-    tools: readonly ToolSpec[],
+    private readonly tools: readonly ToolSpec[],
     private readonly options: DefaultRankerOptions,
+    context: RankerContext,
   ) {
     this.names = tools.map((t) => t.name);
     const tokenizer = new Tokenizer();
@@ -293,18 +310,10 @@ class DefaultIndex implements RankerIndex {
       if (id === undefined) servers.set(t.origin.server, (id = servers.size));
       return id;
     });
+    this.serverNames = [...servers.keys()];
     this.serverCount = servers.size;
     if (options.serverWeight > 0 && servers.size > 1) {
-      const serverDocs: Fields[] = [...servers.keys()].map(() => ({ name: [], server: [], hint: [], description: [], params: [], paramDescriptions: [] }));
-      docs.forEach((d, i) => {
-        const s = this.serverOf[i]!;
-        if (s < 0) return;
-        const doc = serverDocs[s]!;
-        if (doc.server.length === 0) doc.server.push(...d.server);
-        doc.name.push(...d.name);
-        doc.description.push(...d.description);
-      });
-      this.serverPostings = buildPostings(serverDocs, tokenizer.ids, options);
+      this.serverPostings = buildPostings(serverDocuments(this.serverNames, docs, this.serverOf, tokenizer, context), tokenizer.ids, options);
     }
   }
 
@@ -327,19 +336,25 @@ class DefaultIndex implements RankerIndex {
     };
   }
 
-  private queryTerms(text: string): Map<string, number> {
-    return weightedQueryTerms(text, this.options.synonymWeight, this.expander);
+  private queryTerms(text: string, sources?: Map<string, string>): Map<string, number> {
+    return weightedQueryTerms(text, this.options.synonymWeight, this.expander, sources);
   }
 
   search(query: ParsedQuery, limit: number, accept?: (name: string) => boolean): RankedTool[] {
-    const terms = this.queryTerms(query.text);
+    return topK(this.score(query.text, this.queryTerms(query.text)), this.names, limit, accept);
+  }
+
+  /** The whole scoring pipeline: term postings, server evidence, clause evidence. */
+  private score(text: string, terms: Map<string, number>, trace?: ScoreTrace): Float64Array {
     // One scratch buffer per index (search is synchronous): no 80 KB allocation per query at 10k tools.
     const scores = (this.scratch ??= new Float64Array(this.names.length));
     scores.fill(0);
     accumulate(this.postings, terms, scores);
-    if (this.serverPostings) this.addServerEvidence(terms, scores);
-    if (this.options.clauseWeight > 0) this.addClauseEvidence(query.text, scores);
-    return topK(scores, this.names, limit, accept);
+    if (trace) trace.lexical = scores.slice();
+    if (this.serverPostings) this.addServerEvidence(terms, scores, trace);
+    if (trace) trace.withServer = scores.slice();
+    if (this.options.clauseWeight > 0) this.addClauseEvidence(text, scores, trace);
+    return scores;
   }
 
   /**
@@ -348,12 +363,16 @@ class DefaultIndex implements RankerIndex {
    * own; a tool's best clause score (normalized per clause) is added, so the best tool of every
    * step can reach the top.
    */
-  private addClauseEvidence(text: string, scores: Float64Array): void {
+  private addClauseEvidence(text: string, scores: Float64Array, trace?: ScoreTrace): void {
     const clauses = splitClauses(text);
     if (clauses.length < 2) return;
     let max = 0;
     for (let i = 0; i < scores.length; i++) if (scores[i]! > max) max = scores[i]!;
     if (max <= 0) return;
+    if (trace) {
+      trace.clauses = clauses;
+      trace.bestClause = new Int32Array(scores.length).fill(-1);
+    }
     // Only tools in some clause term's postings are visited, with reused typed buffers: the extra
     // work is about one more pass over the query's postings, not a pass over the catalog per clause.
     const n = scores.length;
@@ -361,7 +380,7 @@ class DefaultIndex implements RankerIndex {
     const best = (this.bestScratch ??= new Float64Array(n));
     const touched: number[] = [];
     const everTouched: number[] = [];
-    for (const clause of clauses) {
+    clauses.forEach((clause, c) => {
       touched.length = 0;
       accumulateTouched(this.postings, this.queryTerms(clause), clauseScores, touched);
       let cmax = 0;
@@ -369,10 +388,13 @@ class DefaultIndex implements RankerIndex {
       for (const d of touched) {
         const v = cmax > 0 ? clauseScores[d]! / cmax : 0;
         if (best[d] === 0 && v > 0) everTouched.push(d);
-        if (v > best[d]!) best[d] = v;
+        if (v > best[d]!) {
+          best[d] = v;
+          if (trace) trace.bestClause![d] = c;
+        }
         clauseScores[d] = 0;
       }
-    }
+    });
     const w = this.options.clauseWeight * max;
     for (const d of everTouched) {
       scores[d]! += w * best[d]!;
@@ -381,15 +403,153 @@ class DefaultIndex implements RankerIndex {
   }
 
   /** Tools of a server whose tools, taken together, match the query get a share of that score. */
-  private addServerEvidence(terms: Map<string, number>, scores: Float64Array): void {
+  private addServerEvidence(terms: Map<string, number>, scores: Float64Array, trace?: ScoreTrace): void {
     const serverScores = new Float64Array(this.serverCount);
     accumulate(this.serverPostings!, terms, serverScores);
+    if (trace) trace.serverScores = serverScores;
     const lambda = this.options.serverWeight;
     for (let i = 0; i < scores.length; i++) {
       const s = this.serverOf[i]!;
       if (s >= 0 && scores[i]! > 0) scores[i]! += lambda * serverScores[s]!;
     }
   }
+
+  private indexOf(name: string): number {
+    this.nameIndex ??= new Map(this.names.map((n, i) => [n, i]));
+    return this.nameIndex.get(name) ?? -1;
+  }
+
+  /** C11: replay the scoring with every stage kept, then read each hit's share of each stage. */
+  explain(query: ParsedQuery, names: readonly string[]): HitExplanation[] {
+    const sources = new Map<string, string>();
+    const terms = this.queryTerms(query.text, sources);
+    const trace: ScoreTrace = {};
+    const final = this.score(query.text, terms, trace).slice();
+    return names.map((name, rank) => {
+      const i = this.indexOf(name);
+      if (i < 0) return { name, rank: rank + 1, how: 'keyword ranking' };
+      const fields = fieldTerms(this.tools[i]!);
+      const evidence: TermEvidence[] = [];
+      for (const [term, weight] of terms) {
+        const w = postingWeight(this.postings, term, i);
+        if (w === 0) continue;
+        const inFields = FIELD_NAMES.filter((f) => fields[f].has(term));
+        evidence.push({ term, origin: sources.get(term) ?? 'query', weight, fields: inFields, score: weight * w });
+      }
+      evidence.sort((a, b) => b.score - a.score);
+      const lexical = trace.lexical![i]!;
+      const withServer = trace.withServer![i]!;
+      const s = this.serverOf[i]!;
+      const explanation: HitExplanation = {
+        name,
+        rank: rank + 1,
+        how: 'keyword ranking',
+        score: final[i]!,
+        terms: evidence,
+        ...(s >= 0 &&
+          withServer > lexical && {
+            server: {
+              name: this.serverNames[s]!,
+              score: withServer - lexical,
+              terms: [...terms.keys()].filter((t) => this.serverPostings && postingWeight(this.serverPostings, t, s) > 0),
+            },
+          }),
+        ...(final[i]! > withServer &&
+          trace.bestClause &&
+          trace.bestClause[i]! >= 0 && { clause: { text: trace.clauses![trace.bestClause[i]!]!, score: final[i]! - withServer } }),
+      };
+      return explanation;
+    });
+  }
+
+  /** C12: servers ranked by their server-level documents (tools' names, descriptions, server text). */
+  suggestServers(query: ParsedQuery, limit: number): ServerSuggestion[] {
+    if (this.serverCount === 0) return [];
+    const terms = this.queryTerms(query.text);
+    const serverScores = new Float64Array(this.serverCount);
+    if (this.serverPostings) accumulate(this.serverPostings, terms, serverScores);
+    const scores = this.score(query.text, terms);
+    const out: ServerSuggestion[] = [];
+    for (const r of topK(serverScores, this.serverNames, limit)) {
+      const s = this.serverNames.indexOf(r.name);
+      const tools: { name: string; score: number }[] = [];
+      for (let i = 0; i < this.names.length; i++) if (this.serverOf[i] === s && scores[i]! > 0) tools.push({ name: this.names[i]!, score: scores[i]! });
+      tools.sort((a, b) => b.score - a.score);
+      out.push({ server: r.name, score: r.score, tools: tools.slice(0, 3).map((t) => t.name) });
+    }
+    return out;
+  }
+
+  /**
+   * C12: the share of the query's own words (weight 1) that the tool contains, or 1 once it holds
+   * two of them: a long task text is never fully covered by one tool, so a share alone would call
+   * almost every task weak (measured: 93% of LiveMCPBench tasks). A best hit holding at most one
+   * query word is where misses concentrate (bench/README.md, "Never empty-handed").
+   */
+  confidence(query: ParsedQuery, top: string): number {
+    const i = this.indexOf(top);
+    const own = [...new Set(indexTerms(words(query.text)))];
+    if (i < 0 || own.length === 0) return 0;
+    let hit = 0;
+    for (const term of own) if (postingWeight(this.postings, term, i) > 0) hit++;
+    return hit >= 2 ? 1 : hit / own.length;
+  }
+}
+
+/**
+ * One document per server: its name, every tool's name and description, and what the server says
+ * about itself (title → hint field, instructions → description field, cut to MAX_SERVER_TEXT).
+ */
+function serverDocuments(serverNames: readonly string[], docs: readonly Fields[], serverOf: Int32Array, tokenizer: Tokenizer, context: RankerContext): Fields[] {
+  const serverDocs: Fields[] = serverNames.map(() => ({ name: [], server: [], hint: [], description: [], params: [], paramDescriptions: [] }));
+  docs.forEach((d, i) => {
+    const s = serverOf[i]!;
+    if (s < 0) return;
+    const doc = serverDocs[s]!;
+    if (doc.server.length === 0) for (const t of d.server) doc.server.push(t);
+    for (const t of d.name) doc.name.push(t);
+    // A loop, not push(...spread): a server with huge descriptions would overflow the call stack.
+    for (const t of d.description) doc.description.push(t);
+  });
+  if (context.servers) {
+    serverNames.forEach((server, s) => {
+      const info = context.servers!.get(server);
+      if (!info) return;
+      const doc = serverDocs[s]!;
+      if (info.title) for (const t of tokenizer.text(info.title.slice(0, MAX_SERVER_TEXT))) doc.hint.push(t);
+      if (info.description) for (const t of tokenizer.text(info.description.slice(0, MAX_SERVER_TEXT))) doc.description.push(t);
+    });
+  }
+  return serverDocs;
+}
+
+/** The stems of each field of one tool, for explain (same tokenizing as the index). */
+function fieldTerms(tool: ToolSpec): Record<FieldName, Set<string>> {
+  const parameters = schemaParameters(tool);
+  return {
+    name: new Set(indexTerms(identifierParts(sourceName(tool)))),
+    server: new Set(tool.origin.kind === 'mcp' ? indexTerms(identifierParts(tool.origin.server)) : []),
+    hint: new Set(indexTerms(words(tool.searchHint ?? ''))),
+    description: new Set(indexTerms(words(tool.description))),
+    params: new Set(parameters.flatMap((p) => indexTerms(identifierParts(p.name)))),
+    paramDescriptions: new Set(parameters.flatMap((p) => indexTerms(words(p.description)))),
+  };
+}
+
+/** The posting weight of (term, doc), 0 when absent. Postings are in doc order: binary search. */
+function postingWeight(postings: Postings, term: string, docIndex: number): number {
+  const t = postings.ids.get(term);
+  if (t === undefined) return 0;
+  let lo = postings.offsets[t]!;
+  let hi = postings.offsets[t + 1]! - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const d = postings.doc[mid]!;
+    if (d === docIndex) return postings.weight[mid]!;
+    if (d < docIndex) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0;
 }
 
 /** Split a task into its steps: sentences, semicolons, commas and "then"/"and" joints. */
@@ -407,5 +567,5 @@ export function defaultRanker(options: Partial<DefaultRankerOptions> = {}): Rank
     fields: { ...DEFAULT_RANKER_OPTIONS.fields, ...options.fields },
     expansion: { ...DEFAULT_RANKER_OPTIONS.expansion, ...options.expansion },
   };
-  return { name: 'default', build: (tools) => new DefaultIndex(tools, merged) };
+  return { name: 'default', build: (tools, context = {}) => new DefaultIndex(tools, merged, context) };
 }

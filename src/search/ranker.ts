@@ -2,7 +2,8 @@
  * C9 — the ranker and embedder interfaces. A ranker builds an index once per pool of deferred
  * tools (the searcher caches it per pool key) and answers keyword queries from it.
  */
-import type { ToolSpec } from '../core/tool.js';
+import type { ServerInfo, ToolSpec } from '../core/tool.js';
+import type { HitExplanation } from './explain.js';
 import type { ParsedQuery } from './query.js';
 
 export interface RankedTool {
@@ -17,11 +18,32 @@ export interface RankerIndex {
    * filter applied before the cut, so `+required` terms never shorten the list below `limit`.
    */
   search(query: ParsedQuery, limit: number, accept?: (name: string) => boolean): RankedTool[];
+  /** C11: the evidence behind each of `names` (hits of `search` for the same query), in that order. */
+  explain?(query: ParsedQuery, names: readonly string[]): HitExplanation[];
+  /** C12: the servers most likely to hold a tool for the query, best first. */
+  suggestServers?(query: ParsedQuery, limit: number): ServerSuggestion[];
+  /**
+   * C12: how sure the ranker is that `top` (its best hit) answers the query, 0–1: the share of the
+   * query's own words the tool matches. Below the searcher's threshold the result lists servers.
+   */
+  confidence?(query: ParsedQuery, top: string): number;
+}
+
+export interface ServerSuggestion {
+  readonly server: string;
+  readonly score: number;
+  /** The server's tools (model-facing names) that match the query best, at most three. */
+  readonly tools: readonly string[];
+}
+
+/** What a ranker may know besides the tools: what the servers say about themselves (G1 initialize). */
+export interface RankerContext {
+  readonly servers?: ReadonlyMap<string, ServerInfo>;
 }
 
 export interface Ranker {
   readonly name: string;
-  build(tools: readonly ToolSpec[]): RankerIndex;
+  build(tools: readonly ToolSpec[], context?: RankerContext): RankerIndex;
 }
 
 export type RankerName = 'default' | 'reference' | 'bm25' | 'regex';

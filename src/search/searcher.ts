@@ -8,12 +8,14 @@
  */
 import { MCP_PREFIX } from '../core/names.js';
 import { DEFAULT_MAX_RESULTS } from '../core/search-tool.js';
-import type { ToolSpec } from '../core/tool.js';
+import type { ServerInfo, ToolSpec } from '../core/tool.js';
 import { cleanQuery, parseKeywordQuery, parseSelect, type ParsedQuery } from './query.js';
 import type { Embedder, Ranker, RankerIndex, RankerName } from './ranker.js';
 import { createRanker } from './rankers.js';
-import { fuseWithEmbeddings, toolEmbeddingText } from './fusion.js';
+import { fuseRanked, toolEmbeddingText, type FusedHit } from './fusion.js';
 import { toolNameParts, wordBoundaryPattern } from './text.js';
+import type { HitExplanation } from './explain.js';
+import { formatServerSuggestions, isLowConfidence, suggestServers, type SuggestedServer } from './suggest.js';
 
 export interface SearchPool {
   readonly tools: readonly ToolSpec[];
@@ -21,6 +23,8 @@ export interface SearchPool {
   readonly deferred: ReadonlySet<string>;
   /** MCP servers still connecting (C8). */
   readonly pendingServers: readonly string[];
+  /** What servers said about themselves at initialize (title, instructions): server-level evidence. */
+  readonly servers?: ReadonlyMap<string, ServerInfo>;
 }
 
 export type QueryKind = 'select' | 'exact' | 'prefix' | 'keyword' | 'regex' | 'bm25';
@@ -37,6 +41,12 @@ export interface ToolSearchResult {
   pendingServers: string[];
   /** Regex mode only: why the pattern was not used (too long, unsupported syntax). */
   error?: string;
+  /** C11, with `explain: true`: why each match is there, in `matches` order. */
+  explanations?: HitExplanation[];
+  /** C12: a keyword search that found nothing it is sure of lists the servers likely to hold the tool. */
+  suggestedServers?: SuggestedServer[];
+  /** C12: true when the matches are weak (the best one covers little of the query) or absent. */
+  lowConfidence?: boolean;
 }
 
 export interface ToolSearcherOptions {
@@ -48,6 +58,8 @@ export interface ToolSearcherOptions {
 export interface SearchOptions {
   maxResults?: number;
   mode?: SearchMode;
+  /** C11: attach `explanations` to the result. */
+  explain?: boolean;
 }
 
 /** Upper bound on `max_results`, whatever the model asks for. */
@@ -59,6 +71,8 @@ interface PoolIndex {
   deferredTools: ToolSpec[];
   byName: Map<string, ToolSpec>;
   rankers: Map<string, RankerIndex>;
+  /** The server info the rankers were built with: new info rebuilds them. */
+  servers: ReadonlyMap<string, ServerInfo> | undefined;
   vectors?: number[][];
   vectorsPending?: Promise<number[][]>;
 }
@@ -143,19 +157,51 @@ export class ToolSearcher {
     if (mode === 'regex' || mode === 'bm25') return this.modeSearch(pool, index, text, limit, mode);
 
     const selected = parseSelect(text);
-    if (selected) return this.select(pool, index, text, selected);
+    if (selected) return withPlainExplanations(this.select(pool, index, text, selected), options, 'selected by name (select:)');
 
     const exact = index.byName.get(text) ?? pool.tools.find((t) => t.name === text);
-    if (exact) return { ...this.emptyResult(pool, text, 'exact'), matches: [exact.name] };
+    if (exact) return withPlainExplanations({ ...this.emptyResult(pool, text, 'exact'), matches: [exact.name] }, options, 'exact tool name');
 
     if (text.toLowerCase().startsWith(MCP_PREFIX)) {
       const prefix = text.toLowerCase();
       const matches = index.deferredTools.filter((t) => t.name.toLowerCase().startsWith(prefix)).map((t) => t.name);
-      if (matches.length > 0) return { ...this.emptyResult(pool, text, 'prefix'), matches: matches.slice(0, limit) };
+      if (matches.length > 0) {
+        return withPlainExplanations({ ...this.emptyResult(pool, text, 'prefix'), matches: matches.slice(0, limit) }, options, `server prefix ${prefix}`);
+      }
     }
 
     const parsed = parseKeywordQuery(text);
-    return { ...this.emptyResult(pool, text, 'keyword'), matches: this.rankKeywords(index, parsed, limit, queryVector) };
+    const hits = this.rankKeywords(index, parsed, limit, queryVector);
+    const result: ToolSearchResult = { ...this.emptyResult(pool, text, 'keyword'), matches: hits.map((h) => h.name) };
+    if (options.explain) result.explanations = this.explainKeywords(index, parsed, hits);
+    return this.withSuggestions(pool, index, parsed, result);
+  }
+
+  /** C12: a weak or empty keyword result gets the servers most likely to hold the tool. */
+  private withSuggestions(pool: SearchPool, index: PoolIndex, query: ParsedQuery, result: ToolSearchResult): ToolSearchResult {
+    if (query.terms.length === 0) return result;
+    const rankerIndex = this.rankerIndex(index, this.ranker);
+    if (!isLowConfidence(rankerIndex, query, result.matches)) return result;
+    const servers = suggestServers(rankerIndex, query, index.deferredTools, pool.servers);
+    return { ...result, lowConfidence: true, ...(servers.length > 0 && { suggestedServers: servers }) };
+  }
+
+  /** C11: the ranker's evidence per hit, plus the embedding and lexical ranks when fused. */
+  private explainKeywords(index: PoolIndex, query: ParsedQuery, hits: readonly FusedHit[]): HitExplanation[] {
+    const rankerIndex = this.rankerIndex(index, this.ranker);
+    const names = hits.map((h) => h.name);
+    const base = rankerIndex.explain?.(query, names) ?? names.map((name, i) => ({ name, rank: i + 1, how: `${this.ranker.name} ranking` }));
+    return base.map((e, i) => {
+      const hit = hits[i]!;
+      if (!hit.fused) return e;
+      return {
+        ...e,
+        embedding: {
+          ...(hit.embeddingRank !== undefined && { rank: hit.embeddingRank }),
+          ...(hit.lexicalRank !== undefined && { lexicalRank: hit.lexicalRank }),
+        },
+      };
+    });
   }
 
   /** C1: deferred pool first, then the whole pool; only names absent from both are "not found". */
@@ -176,16 +222,17 @@ export class ToolSearcher {
     return { ...this.emptyResult(pool, text, 'select'), matches, notFound };
   }
 
-  private rankKeywords(index: PoolIndex, query: ParsedQuery, limit: number, queryVector: number[] | undefined): string[] {
+  private rankKeywords(index: PoolIndex, query: ParsedQuery, limit: number, queryVector: number[] | undefined): FusedHit[] {
     if (query.terms.length === 0) return [];
     const accept = query.required.length > 0 ? requiredTermFilter(index.deferredTools, query.required) : undefined;
     const rankerIndex = this.rankerIndex(index, this.ranker);
-    if (!this.embedder) return rankerIndex.search(query, limit, accept).map((r) => r.name);
+    const lexicalOnly = () => rankerIndex.search(query, limit, accept).map((r) => ({ name: r.name, fused: false }));
+    if (!this.embedder) return lexicalOnly();
     const vector = queryVector ?? this.syncQueryVector(query.text);
     const vectors = index.vectors ?? this.syncToolVectors(index);
-    if (!vector || !vectors) return rankerIndex.search(query, limit, accept).map((r) => r.name);
+    if (!vector || !vectors) return lexicalOnly();
     const lexical = rankerIndex.search(query, Math.max(50, limit * 10), accept);
-    return fuseWithEmbeddings(lexical, index.deferredTools, vectors, vector, limit, accept);
+    return fuseRanked(lexical, index.deferredTools, vectors, vector, limit, accept);
   }
 
   private modeSearch(pool: SearchPool, index: PoolIndex, text: string, limit: number, mode: 'regex' | 'bm25'): ToolSearchResult {
@@ -207,7 +254,7 @@ export class ToolSearcher {
 
   private rankerIndex(index: PoolIndex, ranker: Ranker): RankerIndex {
     let built = index.rankers.get(ranker.name);
-    if (!built) index.rankers.set(ranker.name, (built = ranker.build(index.deferredTools)));
+    if (!built) index.rankers.set(ranker.name, (built = ranker.build(index.deferredTools, index.servers ? { servers: index.servers } : {})));
     return built;
   }
 
@@ -215,7 +262,7 @@ export class ToolSearcher {
   private poolIndex(pool: SearchPool): PoolIndex {
     const last = this.cachedFor;
     if (this.cached && last && last.tools === pool.tools && last.deferred === pool.deferred && last.size === pool.deferred.size) {
-      return this.cached;
+      return this.withServers(this.cached, pool);
     }
     const deferredTools = pool.tools.filter((t) => pool.deferred.has(t.name));
     const key = deferredTools
@@ -223,10 +270,19 @@ export class ToolSearcher {
       .sort()
       .join('\n');
     if (!this.cached || this.cached.key !== key) {
-      this.cached = { key, deferredTools, byName: new Map(deferredTools.map((t) => [t.name, t])), rankers: new Map() };
+      this.cached = { key, deferredTools, byName: new Map(deferredTools.map((t) => [t.name, t])), rankers: new Map(), servers: pool.servers };
     }
     this.cachedFor = { tools: pool.tools, deferred: pool.deferred, size: pool.deferred.size };
-    return this.cached;
+    return this.withServers(this.cached, pool);
+  }
+
+  /** Server info is ranking evidence: when it changes, the rankers are rebuilt (the vectors stay). */
+  private withServers(index: PoolIndex, pool: SearchPool): PoolIndex {
+    if (index.servers !== pool.servers) {
+      index.servers = pool.servers;
+      index.rankers.clear();
+    }
+    return index;
   }
 
   private syncToolVectors(index: PoolIndex): number[][] | undefined {
@@ -278,6 +334,7 @@ export function formatSearchResult(result: ToolSearchResult): string {
   if (result.pendingServers.length > 0) {
     lines.push(`MCP servers still connecting: ${result.pendingServers.join(', ')}. Their tools are not searchable yet.`);
   }
+  lines.push(...formatServerSuggestions(result.suggestedServers ?? [], result.matches.length > 0));
   if (result.matches.length === 0) {
     lines.push(
       result.pendingServers.length > 0
@@ -286,6 +343,12 @@ export function formatSearchResult(result: ToolSearchResult): string {
     );
   }
   return lines.join('\n');
+}
+
+/** select:, exact-name and prefix hits: the rule that found them is the whole explanation. */
+function withPlainExplanations(result: ToolSearchResult, options: SearchOptions, how: string): ToolSearchResult {
+  if (!options.explain) return result;
+  return { ...result, explanations: result.matches.map((name, i) => ({ name, rank: i + 1, how })) };
 }
 
 function truncate(text: string, max: number): string {

@@ -5,7 +5,9 @@
 import type { Command } from 'commander';
 import type { Catalog } from '../../core/catalog.js';
 import { isRankerName, RANKER_NAMES } from '../../search/rankers.js';
-import { ToolSearcher, type SearchMode, type SearchPool } from '../../search/searcher.js';
+import { ToolSearcher, type SearchMode, type SearchPool, type ToolSearchResult } from '../../search/searcher.js';
+import { formatExplanation } from '../../search/explain.js';
+import { formatServerSuggestions } from '../../search/suggest.js';
 import { loadCatalogFile, loadQueriesFile, type QueryEntry } from '../catalog-file.js';
 
 interface SearchCommandOptions {
@@ -17,6 +19,7 @@ interface SearchCommandOptions {
   ranker: string;
   mode: string;
   json?: boolean;
+  explain?: boolean;
 }
 
 function poolOf(catalog: Catalog): SearchPool {
@@ -49,10 +52,11 @@ export function runSearchCommand(catalog: Catalog, options: SearchCommandOptions
   const maxResults = Number(options.maxResults);
   if (!Number.isInteger(maxResults) || maxResults < 1) throw new Error(`--max-results must be a positive integer, got "${options.maxResults}".`);
   const pool = poolOf(catalog);
+  const explain = options.explain === true;
   const searcher = new ToolSearcher({ ranker: options.ranker, maxResults });
   const idOf = (name: string) => catalog.get(name)?.id ?? name;
   for (const entry of readQueries(options)) {
-    const result = searcher.search(pool, entry.query, { mode: options.mode as SearchMode });
+    const result = searcher.search(pool, entry.query, { mode: options.mode as SearchMode, explain });
     if (options.json) {
       write(
         JSON.stringify({
@@ -62,6 +66,9 @@ export function runSearchCommand(catalog: Catalog, options: SearchCommandOptions
           totalDeferred: result.totalDeferred,
           ...(result.notFound.length > 0 && { notFound: result.notFound }),
           ...(result.pendingServers.length > 0 && { pendingServers: result.pendingServers }),
+          ...(result.lowConfidence && { lowConfidence: true }),
+          ...(result.suggestedServers && { suggestedServers: result.suggestedServers }),
+          ...(result.explanations && { explanations: result.explanations }),
         }),
       );
       continue;
@@ -69,9 +76,20 @@ export function runSearchCommand(catalog: Catalog, options: SearchCommandOptions
     write(`${entry.qid !== undefined ? `[${entry.qid}] ` : ''}${entry.query}  (${result.kind}, ${result.totalDeferred} deferred)`);
     if (result.error !== undefined) write(`    error: ${result.error}`);
     if (result.matches.length === 0) write('    (no match)');
-    result.matches.forEach((name, i) => write(`  ${String(i + 1).padStart(2)}. ${idOf(name)}`));
+    result.matches.forEach((name, i) => {
+      write(`  ${String(i + 1).padStart(2)}. ${idOf(name)}`);
+      writeExplanation(result, i, write);
+    });
     for (const name of result.notFound) write(`    not found: ${name}`);
+    for (const line of formatServerSuggestions(result.suggestedServers ?? [], result.matches.length > 0)) write(`    ${line}`);
   }
+}
+
+/** C11: the evidence lines under hit `i`, when the search was explained. */
+function writeExplanation(result: ToolSearchResult, i: number, write: (line: string) => void): void {
+  const explanation = result.explanations?.[i];
+  if (!explanation) return;
+  for (const line of formatExplanation(explanation)) write(`        ${line}`);
 }
 
 export function registerSearchCommand(program: Command): void {
@@ -86,6 +104,7 @@ export function registerSearchCommand(program: Command): void {
     .option('--ranker <name>', `keyword ranker: ${RANKER_NAMES.join(' | ')}`, 'default')
     .option('--mode <mode>', 'query mode: default | regex | bm25', 'default')
     .option('--json', 'one JSON line per query: {qid, query, matches: [catalog ids], totalDeferred}')
+    .option('--explain', 'say why each hit is there: fields and terms, expansions, server and clause evidence, embedding rank')
     .action(async (options: SearchCommandOptions) => {
       const { catalog, close } = await openCatalog(options);
       const out: string[] = [];

@@ -1,0 +1,64 @@
+/**
+ * C11 — why a tool was found: the evidence behind each hit, as plain data, and its text form for
+ * `toolsearch search --explain` and the library's `explain` option. A user reads it to see why a
+ * tool was or was not found and to fix the tool's description.
+ */
+
+/** One query term's contribution to a hit. */
+export interface TermEvidence {
+  /** The index term (a Porter stem). */
+  readonly term: string;
+  /** Where the term came from: the query itself, a synonym, or a rare-word expansion. */
+  readonly origin: string;
+  /** Weight of the term in the query (1 for the query's own words). */
+  readonly weight: number;
+  /** Fields of the tool the term was found in: name, server, hint, description, params, paramDescriptions. */
+  readonly fields: readonly string[];
+  /** Its part of the tool's lexical score. */
+  readonly score: number;
+}
+
+export interface HitExplanation {
+  /** Model-facing tool name. */
+  readonly name: string;
+  /** 1-based rank in the result. */
+  readonly rank: number;
+  /** How the hit was found: keyword ranking, select:, exact name, server prefix, regex, bm25. */
+  readonly how: string;
+  /** Final ranking score (keyword rankers). */
+  readonly score?: number;
+  readonly terms?: readonly TermEvidence[];
+  /** Server-level evidence: the server's tools (and its own description) matched these terms. */
+  readonly server?: { readonly name: string; readonly score: number; readonly terms: readonly string[] };
+  /** Clause evidence: the clause of a multi-step task this tool answers best. */
+  readonly clause?: { readonly text: string; readonly score: number };
+  /** With an embedder: the tool's rank by embedding similarity and in the lexical ranking (1-based). */
+  readonly embedding?: { readonly rank?: number; readonly lexicalRank?: number };
+}
+
+function round(n: number): string {
+  return n.toFixed(2);
+}
+
+/** The lines `--explain` prints under a hit (indented by the caller). */
+export function formatExplanation(e: HitExplanation): string[] {
+  const lines: string[] = [];
+  lines.push(`${e.how}${e.score !== undefined ? `, score ${round(e.score)}` : ''}`);
+  if (e.terms && e.terms.length > 0) {
+    const parts = e.terms.map((t) => {
+      const from = t.origin === 'query' ? '' : ` [${t.origin}]`;
+      return `${t.term} in ${t.fields.join('+') || '—'} (${round(t.score)})${from}`;
+    });
+    lines.push(`terms: ${parts.join('; ')}`);
+  } else if (e.how === 'keyword ranking') {
+    lines.push('terms: none of the query words is in this tool');
+  }
+  if (e.server && e.server.score > 0) lines.push(`server evidence: +${round(e.server.score)} from server "${e.server.name}" (${e.server.terms.join(', ')})`);
+  if (e.clause && e.clause.score > 0) lines.push(`clause evidence: +${round(e.clause.score)} for "${e.clause.text}"`);
+  if (e.embedding) {
+    const emb = e.embedding.rank !== undefined ? `embedding rank ${e.embedding.rank}` : 'not in the embedding top 50';
+    const lex = e.embedding.lexicalRank !== undefined ? `lexical rank ${e.embedding.lexicalRank}` : 'not in the lexical list';
+    lines.push(`${emb}, ${lex}`);
+  }
+  return lines;
+}
