@@ -29,6 +29,10 @@ export interface CatalogFileEntry {
   name: string;
   description: string;
   inputSchema: JsonSchema;
+  /** Optional, on any line of the server: what the server says about itself (MCP `instructions`). */
+  serverDescription?: string;
+  /** Optional: the server's human-readable title. */
+  serverTitle?: string;
 }
 
 export interface QueryEntry {
@@ -86,7 +90,12 @@ function parseCatalogEntry(file: string, line: number, value: Record<string, unk
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) fail('"inputSchema" must be an object');
   const id = value.id;
   if (id !== undefined && typeof id !== 'string') fail('"id" must be a string');
+  const { serverDescription, serverTitle } = value;
+  if (serverDescription !== undefined && typeof serverDescription !== 'string') fail('"serverDescription" must be a string');
+  if (serverTitle !== undefined && typeof serverTitle !== 'string') fail('"serverTitle" must be a string');
   return {
+    ...(typeof serverDescription === 'string' && { serverDescription }),
+    ...(typeof serverTitle === 'string' && { serverTitle }),
     id: (id as string | undefined) ?? (server ? `${server as string}/${name as string}` : (name as string)),
     server: (server as string | null | undefined) ?? null,
     name: name as string,
@@ -151,9 +160,23 @@ export function loadCatalogFile(file: string, options: LoadCatalogOptions = {}):
   } catch (error) {
     throw new CatalogFileError(file, undefined, (error as Error).message);
   }
+  recordServerInfo(catalog, entries);
   const warn = options.warn === undefined ? (m: string) => process.stderr.write(`${m}\n`) : options.warn;
   if (renamed > 0 && warn) warn(`${file}: ${renamed} duplicate tool name(s) kept under a suffixed name (_2, _3, …)`);
   return catalog;
+}
+
+/** The first `serverTitle` / `serverDescription` given for each server (C12 server evidence). */
+function recordServerInfo(catalog: Catalog, entries: readonly CatalogFileEntry[]): void {
+  const info = new Map<string, { title?: string; description?: string }>();
+  for (const entry of entries) {
+    if (entry.server === null || (entry.serverTitle === undefined && entry.serverDescription === undefined)) continue;
+    const current = info.get(entry.server) ?? {};
+    info.set(entry.server, { title: current.title ?? entry.serverTitle, description: current.description ?? entry.serverDescription });
+  }
+  for (const [server, { title, description }] of info) {
+    catalog.setServerInfo(server, { ...(title !== undefined && { title }), ...(description !== undefined && { description }) });
+  }
 }
 
 /** Read a queries file: `{qid?, query, gold?}` per line. */

@@ -7,7 +7,7 @@
  */
 import { DuplicateToolError, UnknownToolError } from './errors.js';
 import { isProviderSafeName, MCP_PREFIX, qualifyMcpName, toProviderSafeName } from './names.js';
-import { defineTool, describeOrigin, type ToolInput, type ToolSpec } from './tool.js';
+import { defineTool, describeOrigin, type ServerInfo, type ToolInput, type ToolSpec } from './tool.js';
 
 export interface CatalogDelta {
   added: string[];
@@ -48,6 +48,8 @@ export class Catalog implements PoolView {
   private readonly initializing = new Set<string>();
   private readonly listeners = new Set<Listener>();
   private revision = 0;
+  /** Replaced (never mutated) on change, so its identity is a cache key for the search index. */
+  private info: ReadonlyMap<string, ServerInfo> = new Map();
 
   constructor(tools: Iterable<ToolInput | ToolSpec> = []) {
     for (const tool of tools) this.insert(admitTool(tool));
@@ -98,6 +100,24 @@ export class Catalog implements PoolView {
     const names = new Set<string>();
     for (const t of this.byName.values()) if (t.origin.kind === 'mcp') names.add(t.origin.server);
     return [...names].sort();
+  }
+
+  /** What each server said about itself at initialize (title, instructions): search evidence (C12). */
+  get serverInfo(): ReadonlyMap<string, ServerInfo> {
+    return this.info;
+  }
+
+  /** Record a server's title/instructions; an empty info removes the entry. */
+  setServerInfo(server: string, info: ServerInfo): void {
+    const current = this.info.get(server);
+    const empty = !info.title && !info.description;
+    if (current?.title === info.title && current?.description === info.description) return;
+    if (empty && !current) return;
+    const next = new Map(this.info);
+    if (empty) next.delete(server);
+    else next.set(server, { ...(info.title && { title: info.title }), ...(info.description && { description: info.description }) });
+    this.info = next;
+    this.emit({ added: [], removed: [] }, true);
   }
 
   isServerInitializing(server: string): boolean {

@@ -210,7 +210,7 @@ export class ToolsearchGateway {
     const maxResults = typeof max === 'number' && Number.isFinite(max) && max >= 1 ? Math.floor(max) : DEFAULT_MAX_RESULTS;
     const deferred = this.deferred();
     const outcome: SearchOutcome = await this.searcher.search(
-      { tools: this.catalog.tools, deferred, pendingServers: this.catalog.pendingServers },
+      { tools: this.catalog.tools, deferred, pendingServers: this.catalog.pendingServers, servers: this.catalog.serverInfo },
       query,
       { maxResults },
     );

@@ -37,6 +37,8 @@ export interface McpConnection {
   /** Every tool, all pages. */
   listTools(): Promise<UpstreamTool[]>;
   callTool(name: string, args: Record<string, unknown>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<UpstreamCallResult>;
+  /** What the server said about itself at initialize (after `connect`): its title and instructions. */
+  serverInfo?(): { title?: string; instructions?: string } | undefined;
   /** Process id of a stdio server (diagnostics, tests). */
   readonly pid: number | undefined;
   /** Deliberate close: no `onClosed` follows. Safe to call twice. */

@@ -203,6 +203,7 @@ export class McpHub {
       await connection.connect(abort.signal);
       const tools = await raceAbort(connection.listTools(), abort.signal);
       if (this.closed || entry.connection !== connection) return void (await connection.close());
+      this.recordServerInfo(entry.name, connection);
       this.applyTools(entry, tools);
       entry.state = 'ready';
       entry.attempts = 0;
@@ -218,6 +219,14 @@ export class McpHub {
       clearTimeout(timer);
       entry.resolveFirstAttempt();
     }
+  }
+
+  /** C12: the server's title/instructions go to the catalog as search evidence (third-party text). */
+  private recordServerInfo(server: string, connection: McpConnection): void {
+    const info = connection.serverInfo?.();
+    const title = typeof info?.title === 'string' ? info.title : undefined;
+    const description = typeof info?.instructions === 'string' ? info.instructions : undefined;
+    this.catalog.setServerInfo(server, { ...(title !== undefined && { title }), ...(description !== undefined && { description }) });
   }
 
   /**

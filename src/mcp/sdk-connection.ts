@@ -64,6 +64,14 @@ class SdkConnection implements McpConnection {
     await connecting;
   }
 
+  /** Title and instructions from the initialize result; the search indexes them as server evidence. */
+  serverInfo(): { title?: string; instructions?: string } | undefined {
+    const version = this.client?.getServerVersion();
+    const instructions = this.client?.getInstructions();
+    const title = version?.title;
+    return { ...(title !== undefined && { title }), ...(instructions !== undefined && { instructions }) };
+  }
+
   /**
    * Every tool, all pages. Tools are validated one by one (the SDK's `listTools` rejects the
    * whole page when a single tool is malformed): a bad one is reported and left out.

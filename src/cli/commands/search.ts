@@ -24,7 +24,7 @@ interface SearchCommandOptions {
 
 function poolOf(catalog: Catalog): SearchPool {
   const tools = catalog.tools;
-  return { tools, deferred: new Set(tools.map((t) => t.name)), pendingServers: catalog.pendingServers };
+  return { tools, deferred: new Set(tools.map((t) => t.name)), pendingServers: catalog.pendingServers, servers: catalog.serverInfo };
 }
 
 function readQueries(options: SearchCommandOptions): QueryEntry[] {
