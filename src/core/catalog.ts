@@ -50,6 +50,7 @@ export class Catalog implements PoolView {
   private revision = 0;
   /** Replaced (never mutated) on change, so its identity is a cache key for the search index. */
   private info: ReadonlyMap<string, ServerInfo> = new Map();
+  private toolsSnapshot: readonly ToolSpec[] | undefined;
 
   constructor(tools: Iterable<ToolInput | ToolSpec> = []) {
     for (const tool of tools) this.insert(admitTool(tool));
@@ -60,8 +61,12 @@ export class Catalog implements PoolView {
     return this.revision;
   }
 
+  /**
+   * The same array until the next change, so caches keyed by identity (the searcher's index, the
+   * gateway's announcement) hit: a fresh copy per read made every search re-sort 10k names.
+   */
   get tools(): readonly ToolSpec[] {
-    return [...this.byName.values()];
+    return (this.toolsSnapshot ??= Object.freeze([...this.byName.values()]));
   }
 
   get pendingServers(): readonly string[] {
@@ -208,6 +213,7 @@ export class Catalog implements PoolView {
     const existing = this.byName.get(spec.name);
     if (existing) throw new DuplicateToolError(spec.name, describeOrigin(existing.origin), describeOrigin(spec.origin));
     this.byName.set(spec.name, spec);
+    this.toolsSnapshot = undefined;
     if (spec.id !== undefined) this.byId.set(spec.id, spec);
     return spec;
   }
@@ -216,6 +222,7 @@ export class Catalog implements PoolView {
     const tool = this.byName.get(name);
     if (!tool) return false;
     this.byName.delete(name);
+    this.toolsSnapshot = undefined;
     if (tool.id !== undefined) this.byId.delete(tool.id);
     return true;
   }

@@ -7,9 +7,25 @@ export const MCP_PREFIX = 'mcp__';
 export const PROVIDER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const PROVIDER_NAME_MAX = 64;
 
-/** `mcp__<server>__<tool>`, the model-facing name of an MCP tool before provider-safety. */
+/**
+ * `mcp__<server>__<tool>`, the model-facing name of an MCP tool before provider-safety.
+ *
+ * G5: a server name ending in `_` makes the plain form read as another pair (`a_` + `ping` and
+ * `a` + `_ping` both give `mcp__a___ping`, which reads as server `a`). The pair that reads back
+ * as itself keeps the plain name; the other gets a hash of the pair appended. Deterministic
+ * whatever order the servers connect in, and both tools stay reachable.
+ */
 export function qualifyMcpName(server: string, tool: string): string {
-  return `${MCP_PREFIX}${server}__${tool}`;
+  const plain = `${MCP_PREFIX}${server}__${tool}`;
+  return server.endsWith('_') ? `${plain}_${shortHash(`${server}\u0000${tool}`)}` : plain;
+}
+
+/** Why `qualifyMcpName` disambiguated this pair (for the log), or undefined when it did not. */
+export function ambiguousQualifiedName(server: string, tool: string): string | undefined {
+  if (!server.endsWith('_')) return undefined;
+  const plain = `${MCP_PREFIX}${server}__${tool}`;
+  const reads = parseMcpName(plain);
+  return `"${plain}" would read as server "${reads?.server ?? ''}", tool "${reads?.tool ?? ''}" (a server name ending in "_" is ambiguous), so a hash of the server and tool is appended`;
 }
 
 /** The inverse of `qualifyMcpName` for names without `__` inside the server part. */

@@ -3,24 +3,28 @@
  * → hub → gateway. Connection happens in the background; the gateway serves at once and reports
  * slow servers as pending (C8).
  */
+import { resolveLimits, type Limits } from '../core/limits.js';
 import { readHubConfig, type HubConfig } from '../mcp/config.js';
 import { defaultHubConfig, type DefaultServersOptions } from '../mcp/defaults.js';
 import { McpHub, type HubOptions } from '../mcp/hub.js';
 import { silentLogger, type Logger } from '../mcp/log.js';
 import { ToolsearchGateway, type GatewayOptions } from './gateway.js';
 import { connectRedisBackend, type RedisBackend } from './redis-backend.js';
+import { defaultGatewaySearcher } from './search.js';
 
 export interface GatewayFromConfigOptions extends DefaultServersOptions {
   /** A config file path or a validated config; absent: the embedded reference servers. */
   config?: string | HubConfig;
   logger?: Logger;
-  hub?: Omit<HubOptions, 'logger'>;
+  hub?: Omit<HubOptions, 'logger' | 'limits'>;
   gateway?: Omit<GatewayOptions, 'catalog' | 'upstream' | 'logger'>;
   /**
    * G6: a shared session store URL (`redis://HOST:PORT[/DB]`), overriding the config's
    * `toolSearch.sessionStore`; `null` keeps sessions in memory whatever the config says (stdio).
    */
   sessionStore?: string | null;
+  /** G5 limit overrides (the CLI's `--limit`), applied over the config's `toolSearch.limits`. */
+  limits?: Partial<Limits>;
 }
 
 export interface GatewayStack {
@@ -28,17 +32,21 @@ export interface GatewayStack {
   gateway: ToolsearchGateway;
   /** The Redis behind a shared session store, when one is configured. */
   redis?: RedisBackend;
+  /** The limits in force (defaults < config < options). */
+  limits: Limits;
   close(): Promise<void>;
 }
 
 export async function createGatewayFromConfig(options: GatewayFromConfigOptions = {}): Promise<GatewayStack> {
   const logger = options.logger ?? silentLogger;
   const config = typeof options.config === 'string' ? await readHubConfig(options.config) : (options.config ?? defaultHubConfig(options));
-  const hub = new McpHub(config, { ...options.hub, logger });
+  const limits = resolveLimits({ values: config.toolSearch.limits, source: config.source }, { values: options.limits, source: 'the command line' });
+  const hub = new McpHub(config, { ...options.hub, logger, limits });
   const toolSearch = config.toolSearch;
   const storeUrl = options.sessionStore === null ? undefined : (options.sessionStore ?? toolSearch.sessionStore);
   const redis = storeUrl !== undefined ? await connectRedisBackend(storeUrl, { logger }) : undefined;
   const gateway = new ToolsearchGateway({
+    searcher: defaultGatewaySearcher(limits),
     ...(toolSearch.mode !== undefined && { mode: toolSearch.mode }),
     ...(toolSearch.contextWindow !== undefined && { contextWindow: toolSearch.contextWindow }),
     ...(redis && { sessions: redis.sessions, bus: redis.bus }),
@@ -52,6 +60,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     hub,
     gateway,
     ...(redis && { redis }),
+    limits,
     close: async () => {
       await gateway.close();
       await hub.close();

@@ -3,7 +3,8 @@
  * user's own engine, a remote one). The default is the search room's `ToolSearcher` with its
  * default ranker, answered in `formatSearchResult`'s model-facing text (C8 included).
  */
-import { formatSearchResult, ToolSearcher, type SearchPool, type ToolSearchResult } from '../search/index.js';
+import { DEFAULT_LIMITS } from '../core/limits.js';
+import { defaultRanker, formatSearchResult, ToolSearcher, type SearchPool, type ToolSearchResult } from '../search/index.js';
 
 export type { SearchPool } from '../search/index.js';
 export type SearchOutcome = ToolSearchResult;
@@ -17,7 +18,7 @@ export interface GatewaySearcher {
 export const formatSearchOutcome = formatSearchResult;
 
 /** A fresh default searcher (its index cache is per instance, so one per gateway). */
-export function defaultGatewaySearcher(): GatewaySearcher {
-  const searcher = new ToolSearcher();
+export function defaultGatewaySearcher(limits: { indexedCharsPerField: number } = DEFAULT_LIMITS): GatewaySearcher {
+  const searcher = new ToolSearcher({ ranker: defaultRanker({ maxFieldChars: limits.indexedCharsPerField }) });
   return { search: (pool, query, options) => searcher.search(pool, query, options), format: formatSearchResult };
 }

@@ -8,6 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { InvalidLimitError, resolveLimits } from '../core/limits.js';
 import { parseModeValue } from '../core/mode.js';
 import { McpConfigError } from './errors.js';
 
@@ -82,6 +83,8 @@ const toolSearchSchema = z.looseObject({
   callTimeoutMs: z.number().int().positive().optional(),
   /** G6: share HTTP sessions between gateway replicas: `redis://HOST:PORT[/DB]` or `rediss://…`. */
   sessionStore: z.string().regex(/^rediss?:\/\//, 'expected "redis://HOST:PORT[/DB]" or "rediss://HOST:PORT[/DB]"').optional(),
+  /** G5 limits by name (src/core/limits.ts), e.g. {"toolsPerServer": 5000}; checked by `resolveLimits`. */
+  limits: z.record(z.string(), z.unknown()).optional(),
 });
 
 const serverName = z.string().regex(/^[A-Za-z0-9_.-]+$/, 'server names may use letters, digits, "_", "-" and "."');
@@ -129,6 +132,12 @@ export function parseHubConfig(value: unknown, source = '<inline config>'): HubC
       throw new McpConfigError(source, `mcpServers.${name}`, 'a server name cannot contain "__" (it separates server and tool in mcp__<server>__<tool>)');
     }
     if (server.disabled !== true) servers[name] = server;
+  }
+  try {
+    resolveLimits({ values: toolSearch?.limits, source });
+  } catch (error) {
+    if (error instanceof InvalidLimitError) throw new McpConfigError(source, `toolSearch.limits.${error.limit}`, error.reason);
+    throw error;
   }
   return { servers, toolSearch: toolSearch ?? {}, source };
 }

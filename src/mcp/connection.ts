@@ -28,6 +28,8 @@ export interface McpConnectionEvents {
   onStderr?(line: string): void;
   /** A listed tool that is not a valid MCP tool (bad inputSchema, …); it is left out, the rest kept. */
   onInvalidTool?(tool: string, reason: string): void;
+  /** A G5 limit was applied to what the server sent (a list cut at a cap, …). */
+  onLimit?(message: string): void;
 }
 
 export interface McpConnection {

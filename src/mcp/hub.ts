@@ -13,7 +13,9 @@
  */
 import { admitTool, Catalog } from '../core/catalog.js';
 import type { ToolInput } from '../core/tool.js';
-import { qualifyMcpName } from '../core/names.js';
+import { cutText, DEFAULT_LIMITS, type Limits } from '../core/limits.js';
+import { ambiguousQualifiedName, qualifyMcpName } from '../core/names.js';
+import { neutralizeStructuralTags } from '../core/untrusted.js';
 import type { HubConfig, ServerConfig } from './config.js';
 import type { ConnectionFactory, McpConnection, UpstreamCallResult, UpstreamTool } from './connection.js';
 import { UpstreamError } from './errors.js';
@@ -53,6 +55,8 @@ export interface HubOptions {
   logger?: Logger;
   /** Swap the MCP SDK (or fake servers in unit tests). */
   connectionFactory?: ConnectionFactory;
+  /** G5 limits (defaults: DEFAULT_LIMITS; `resolveLimits` merges config and CLI). */
+  limits?: Limits;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -80,13 +84,15 @@ export class McpHub {
   private readonly logger: Logger;
   private readonly factory: ConnectionFactory;
   private readonly reconnect: Required<ReconnectOptions> | false;
+  readonly limits: Limits;
   private closed = false;
 
   constructor(config: HubConfig, private readonly options: HubOptions = {}) {
     this.config = config;
     this.catalog = options.catalog ?? new Catalog();
     this.logger = options.logger ?? silentLogger;
-    this.factory = options.connectionFactory ?? sdkConnectionFactory(config.servers);
+    this.limits = options.limits ?? DEFAULT_LIMITS;
+    this.factory = options.connectionFactory ?? sdkConnectionFactory(config.servers, this.limits);
     this.reconnect = options.reconnect === false ? false : { ...DEFAULT_RECONNECT, ...options.reconnect };
     for (const [name, serverConfig] of Object.entries(config.servers)) {
       let resolveFirstAttempt = () => {};
@@ -194,6 +200,7 @@ export class McpHub {
       onClosed: (reason) => this.handleDrop(entry, connection, reason),
       onStderr: (line) => this.logger.debug(`[${entry.name}] ${line}`),
       onInvalidTool: (tool, reason) => this.logger.error(`"${entry.name}": skipping tool "${tool}": ${reason}`),
+      onLimit: (message) => this.logger.warn(message),
     });
     entry.connection = connection;
     const timeoutMs = entry.config.timeoutMs ?? this.config.toolSearch.connectTimeoutMs ?? this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
@@ -246,6 +253,8 @@ export class McpHub {
         skip(errorMessage(error));
         continue;
       }
+      const clash = ambiguousQualifiedName(entry.name, tool.name);
+      if (clash !== undefined) this.logger.warn(`"${entry.name}": tool "${tool.name}" is exposed as "${name}": ${clash}`);
       const first = accepted.get(name);
       if (first) {
         skip(`the server lists the name "${first.name}" twice (model-facing "${name}"); the first one is kept`);
@@ -271,18 +280,32 @@ export class McpHub {
     return {
       name: tool.name,
       originalName: tool.name,
-      description: tool.description ?? '',
+      description: this.upstreamDescription(entry, tool),
       inputSchema: tool.inputSchema,
       ...(tool._meta !== undefined && { meta: tool._meta }),
       ...(alwaysLoad !== undefined && { alwaysLoad }),
     };
   }
 
+  /**
+   * G5: third-party text, bounded (`descriptionChars`) and unable to pose as the structure the
+   * gateway writes around it (fake `</available-deferred-tools>`, `<system>` tags).
+   */
+  private upstreamDescription(entry: ServerEntry, tool: UpstreamTool): string {
+    const raw = tool.description ?? '';
+    if (raw.length > this.limits.descriptionChars) {
+      this.logger.warn(`"${entry.name}": tool "${tool.name}" has a ${raw.length}-character description; kept ${this.limits.descriptionChars} (limit descriptionChars)`);
+    }
+    return neutralizeStructuralTags(cutText(raw, this.limits.descriptionChars));
+  }
+
   private scheduleRefresh(entry: ServerEntry, connection: McpConnection): void {
     entry.refresh = entry.refresh.then(async () => {
       if (entry.connection !== connection || entry.state !== 'ready') return;
       try {
-        const tools = await connection.listTools();
+        // G5: a server whose list never ends cannot hold the refresh queue (the list walk has the
+        // same deadline; this also bounds connections that do not walk pages themselves).
+        const tools = await withTimeout(connection.listTools(), this.limits.refreshTimeoutMs, `refresh timed out after ${this.limits.refreshTimeoutMs} ms (limit refreshTimeoutMs); keeping the previous tools`);
         if (entry.connection === connection && entry.state === 'ready') this.applyTools(entry, tools);
         this.logger.debug(`"${entry.name}" tools changed (${tools.length} tools)`);
       } catch (error) {
@@ -341,6 +364,12 @@ function describeState(entry: ServerEntry): string {
     case 'ready':
       return 'ready';
   }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(new Error(message)), ms);
+  return raceAbort(promise, abort.signal).finally(() => clearTimeout(timer));
 }
 
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -7,8 +7,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { PaginatedResultSchema, ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { DEFAULT_LIMITS, type Limits } from '../core/limits.js';
 import { isStdioServer, type ServerConfig } from './config.js';
 import type { McpConnection, McpConnectionEvents, UpstreamCallResult, UpstreamTool } from './connection.js';
+import { lineSplitter, type LineSplitterLimits } from './lines.js';
+import { walkPages } from './pagination.js';
 
 export const HUB_CLIENT_INFO = { name: 'toolsearch-hub', version: '0.1.0' } as const;
 
@@ -27,6 +30,7 @@ class SdkConnection implements McpConnection {
     readonly server: string,
     private readonly config: ServerConfig,
     private readonly events: McpConnectionEvents,
+    private readonly limits: Limits = DEFAULT_LIMITS,
   ) {}
 
   get pid(): number | undefined {
@@ -73,22 +77,28 @@ class SdkConnection implements McpConnection {
   }
 
   /**
-   * Every tool, all pages. Tools are validated one by one (the SDK's `listTools` rejects the
-   * whole page when a single tool is malformed): a bad one is reported and left out.
+   * Every tool, all pages, within the limits (G5: pages, tools per server, refresh timeout; a
+   * list cut at a cap is reported through `onLimit`). Tools are validated one by one (the SDK's
+   * `listTools` rejects the whole page when a single tool is malformed): a bad one is reported and
+   * left out.
    */
   async listTools(): Promise<UpstreamTool[]> {
     const client = this.requireClient();
+    const walk = await walkPages(
+      `"${this.server}" tools/list`,
+      async (cursor, signal) => {
+        const page = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LenientToolsPageSchema, { signal });
+        return { items: page.tools, nextCursor: page.nextCursor };
+      },
+      { maxPages: this.limits.pagesPerList, maxItems: this.limits.toolsPerServer, deadlineMs: this.limits.refreshTimeoutMs },
+    );
+    if (walk.truncated) this.events.onLimit?.(walk.truncated.message);
     const tools: UpstreamTool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LenientToolsPageSchema);
-      for (const raw of page.tools) {
-        const tool = ToolSchema.safeParse(raw);
-        if (tool.success) tools.push(tool.data as UpstreamTool);
-        else this.events.onInvalidTool?.(toolNameOf(raw), describeIssue(tool.error));
-      }
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
+    for (const raw of walk.items) {
+      const tool = ToolSchema.safeParse(raw);
+      if (tool.success) tools.push(tool.data as UpstreamTool);
+      else this.events.onInvalidTool?.(toolNameOf(raw), describeIssue(tool.error));
+    }
     return tools;
   }
 
@@ -124,7 +134,7 @@ class SdkConnection implements McpConnection {
         // Never 'inherit': in stdio gateway mode our stderr is the user's log, keep it tidy.
         stderr: 'pipe',
       });
-      pipeLines(transport.stderr, (line) => this.events.onStderr?.(line));
+      pipeLines(transport.stderr, (line) => this.events.onStderr?.(line), { maxBufferBytes: this.limits.stderrBufferBytes, maxLineChars: this.limits.stderrLineChars });
       return transport;
     }
     const headers = this.config.headers;
@@ -149,26 +159,16 @@ function describeIssue(error: z.ZodError): string {
   return `not a valid MCP tool (${where}${issue.message})`;
 }
 
-function pipeLines(stream: NodeJS.ReadableStream | null | { on: unknown }, onLine: (line: string) => void): void {
+function pipeLines(stream: NodeJS.ReadableStream | null | { on: unknown }, onLine: (line: string) => void, limits: LineSplitterLimits): void {
   if (!stream || typeof (stream as NodeJS.ReadableStream).on !== 'function') return;
-  let buffered = '';
-  (stream as NodeJS.ReadableStream).on('data', (chunk: Buffer | string) => {
-    buffered += chunk.toString();
-    let newline = buffered.indexOf('\n');
-    while (newline >= 0) {
-      const line = buffered.slice(0, newline).trimEnd();
-      if (line) onLine(line);
-      buffered = buffered.slice(newline + 1);
-      newline = buffered.indexOf('\n');
-    }
-  });
+  (stream as NodeJS.ReadableStream).on('data', lineSplitter(onLine, limits));
 }
 
 /** The default `ConnectionFactory` for a config's servers. */
-export function sdkConnectionFactory(configs: Readonly<Record<string, ServerConfig>>) {
+export function sdkConnectionFactory(configs: Readonly<Record<string, ServerConfig>>, limits: Limits = DEFAULT_LIMITS) {
   return (server: string, events: McpConnectionEvents): McpConnection => {
     const config = configs[server];
     if (!config) throw new Error(`no config for MCP server "${server}"`);
-    return new SdkConnection(server, config, events);
+    return new SdkConnection(server, config, events, limits);
   };
 }

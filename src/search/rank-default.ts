@@ -7,6 +7,7 @@
  * Every per-(term, tool) contribution is computed at build time, so a query is a sum over a few
  * posting lists: fast at 10k tools. One configuration for every dataset (see bench/).
  */
+import { DEFAULT_LIMITS } from '../core/limits.js';
 import type { ToolSpec } from '../core/tool.js';
 import type { ParsedQuery } from './query.js';
 import { topK, type Ranker, type RankerContext, type RankerIndex, type RankedTool, type ServerSuggestion } from './ranker.js';
@@ -34,6 +35,8 @@ export interface DefaultRankerOptions {
   expansion: { weight: number; neighbours: number; maxDf: number };
   /** The neighbour source; the shipped tool-text thesaurus when absent. */
   thesaurus?: Thesaurus;
+  /** G5: characters of one text field indexed (limit `indexedCharsPerField`). */
+  maxFieldChars: number;
 }
 
 export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
@@ -44,6 +47,7 @@ export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
   serverWeight: 0.3,
   clauseWeight: 0.4,
   expansion: { weight: 1.2, neighbours: 3, maxDf: 2 },
+  maxFieldChars: DEFAULT_LIMITS.indexedCharsPerField,
 };
 
 type FieldName = keyof DefaultRankerOptions['fields'];
@@ -70,6 +74,8 @@ class Tokenizer {
   private readonly wordIds = new Map<string, number>();
   private readonly cache = new Map<string, number[]>();
 
+  constructor(private readonly maxChars: number) {}
+
   private termIds(tokens: readonly string[]): number[] {
     const out: number[] = [];
     for (const token of tokens) {
@@ -88,8 +94,10 @@ class Tokenizer {
     return out;
   }
 
-  text(text: string): number[] {
-    if (text === '') return [];
+  text(raw: string): number[] {
+    if (raw === '') return [];
+    // G5: a third-party text field is indexed up to a bound (its first words carry its meaning).
+    const text = raw.length > this.maxChars ? raw.slice(0, this.maxChars) : raw;
     let out = this.cache.get(text);
     if (!out) this.cache.set(text, (out = this.termIds(words(text))));
     return out;
@@ -298,7 +306,7 @@ class DefaultIndex implements RankerIndex {
     context: RankerContext,
   ) {
     this.names = tools.map((t) => t.name);
-    const tokenizer = new Tokenizer();
+    const tokenizer = new Tokenizer(options.maxFieldChars);
     const docs = tools.map((t) => tokenizer.fields(t));
     this.postings = buildPostings(docs, tokenizer.ids, options);
     this.expander = this.rareWordExpander();

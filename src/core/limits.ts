@@ -1,0 +1,97 @@
+/**
+ * G5 — every input from servers and clients is bounded by a named limit. This is the one place
+ * that names them, with their defaults. Config (`toolSearch.limits`) and `serve` flags override
+ * single fields; `resolveLimits` checks them.
+ *
+ * Kept in core (pure data) because the search index (src/search) reads one of them and must not
+ * depend on the MCP layer.
+ */
+import { ToolsearchError } from './errors.js';
+
+export interface Limits {
+  /** Characters of one upstream tool description kept (the rest is cut, marked and logged). */
+  readonly descriptionChars: number;
+  /** Characters of one text field (description, hint, parameter description) the search index reads. */
+  readonly indexedCharsPerField: number;
+  /** Tools accepted from one server's `tools/list` (the list is cut there, with a warning). */
+  readonly toolsPerServer: number;
+  /** Pages read from one paginated upstream list (the list is cut there, with a warning). */
+  readonly pagesPerList: number;
+  /** Time allowed for one whole upstream list (every page) on a refresh; past it the refresh fails and the previous list stays. */
+  readonly refreshTimeoutMs: number;
+  /** Characters of one upstream stderr line written to the log (the rest is cut and marked). */
+  readonly stderrLineChars: number;
+  /** Bytes of upstream stderr held while waiting for a newline; past it the partial line is logged cut and the rest of that line dropped. */
+  readonly stderrBufferBytes: number;
+  /** Open MCP sessions on one HTTP gateway; a full gateway answers 503 with Retry-After. */
+  readonly sessions: number;
+  /** Close HTTP sessions idle this long (0: never). */
+  readonly idleSessionTimeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: Limits = Object.freeze({
+  descriptionChars: 16_384,
+  indexedCharsPerField: 8_192,
+  toolsPerServer: 20_000,
+  pagesPerList: 1_000,
+  refreshTimeoutMs: 30_000,
+  stderrLineChars: 2_000,
+  stderrBufferBytes: 64 * 1024,
+  sessions: 1_000,
+  idleSessionTimeoutMs: 30 * 60 * 1000,
+});
+
+export type LimitName = keyof Limits;
+
+export const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as readonly LimitName[];
+
+/** Limits that may be 0 (meaning "off"); all others must be at least 1. */
+const ZERO_MEANS_OFF: ReadonlySet<LimitName> = new Set(['idleSessionTimeoutMs']);
+
+/** A limit set to something that is not a usable number. */
+export class InvalidLimitError extends ToolsearchError {
+  override name = 'InvalidLimitError';
+  readonly reason: string;
+  constructor(
+    readonly limit: string,
+    readonly value: unknown,
+    readonly source: string,
+  ) {
+    const reason = isLimitName(limit)
+      ? `expected an integer >= ${ZERO_MEANS_OFF.has(limit) ? 0 : 1} (got ${JSON.stringify(value)})`
+      : `unknown limit; known: ${LIMIT_NAMES.join(', ')}`;
+    super(`Invalid limit "${limit}" in ${source}: ${reason}.`);
+    this.reason = reason;
+  }
+}
+
+export function isLimitName(name: string): name is LimitName {
+  return (LIMIT_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * Defaults, then each override layer in order (config, then CLI). Throws InvalidLimitError
+ * naming the limit and where it came from.
+ */
+export function resolveLimits(...layers: ReadonlyArray<{ values: Partial<Record<string, unknown>> | undefined; source: string }>): Limits {
+  const out: Record<string, number> = { ...DEFAULT_LIMITS };
+  for (const { values, source } of layers) {
+    for (const [name, value] of Object.entries(values ?? {})) {
+      if (value === undefined) continue;
+      if (!isLimitName(name)) throw new InvalidLimitError(name, value, source);
+      const min = ZERO_MEANS_OFF.has(name) ? 0 : 1;
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < min) throw new InvalidLimitError(name, value, source);
+      out[name] = value;
+    }
+  }
+  return Object.freeze(out) as unknown as Limits;
+}
+
+/** Cut `text` to `max` characters, saying how much was cut (never splits a surrogate pair). */
+export function cutText(text: string, max: number, marker = (cut: number) => ` … [${cut} more characters cut by toolsearch]`): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return text.slice(0, end) + marker(text.length - end);
+}
