@@ -11,6 +11,8 @@ import { silentLogger, type Logger } from '../mcp/log.js';
 import { ToolsearchGateway, type GatewayOptions } from './gateway.js';
 import { connectRedisBackend, type RedisBackend } from './redis-backend.js';
 import { defaultGatewaySearcher } from './search.js';
+import { embeddingGatewaySearcher } from './embeddings.js';
+import type { EmbeddingsConfig } from '../embeddings/config.js';
 
 export interface GatewayFromConfigOptions extends DefaultServersOptions {
   /** A config file path or a validated config; absent: the embedded reference servers. */
@@ -25,6 +27,8 @@ export interface GatewayFromConfigOptions extends DefaultServersOptions {
   sessionStore?: string | null;
   /** G5 limit overrides (the CLI's `--limit`), applied over the config's `toolSearch.limits`. */
   limits?: Partial<Limits>;
+  /** C10: an embedding server, overriding the config's `toolSearch.embeddings`; `null` turns it off. */
+  embeddings?: EmbeddingsConfig | null;
 }
 
 export interface GatewayStack {
@@ -45,8 +49,10 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   const toolSearch = config.toolSearch;
   const storeUrl = options.sessionStore === null ? undefined : (options.sessionStore ?? toolSearch.sessionStore);
   const redis = storeUrl !== undefined ? await connectRedisBackend(storeUrl, { logger }) : undefined;
+  const embeddings = options.embeddings === null ? undefined : (options.embeddings ?? toolSearch.embeddings);
+  const searcher = embeddings ? embeddingGatewaySearcher(embeddings, hub.catalog, logger, limits) : undefined;
   const gateway = new ToolsearchGateway({
-    searcher: defaultGatewaySearcher(limits),
+    searcher: searcher ?? defaultGatewaySearcher(limits),
     ...(toolSearch.mode !== undefined && { mode: toolSearch.mode }),
     ...(toolSearch.contextWindow !== undefined && { contextWindow: toolSearch.contextWindow }),
     ...(redis && { sessions: redis.sessions, bus: redis.bus }),

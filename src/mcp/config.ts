@@ -67,6 +67,20 @@ const serverSchema = z.looseObject({}).superRefine((value, ctx) => {
   }
 });
 
+/** C10: `toolSearch.embeddings` — any OpenAI-compatible `/v1/embeddings` endpoint. */
+const embeddingsSchema = z.strictObject({
+  url: z.url(),
+  model: z.string().min(1),
+  /** Name of the variable holding the API key; the key itself never goes in the file. */
+  apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name (the key itself stays out of the file)').optional(),
+  dimensions: z.number().int().positive().max(65_536).optional(),
+  batchSize: z.number().int().positive().max(2_048).optional(),
+  timeoutMs: z.number().int().positive().max(600_000).optional(),
+  queryTimeoutMs: z.number().int().positive().max(600_000).optional(),
+  retries: z.number().int().min(0).max(10).optional(),
+  cacheDir: z.union([z.string().min(1), z.literal(false)]).optional(),
+});
+
 const toolSearchSchema = z.looseObject({
   /** B1 mode: always (default), never, auto, auto:N. */
   mode: z
@@ -85,6 +99,8 @@ const toolSearchSchema = z.looseObject({
   sessionStore: z.string().regex(/^rediss?:\/\//, 'expected "redis://HOST:PORT[/DB]" or "rediss://HOST:PORT[/DB]"').optional(),
   /** G5 limits by name (src/core/limits.ts), e.g. {"toolsPerServer": 5000}; checked by `resolveLimits`. */
   limits: z.record(z.string(), z.unknown()).optional(),
+  /** C10: an OpenAI-compatible embedding server fused with the lexical ranking. */
+  embeddings: embeddingsSchema.optional(),
 });
 
 const serverName = z.string().regex(/^[A-Za-z0-9_.-]+$/, 'server names may use letters, digits, "_", "-" and "."');

@@ -60,6 +60,16 @@ export interface SearchOptions {
   mode?: SearchMode;
   /** C11: attach `explanations` to the result. */
   explain?: boolean;
+  /**
+   * C10: vectors computed outside (an embedding server): the query's and a lookup of each tool's.
+   * Fused with the lexical ranking like an embedder's; a tool without a vector has no embedding rank.
+   */
+  vectors?: SearchVectors;
+}
+
+export interface SearchVectors {
+  readonly query: readonly number[];
+  tool(tool: ToolSpec): readonly number[] | undefined;
 }
 
 /** Upper bound on `max_results`, whatever the model asks for. */
@@ -171,7 +181,7 @@ export class ToolSearcher {
     }
 
     const parsed = parseKeywordQuery(text);
-    const hits = this.rankKeywords(index, parsed, limit, queryVector);
+    const hits = options.vectors ? this.rankWithVectors(index, parsed, limit, options.vectors) : this.rankKeywords(index, parsed, limit, queryVector);
     const result: ToolSearchResult = { ...this.emptyResult(pool, text, 'keyword'), matches: hits.map((h) => h.name) };
     if (options.explain) result.explanations = this.explainKeywords(index, parsed, hits);
     return this.withSuggestions(pool, index, parsed, result);
@@ -233,6 +243,15 @@ export class ToolSearcher {
     if (!vector || !vectors) return lexicalOnly();
     const lexical = rankerIndex.search(query, Math.max(50, limit * 10), accept);
     return fuseRanked(lexical, index.deferredTools, vectors, vector, limit, accept);
+  }
+
+  /** C10: RRF of the lexical list and the ranking by vectors the caller computed (an embedding server). */
+  private rankWithVectors(index: PoolIndex, query: ParsedQuery, limit: number, vectors: SearchVectors): FusedHit[] {
+    if (query.terms.length === 0) return [];
+    const accept = query.required.length > 0 ? requiredTermFilter(index.deferredTools, query.required) : undefined;
+    const lexical = this.rankerIndex(index, this.ranker).search(query, Math.max(50, limit * 10), accept);
+    const toolVectors = index.deferredTools.map((t) => vectors.tool(t));
+    return fuseRanked(lexical, index.deferredTools, toolVectors, vectors.query, limit, accept);
   }
 
   private modeSearch(pool: SearchPool, index: PoolIndex, text: string, limit: number, mode: 'regex' | 'bm25'): ToolSearchResult {

@@ -5,12 +5,14 @@
 import type { Command } from 'commander';
 import type { Catalog } from '../../core/catalog.js';
 import { isRankerName, RANKER_NAMES } from '../../search/rankers.js';
-import { ToolSearcher, type SearchMode, type SearchPool, type ToolSearchResult } from '../../search/searcher.js';
+import { ToolSearcher, type SearchMode, type SearchOptions, type SearchPool, type ToolSearchResult } from '../../search/searcher.js';
+import type { RankerName } from '../../search/ranker.js';
 import { formatExplanation } from '../../search/explain.js';
+import { addEmbeddingsOptions, embeddingsFromFlags, type EmbeddingsFlags } from '../embeddings-options.js';
 import { formatServerSuggestions } from '../../search/suggest.js';
 import { loadCatalogFile, loadQueriesFile, type QueryEntry } from '../catalog-file.js';
 
-interface SearchCommandOptions {
+interface SearchCommandOptions extends EmbeddingsFlags {
   catalog?: string;
   config?: string;
   query?: string;
@@ -46,17 +48,20 @@ async function openCatalog(options: SearchCommandOptions): Promise<{ catalog: Ca
   throw new Error('Give a catalog with --catalog FILE.jsonl or live MCP servers with --config FILE.json.');
 }
 
-export function runSearchCommand(catalog: Catalog, options: SearchCommandOptions, write: (line: string) => void): void {
+/** Anything that answers a search: the plain searcher, or the embedding searcher (async). */
+type Search = (pool: SearchPool, query: string, options: SearchOptions) => ToolSearchResult | Promise<ToolSearchResult>;
+
+export async function runSearchCommand(catalog: Catalog, options: SearchCommandOptions, write: (line: string) => void): Promise<void> {
   if (!isRankerName(options.ranker)) throw new Error(`Unknown ranker "${options.ranker}". Use one of: ${RANKER_NAMES.join(', ')}.`);
   if (!['default', 'regex', 'bm25'].includes(options.mode)) throw new Error(`Unknown mode "${options.mode}". Use default, regex or bm25.`);
   const maxResults = Number(options.maxResults);
   if (!Number.isInteger(maxResults) || maxResults < 1) throw new Error(`--max-results must be a positive integer, got "${options.maxResults}".`);
   const pool = poolOf(catalog);
   const explain = options.explain === true;
-  const searcher = new ToolSearcher({ ranker: options.ranker, maxResults });
+  const search = await searchFunction(pool, options, maxResults);
   const idOf = (name: string) => catalog.get(name)?.id ?? name;
   for (const entry of readQueries(options)) {
-    const result = searcher.search(pool, entry.query, { mode: options.mode as SearchMode, explain });
+    const result = await search(pool, entry.query, { mode: options.mode as SearchMode, explain });
     if (options.json) {
       write(
         JSON.stringify({
@@ -85,6 +90,24 @@ export function runSearchCommand(catalog: Catalog, options: SearchCommandOptions
   }
 }
 
+/**
+ * The plain searcher, or (with embedding flags) the embedding searcher after its tool vectors are
+ * ready: a one-shot command waits for them once (the disk cache makes the next run instant); if the
+ * server is down it says so on stderr and searches lexically.
+ */
+async function searchFunction(pool: SearchPool, options: SearchCommandOptions, maxResults: number): Promise<Search> {
+  const embeddings = embeddingsFromFlags(options);
+  if (embeddings === undefined) {
+    const searcher = new ToolSearcher({ ranker: options.ranker as RankerName, maxResults });
+    return (p, q, o) => searcher.search(p, q, o);
+  }
+  const { EmbeddingSearcher } = await import('../../embeddings/searcher.js');
+  const { createStderrLogger } = await import('../../mcp/log.js');
+  const searcher = new EmbeddingSearcher(embeddings, { logger: createStderrLogger('warn'), searcher: { ranker: options.ranker as RankerName, maxResults } });
+  await searcher.ready(pool);
+  return (p, q, o) => searcher.search(p, q, o);
+}
+
 /** C11: the evidence lines under hit `i`, when the search was explained. */
 function writeExplanation(result: ToolSearchResult, i: number, write: (line: string) => void): void {
   const explanation = result.explanations?.[i];
@@ -93,7 +116,7 @@ function writeExplanation(result: ToolSearchResult, i: number, write: (line: str
 }
 
 export function registerSearchCommand(program: Command): void {
-  program
+  const command = program
     .command('search')
     .description('Search a tool catalog (all tools deferred) with one query or a file of queries.')
     .option('--catalog <file>', 'catalog JSONL: {id, server, name, description, inputSchema} per line')
@@ -104,22 +127,22 @@ export function registerSearchCommand(program: Command): void {
     .option('--ranker <name>', `keyword ranker: ${RANKER_NAMES.join(' | ')}`, 'default')
     .option('--mode <mode>', 'query mode: default | regex | bm25', 'default')
     .option('--json', 'one JSON line per query: {qid, query, matches: [catalog ids], totalDeferred}')
-    .option('--explain', 'say why each hit is there: fields and terms, expansions, server and clause evidence, embedding rank')
-    .action(async (options: SearchCommandOptions) => {
-      const { catalog, close } = await openCatalog(options);
-      const out: string[] = [];
-      const flush = () => {
-        if (out.length > 0) process.stdout.write(`${out.join('\n')}\n`);
-        out.length = 0;
-      };
-      try {
-        runSearchCommand(catalog, options, (line) => {
-          out.push(line);
-          if (out.length >= 256) flush();
-        });
-        flush();
-      } finally {
-        await close();
-      }
-    });
+    .option('--explain', 'say why each hit is there: fields and terms, expansions, server and clause evidence, embedding rank');
+  addEmbeddingsOptions(command).action(async (options: SearchCommandOptions) => {
+    const { catalog, close } = await openCatalog(options);
+    const out: string[] = [];
+    const flush = () => {
+      if (out.length > 0) process.stdout.write(`${out.join('\n')}\n`);
+      out.length = 0;
+    };
+    try {
+      await runSearchCommand(catalog, options, (line) => {
+        out.push(line);
+        if (out.length >= 256) flush();
+      });
+      flush();
+    } finally {
+      await close();
+    }
+  });
 }

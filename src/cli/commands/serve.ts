@@ -7,12 +7,13 @@ import { loadCatalogFromConfig } from '../../mcp/load.js';
 import { addInspectPoolLoader } from './inspect.js';
 import { createStderrLogger, isLogLevel, type LogLevel, type Logger } from '../../mcp/log.js';
 import { createGatewayFromConfig, type GatewayStack } from '../../gateway/run.js';
+import { addEmbeddingsOptions, embeddingsFromFlags, type EmbeddingsFlags } from '../embeddings-options.js';
 import { DEFAULT_HTTP_HOST, startHttpGateway, type RunningHttpGateway } from '../../gateway/http.js';
 import { serveStdio } from '../../gateway/stdio.js';
 import { REDIS_PASSWORD_ENV, REDIS_PASSWORD_FILE_ENV, SESSION_STORE_ENV } from '../../gateway/store-url.js';
 import { formatSummary, summarizeGateway } from '../../gateway/summary.js';
 
-export interface ServeOptions {
+export interface ServeOptions extends EmbeddingsFlags {
   config?: string;
   http?: string;
   token?: string;
@@ -40,7 +41,7 @@ function parseLogLevel(value: string): LogLevel {
 }
 
 export function addServeOptions(command: Command): Command {
-  return command
+  return addEmbeddingsOptions(command)
     .option('-c, --config <file>', 'MCP servers config ({"mcpServers": …}, Claude Desktop format); default: the bundled reference servers')
     .option('--token <token>', 'HTTP: require "Authorization: Bearer <token>" (or set TOOLSEARCH_TOKEN)')
     .option('--log-level <level>', 'silent | error | warn | info | debug (logs go to stderr)', parseLogLevel, 'info' as LogLevel)
@@ -64,7 +65,9 @@ export function serveCommand(): Command {
 /** Start the stack; in HTTP mode resolves once listening and the banner is printed. */
 export async function runServe(options: ServeOptions, out: (text: string) => void = (t) => process.stdout.write(t)): Promise<{ stack: GatewayStack; http?: RunningHttpGateway }> {
   const logger = createStderrLogger(options.logLevel);
+  const embeddings = embeddingsFromFlags(options);
   const stack = await createGatewayFromConfig({
+    ...(embeddings !== undefined && { embeddings }),
     ...(options.config !== undefined && { config: options.config }),
     ...(options.root !== undefined && { root: options.root }),
     ...(options.memoryFile !== undefined && { memoryFile: options.memoryFile }),
