@@ -6,7 +6,7 @@
  */
 import { type AnnouncementForm, type HistoryEvent } from './history.js';
 import { ANNOUNCE_TAG, DELTA_ADDED_HEADER, DELTA_REMOVED_HEADER, DELTA_TAG, wrapTag } from './markers.js';
-import { SEARCH_TOOL_NAME } from './search-tool.js';
+import { searchInstructions, type SearchInstructions } from './search-instructions.js';
 import type { ToolSpec } from './tool.js';
 
 export const DEFAULT_ANNOUNCE_TOKEN_BUDGET = 4_000;
@@ -18,6 +18,8 @@ export interface AnnounceOptions {
   /** Token counter for announcement text (default: characters / 4, an estimate). */
   readonly countTextTokens?: (text: string) => number;
   readonly searchToolName?: string;
+  /** What the intro lines say about searching (default: the client `tool_search` with `searchToolName`). */
+  readonly instructions?: SearchInstructions;
 }
 
 export interface Announcement {
@@ -48,35 +50,32 @@ function groupLine(key: string, count: number): string {
   return `${key}: ${count} ${count === 1 ? 'tool' : 'tools'}`;
 }
 
-function listText(deferred: readonly ToolSpec[], searchTool: string): string {
-  return (
-    `These tools are available but not loaded. Load one with ${searchTool} (e.g. "select:<name>") before calling it.\n` +
-    wrapTag(ANNOUNCE_TAG, deferred.map((t) => t.name))
-  );
+function instructionsOf(options: AnnounceOptions): SearchInstructions {
+  return options.instructions ?? searchInstructions('client', options.searchToolName);
 }
 
-function groupedText(deferred: readonly ToolSpec[], searchTool: string): string {
+function listText(deferred: readonly ToolSpec[], how: SearchInstructions): string {
+  return `${how.listIntro}\n${wrapTag(ANNOUNCE_TAG, deferred.map((t) => t.name))}`;
+}
+
+function groupedText(deferred: readonly ToolSpec[], how: SearchInstructions): string {
   const lines = [...groupCounts(deferred)].map(([key, n]) => groupLine(key, n));
-  return (
-    `${deferred.length} tools are available but not loaded, too many to list by name. ` +
-    `Search for a capability with ${searchTool} (keywords), or load a server's tools with "mcp__<server>".\n` +
-    wrapTag(ANNOUNCE_TAG, lines, 'form="grouped"')
-  );
+  return `${how.groupedIntro(deferred.length)}\n${wrapTag(ANNOUNCE_TAG, lines, 'form="grouped"')}`;
 }
 
 /** E3: the list form unless it would pass the token budget. */
 export function chooseForm(deferred: readonly ToolSpec[], options: AnnounceOptions = {}): AnnouncementForm {
   const budget = options.tokenBudget ?? DEFAULT_ANNOUNCE_TOKEN_BUDGET;
   const count = options.countTextTokens ?? estimateTextTokens;
-  return count(listText(deferred, options.searchToolName ?? SEARCH_TOOL_NAME)) <= budget ? 'list' : 'grouped';
+  return count(listText(deferred, instructionsOf(options))) <= budget ? 'list' : 'grouped';
 }
 
 /** E1/E3: the whole state, in the form the budget allows. */
 export function fullAnnouncement(deferred: readonly ToolSpec[], options: AnnounceOptions = {}): Announcement {
-  const searchTool = options.searchToolName ?? SEARCH_TOOL_NAME;
+  const how = instructionsOf(options);
   const form = chooseForm(deferred, options);
   const units = form === 'list' ? deferred.map((t) => t.name) : [...groupCounts(deferred).keys()];
-  const text = form === 'list' ? listText(deferred, searchTool) : groupedText(deferred, searchTool);
+  const text = form === 'list' ? listText(deferred, how) : groupedText(deferred, how);
   return { kind: 'full', form, text, added: units, removed: [] };
 }
 

@@ -5,11 +5,12 @@
  * measured beforehand (DeferredTokenMemo) and passed in.
  */
 import { deferredDelta, fullAnnouncement, type AnnounceOptions, type Announcement } from './announce.js';
-import { definitiveGate, optimisticGate, type GateDecision } from './gates.js';
+import { definitiveGate, isFirstPartyBaseUrl, optimisticGate, type GateDecision } from './gates.js';
 import { extractDiscovered, type HistoryEvent } from './history.js';
 import { resolveMode, type ModeSources, type ResolvedMode } from './mode.js';
-import { defaultModelSupport, type ModelSupport } from './model-support.js';
+import { defaultModelSupport, type ModelSupport, type NativeCapability } from './model-support.js';
 import { isDeferred, type DeferralContext } from './policy.js';
+import { searchInstructions, type SearchInstructions, type SearchMode } from './search-instructions.js';
 import { SEARCH_TOOL_NAME, searchToolSpec } from './search-tool.js';
 import { DEFAULT_CONTEXT_WINDOW, estimateToolTokens, thresholdTokens, type TokenMeasure } from './threshold.js';
 import type { ToolSpec } from './tool.js';
@@ -29,9 +30,20 @@ export interface PlanInput extends ModeSources {
   readonly deferredTokens?: TokenMeasure;
   /** The provider expands references natively (Anthropic, OpenAI Responses). */
   readonly expansion?: Expansion;
-  /** B4: with native expansion and an unsupported model: load everything, or expand client-side. */
+  /**
+   * B4/B5: when the native path is not available (unsupported model, or a proxy base URL with an
+   * implicit mode): load everything (default here; the provider adapters default to `client`),
+   * or expand client-side.
+   */
   readonly unsupportedModelFallback?: 'load-all' | 'client';
   readonly modelSupport?: ModelSupport;
+  /** B4: which native capability the model needs (default `anthropic-tool-reference`). */
+  readonly capability?: NativeCapability;
+  /**
+   * Which search tool a native request carries (`regex`/`bm25`: Anthropic's server-side ones);
+   * decides the model-facing text. Client expansion always uses the client search tool.
+   */
+  readonly searchMode?: SearchMode;
   /** B5: the Anthropic client's base URL (native path only). */
   readonly baseUrl?: string;
   readonly firstPartyHosts?: readonly string[];
@@ -40,7 +52,7 @@ export interface PlanInput extends ModeSources {
   readonly deferral?: Omit<DeferralContext, 'searchToolName'>;
   /** `full`: the whole list every request; `delta`: changes against the history (E2); `none`. */
   readonly announce?: 'full' | 'delta' | 'none';
-  readonly announceOptions?: Omit<AnnounceOptions, 'searchToolName'>;
+  readonly announceOptions?: Omit<AnnounceOptions, 'searchToolName' | 'instructions'>;
 }
 
 export interface Plan {
@@ -57,8 +69,10 @@ export interface Plan {
   readonly visibleTools: readonly ToolSpec[];
   /** Deferred and not yet discovered: native providers send these with `defer_loading`. */
   readonly hiddenTools: readonly ToolSpec[];
-  /** The search tool, when this request uses one. */
+  /** Our search tool, when this request uses tool search (a server-search request sends Anthropic's instead: see `instructions`). */
   readonly searchTool?: ToolSpec;
+  /** What the model is told about searching: the search tool actually sent and its query form. */
+  readonly instructions?: SearchInstructions;
   readonly announcement?: Announcement;
 }
 
@@ -72,13 +86,23 @@ export function filterTools(
   return tools.filter((t) => !deferred.has(t.name) || t.name === searchToolName || discovered.has(t.name));
 }
 
-function resolveExpansion(input: PlanInput, modelSupported: boolean): { expansion: Expansion; supported: boolean } {
+interface ResolvedExpansion {
+  readonly expansion: Expansion;
+  readonly supported: boolean;
+  /** B5: the base URL still counts as a proxy for the optimistic gate. */
+  readonly proxyGate: boolean;
+}
+
+/** B4/B5: native when the model and the endpoint allow it, else the chosen fallback. */
+function resolveExpansion(input: PlanInput, mode: ResolvedMode, modelSupported: boolean): ResolvedExpansion {
   const requested = input.expansion ?? 'client';
-  if (requested === 'client' || modelSupported) return { expansion: requested, supported: true };
-  // B4: the model cannot expand native references.
-  return input.unsupportedModelFallback === 'client'
-    ? { expansion: 'client', supported: true }
-    : { expansion: 'native', supported: false };
+  if (requested === 'client') return { expansion: 'client', supported: true, proxyGate: false };
+  const proxy =
+    input.baseUrl !== undefined && !mode.explicit && !isFirstPartyBaseUrl(input.baseUrl, input.firstPartyHosts);
+  if (modelSupported && !proxy) return { expansion: 'native', supported: true, proxyGate: false };
+  // Client-side expansion needs nothing from the model or the endpoint but plain tools.
+  if (input.unsupportedModelFallback === 'client') return { expansion: 'client', supported: true, proxyGate: false };
+  return { expansion: 'native', supported: modelSupported, proxyGate: proxy };
 }
 
 export function plan(input: PlanInput): Plan {
@@ -90,12 +114,12 @@ export function plan(input: PlanInput): Plan {
 
   const deferredTools = pool.filter((t) => isDeferred(t, ctx));
   const deferred = new Set(deferredTools.map((t) => t.name));
-  const modelSupported = (input.modelSupport ?? defaultModelSupport).supports(input.model);
-  const { expansion, supported } = resolveExpansion(input, modelSupported);
+  const modelSupported = (input.modelSupport ?? defaultModelSupport).supports(input.model, input.capability);
+  const { expansion, supported, proxyGate } = resolveExpansion(input, mode, modelSupported);
 
   const optimistic = optimisticGate({
     mode,
-    ...(input.expansion === 'native' && input.baseUrl !== undefined && { proxyBaseUrl: input.baseUrl }),
+    ...(proxyGate && input.baseUrl !== undefined && { proxyBaseUrl: input.baseUrl }),
     ...(input.firstPartyHosts && { firstPartyHosts: input.firstPartyHosts }),
   });
   const threshold =
@@ -131,11 +155,13 @@ export function plan(input: PlanInput): Plan {
   const searchTool = searchToolSpec(searchToolName);
   const visibleTools = [...filterTools(pool, deferred, discovered, searchToolName), searchTool];
   const hiddenTools = deferredTools.filter((t) => !discovered.has(t.name));
-  const announcement = announceFor(input, deferredTools, pool, history, searchToolName);
+  // Server-side search exists only on the native path; client expansion carries our own tool.
+  const instructions = searchInstructions(expansion === 'native' ? (input.searchMode ?? 'client') : 'client', searchToolName);
+  const announcement = announceFor(input, deferredTools, pool, history, instructions);
 
   return {
     mode, useToolSearch: true, expansion, gates, ...(threshold && { threshold }),
-    deferred: [...deferred], discovered: [...discovered], visibleTools, hiddenTools, searchTool,
+    deferred: [...deferred], discovered: [...discovered], visibleTools, hiddenTools, searchTool, instructions,
     ...(announcement && { announcement }),
   };
 }
@@ -145,9 +171,9 @@ function announceFor(
   deferredTools: readonly ToolSpec[],
   pool: readonly ToolSpec[],
   history: readonly HistoryEvent[],
-  searchToolName: string,
+  instructions: SearchInstructions,
 ): Announcement | undefined {
-  const options: AnnounceOptions = { ...input.announceOptions, searchToolName };
+  const options: AnnounceOptions = { ...input.announceOptions, searchToolName: instructions.toolName, instructions };
   switch (input.announce ?? 'full') {
     case 'none':
       return undefined;

@@ -185,10 +185,16 @@ describe('F2 Anthropic message normalization', () => {
     expect((prepared.params.messages[2]!.content as any[])[0].content).toEqual([{ type: 'text', text: 'Tools loaded: mcp__github__create_issue.' }]);
   });
 
-  it('F2/B4: a switch to a haiku model strips references and loads everything', async () => {
+  it('F2/B4: a switch to a haiku model strips references and expands client-side; load-all on request', async () => {
     const prepared = await toolSearch(makeCatalog()).prepare({ ...base(referenceHistory()), model: 'claude-haiku-4-5' });
-    expect(prepared.plan.useToolSearch).toBe(false);
-    expect(JSON.stringify(prepared.params)).not.toMatch(/tool_reference|defer_loading/);
+    expect(prepared.plan).toMatchObject({ useToolSearch: true, expansion: 'client' });
+    expect(JSON.stringify(prepared.params)).not.toMatch(/tool_reference|defer_loading|tool_search_tool/);
+    // The tools the history loaded are sent as plain tools; the rest wait behind tool_search.
+    const names = prepared.params.tools!.map((t) => ('name' in t ? t.name : ''));
+    expect(names).toEqual(['get_time', 'mcp__github__create_issue', 'mcp__slack__send_message', 'tool_search']);
+    const all = await toolSearch(makeCatalog(), { unsupportedModelFallback: 'load-all' }).prepare({ ...base(referenceHistory()), model: 'claude-haiku-4-5' });
+    expect(all.plan.useToolSearch).toBe(false);
+    expect(JSON.stringify(all.params)).not.toMatch(/tool_reference|defer_loading/);
   });
 
   it('F2: references to tools no longer in the pool are stripped, others kept', () => {
@@ -264,11 +270,14 @@ describe('F1 with the real search engine', () => {
 });
 
 describe('B5 proxies on the Anthropic path', () => {
-  it('B5: a non-first-party base URL disables deferral unless the mode was set explicitly', async () => {
+  it('B5: a non-first-party base URL takes no native fields unless the mode was set explicitly', async () => {
     const implicit = await toolSearch(makeCatalog(), { option: undefined, baseURL: server.url }).prepare(base([{ role: 'user', content: 'x' }]));
-    expect(implicit.plan.useToolSearch).toBe(false);
-    expect(JSON.stringify(implicit.params)).not.toMatch(/defer_loading|tool_search/);
+    expect(implicit.plan).toMatchObject({ useToolSearch: true, expansion: 'client' });
+    expect(JSON.stringify(implicit.params)).not.toMatch(/defer_loading|tool_reference|tool_search_tool/);
+    const loadAll = await toolSearch(makeCatalog(), { option: undefined, baseURL: server.url, unsupportedModelFallback: 'load-all' }).prepare(base([{ role: 'user', content: 'x' }]));
+    expect(loadAll.plan.useToolSearch).toBe(false);
+    expect(JSON.stringify(loadAll.params)).not.toMatch(/defer_loading|tool_search/);
     const vouched = await toolSearch(makeCatalog(), { option: 'always', baseURL: server.url }).prepare(base([{ role: 'user', content: 'x' }]));
-    expect(vouched.plan.useToolSearch).toBe(true);
+    expect(vouched.plan).toMatchObject({ useToolSearch: true, expansion: 'native' });
   });
 });

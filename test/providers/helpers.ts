@@ -10,6 +10,8 @@ export interface Recorded {
   readonly method: string;
   readonly path: string;
   readonly body: any;
+  /** Request headers as Node gives them (lower-case names). */
+  readonly headers: Record<string, string | string[] | undefined>;
 }
 
 export type Reply = (request: Recorded) => unknown;
@@ -36,7 +38,7 @@ export async function startWireServer(): Promise<WireServer> {
   const queues = new Map<string, (unknown | Reply)[]>();
   const server: Server = createServer(async (req, res) => {
     const path = (req.url ?? '').split('?')[0]!;
-    const recorded: Recorded = { method: req.method ?? '', path, body: await readBody(req) };
+    const recorded: Recorded = { method: req.method ?? '', path, body: await readBody(req), headers: { ...req.headers } };
     requests.push(recorded);
     const next = queues.get(path)?.shift();
     if (next === undefined) {

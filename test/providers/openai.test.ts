@@ -52,7 +52,7 @@ describe('F5 OpenAI Responses native', () => {
     );
     const steps: boolean[] = [];
     const run = await runResponsesAgent({
-      client, toolSearch: ts, params: { model: 'gpt-5', instructions: 'Be brief.', input: 'file a bug' },
+      client, toolSearch: ts, params: { model: 'gpt-5.4', instructions: 'Be brief.', input: 'file a bug' },
       onStep: (e) => steps.push(e.infrastructure),
     });
     expect(steps).toEqual([true, false]);
@@ -76,13 +76,13 @@ describe('F5 OpenAI Responses native', () => {
 
     // Compaction: the snapshot keeps it discovered; with no output item left, it is sent loaded.
     const summary = compactionBoundary('Filed a bug.', [{ type: 'loaded', names: ['mcp__github__create_issue'] }]);
-    const compacted = await ts.prepare({ model: 'gpt-5', input: [{ role: 'user', content: summary }] });
+    const compacted = await ts.prepare({ model: 'gpt-5.4', input: [{ role: 'user', content: summary }] });
     const ns = (compacted.params.tools as any[]).find((t) => t.type === 'namespace');
     expect(ns.tools.find((f: any) => f.name === 'mcp__github__create_issue').defer_loading).toBeUndefined();
 
     // The server goes away: its loaded definitions leave the replayed output item and the tools.
     catalog.removeServer('github');
-    const gone = await ts.prepare({ model: 'gpt-5', input: run.input });
+    const gone = await ts.prepare({ model: 'gpt-5.4', input: run.input });
     expect(JSON.stringify(gone.params.tools)).not.toContain('mcp__github');
     const replayed = (gone.params.input as ResponseInputItem[]).find((i) => 'type' in i && i.type === 'tool_search_output');
     expect(replayed && 'tools' in replayed ? replayed.tools : undefined).toEqual([]);
@@ -91,7 +91,7 @@ describe('F5 OpenAI Responses native', () => {
   it('C8/F3: nothing found adds a developer note; undiscovered call names the select: query', async () => {
     const catalog = makeCatalog();
     const ts = new OpenAIResponsesToolSearch({ pool: catalog, searcher: standInSearcher, formatResult: standInFormat, option: 'always', executor });
-    const prepared = await ts.prepare({ model: 'gpt-5', input: 'x' });
+    const prepared = await ts.prepare({ model: 'gpt-5.4', input: 'x' });
     const miss = ts.answerSearch({ call_id: 's', arguments: { query: 'weather' } }, prepared.plan);
     expect(miss.items).toEqual([
       { type: 'tool_search_output', execution: 'client', status: 'completed', call_id: 's', tools: [] },
@@ -108,7 +108,7 @@ describe('F5 OpenAI Responses native', () => {
       { type: 'tool_search_call', call_id: 's', arguments: {}, execution: 'client' },
       { type: 'tool_search_output', call_id: 's', execution: 'client', tools: [] },
     ];
-    const prepared = await ts.prepare({ model: 'gpt-5', input, tools: [{ type: 'tool_search' }] });
+    const prepared = await ts.prepare({ model: 'gpt-5.4', input, tools: [{ type: 'tool_search' }] });
     const wire = JSON.stringify(prepared.params);
     expect(wire).not.toMatch(/defer_loading|tool_search|available-deferred-tools/);
     expect(names(prepared.params.tools as any[])).toEqual(['get_time', 'render_chart', 'mcp__github__create_issue', 'mcp__github__list_repos']);

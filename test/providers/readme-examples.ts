@@ -28,7 +28,7 @@ export async function anthropicExample(): Promise<void> {
 export async function openaiResponsesExample(): Promise<void> {
   const { catalog, hub, close } = await loadCatalogFromConfig('./mcp.json');
   const toolSearch = new OpenAIResponsesToolSearch({ pool: catalog, executor: mcpExecutor(hub) });
-  const { response } = await runResponsesAgent({ client: new OpenAI(), toolSearch, params: { model: 'gpt-5', input: 'File an issue for the login bug' } });
+  const { response } = await runResponsesAgent({ client: new OpenAI(), toolSearch, params: { model: 'gpt-5.4', input: 'File an issue for the login bug' } });
   console.log(response.output_text);
   await close();
 }

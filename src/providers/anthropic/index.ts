@@ -1,6 +1,7 @@
 export { AnthropicToolSearch, stripToolSearchTools, withAnnouncement } from './tool-search.js';
 export type { AnthropicToolSearchOptions, PreparedAnthropicRequest, AnthropicToolRun, ToolUseLike } from './tool-search.js';
-export { normalizeAnthropicMessages, TOOL_LOADED_TEXT, type NormalizeOptions } from './normalize.js';
+export { normalizeAnthropicMessages, loadedByResponse, referencedTools, TOOL_LOADED_TEXT, type NormalizeOptions } from './normalize.js';
+export { detectAnthropicPlatform, toolSearchHeaders, TOOL_SEARCH_BETAS, type AnthropicPlatform } from './platform.js';
 export { toAnthropicTool, serverSearchTool, type ServerSearchKind } from './wire.js';
 export { anthropicTokenCounter, type AnthropicCountingClient } from './tokens.js';
 export { runAnthropicAgent, DEFAULT_MAX_ITERATIONS, type RunAnthropicOptions, type AnthropicRunResult, type AnthropicMessagesClient } from './loop.js';

@@ -8,9 +8,9 @@ import type { AnthropicToolSearch } from './tool-search.js';
 
 export const DEFAULT_MAX_ITERATIONS = 10;
 
-/** The part of an Anthropic client the loop uses (`new Anthropic()` fits). */
+/** The part of an Anthropic client the loop uses (`new Anthropic()`, `AnthropicBedrock`, `AnthropicVertex` fit). */
 export interface AnthropicMessagesClient {
-  readonly messages: { create(params: MessageCreateParamsNonStreaming): PromiseLike<Message> };
+  readonly messages: { create(params: MessageCreateParamsNonStreaming, options?: { headers?: Record<string, string> }): PromiseLike<Message> };
 }
 
 export interface RunAnthropicOptions {
@@ -38,16 +38,19 @@ export async function runAnthropicAgent(options: RunAnthropicOptions): Promise<A
   while (iteration < max) {
     iteration++;
     const prepared = await options.toolSearch.prepare({ ...options.params, messages });
-    response = await options.client.messages.create(prepared.params);
+    response = await options.client.messages.create(prepared.params, ...(prepared.headers ? [{ headers: prepared.headers }] : []));
     messages.push({ role: 'assistant', content: response.content });
     const uses = response.content.filter((b) => b.type === 'tool_use');
     if (uses.length === 0) {
+      // A paused server-side turn (e.g. a long tool search) resumes by sending the assistant
+      // content back as is, which the next iteration does.
       if (response.stop_reason === 'pause_turn') continue;
       break;
     }
     const results: ToolResultBlockParam[] = [];
     for (const use of uses) {
-      const run = await options.toolSearch.runToolUse(use, prepared.plan);
+      // The response itself may have loaded the tool (server-side search then call, one response).
+      const run = await options.toolSearch.runToolUse(use, prepared.plan, response.content);
       results.push(run.result);
       const event: StepEvent = {
         iteration, id: use.id, name: use.name, input: use.input, output: run.output,

@@ -10,7 +10,7 @@
  *   reference-bearing user message without text gets a minimal "Tool loaded." sibling, so the
  *   expanded definitions never end a human turn bare.
  */
-import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlock, ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { ANTHROPIC_SERVER_SEARCH_NAMES } from '../shared/calls.js';
 
 export const TOOL_LOADED_TEXT = 'Tool loaded.';
@@ -118,18 +118,30 @@ export function normalizeAnthropicMessages(messages: readonly MessageParam[], op
   return out;
 }
 
+function addReferences(blocks: readonly (ContentBlock | ContentBlockParam)[], names: Set<string>): void {
+  for (const block of blocks) {
+    if (block.type === 'tool_result' && Array.isArray(block.content)) {
+      for (const item of block.content) if (isReference(item)) names.add(item.tool_name);
+    } else if (block.type === 'tool_search_tool_result' && block.content.type === 'tool_search_tool_search_result') {
+      for (const ref of block.content.tool_references) names.add(ref.tool_name);
+    }
+  }
+}
+
 /** Tools a request's messages reference (client `tool_reference` blocks and server search results). */
 export function referencedTools(messages: readonly MessageParam[]): Set<string> {
   const names = new Set<string>();
-  for (const message of messages) {
-    if (typeof message.content === 'string') continue;
-    for (const block of message.content) {
-      if (block.type === 'tool_result' && Array.isArray(block.content)) {
-        for (const item of block.content) if (isReference(item)) names.add(item.tool_name);
-      } else if (block.type === 'tool_search_tool_result' && block.content.type === 'tool_search_tool_search_result') {
-        for (const ref of block.content.tool_references) names.add(ref.tool_name);
-      }
-    }
-  }
+  for (const message of messages) if (typeof message.content !== 'string') addReferences(message.content, names);
+  return names;
+}
+
+/**
+ * Tools one response loads for its own calls: Anthropic's server-side search answers inside the
+ * response (`server_tool_use` → `tool_search_tool_result` → `tool_use` of the found tool), and the
+ * API has already expanded those references, so the calls after them are calls of loaded tools.
+ */
+export function loadedByResponse(content: readonly (ContentBlock | ContentBlockParam)[]): Set<string> {
+  const names = new Set<string>();
+  addReferences(content, names);
   return names;
 }

@@ -11,6 +11,8 @@
  * caller's own system prefix stays cacheable in front of it.
  */
 import type {
+  ContentBlock,
+  ContentBlockParam,
   MessageCreateParamsNonStreaming,
   TextBlockParam,
   ToolResultBlockParam,
@@ -22,14 +24,27 @@ import { SEARCH_TOOL_NAME } from '../../core/search-tool.js';
 import { isInfrastructureCall } from '../shared/calls.js';
 import { RequestPlanner, type CallOutcome, type ToolSearchOptions } from '../shared/session.js';
 import { clientSearchText, type ToolSearchResult } from '../shared/search.js';
-import { normalizeAnthropicMessages, referencedTools } from './normalize.js';
+import { loadedByResponse, normalizeAnthropicMessages, referencedTools } from './normalize.js';
+import { detectAnthropicPlatform, TOOL_SEARCH_BETAS, toolSearchHeaders, type AnthropicPlatform } from './platform.js';
 import { isServerSearchToolType, serverSearchTool, toAnthropicTool, type ServerSearchKind } from './wire.js';
 
 type ResultBlocks = NonNullable<Exclude<ToolResultBlockParam['content'], string>>;
 
 export interface AnthropicToolSearchOptions extends ToolSearchOptions {
-  /** The client's base URL (B5: a non-first-party URL disables deferral unless the mode is explicit). */
+  /**
+   * The client's base URL. It decides the platform (first-party, Bedrock, Vertex, Foundry, or a
+   * proxy) and B5: behind an unknown host with an implicit mode, native deferral gives way to
+   * the fallback (client-side expansion by default).
+   */
   readonly baseURL?: string;
+  /** Where requests go; default: detected from `baseURL`. */
+  readonly platform?: AnthropicPlatform;
+  /**
+   * `anthropic-beta` values sent with every request that uses native tool search (default: what
+   * the platform's docs require, `TOOL_SEARCH_BETAS`). `[]` sends none. Add your own betas here
+   * too: the request header replaces a client-level `anthropic-beta` default.
+   */
+  readonly betas?: readonly string[];
   /** F1: use Anthropic's server-side search tool instead of the client-side one. */
   readonly serverSearch?: ServerSearchKind;
 }
@@ -37,6 +52,8 @@ export interface AnthropicToolSearchOptions extends ToolSearchOptions {
 export interface PreparedAnthropicRequest {
   readonly params: MessageCreateParamsNonStreaming;
   readonly plan: Plan;
+  /** Request headers to send with `params` (the platform's tool-search beta), when any. */
+  readonly headers?: Record<string, string>;
 }
 
 export interface ToolUseLike {
@@ -79,18 +96,27 @@ export class AnthropicToolSearch {
     this.planner = new RequestPlanner(options);
   }
 
+  /** The search tool the model is given when native search is on (client `tool_search` or a server one). */
   get searchToolName(): string {
-    return SEARCH_TOOL_NAME;
+    return this.options.serverSearch ? serverSearchTool(this.options.serverSearch).name : SEARCH_TOOL_NAME;
+  }
+
+  get platform(): AnthropicPlatform {
+    return this.options.platform ?? detectAnthropicPlatform(this.options.baseURL, this.options.firstPartyHosts);
   }
 
   /** Build the request to send: tools, normalized messages, announcement. Pure apart from B3's count. */
   async prepare(params: MessageCreateParamsNonStreaming): Promise<PreparedAnthropicRequest> {
     const history = readAnthropicHistory(params.messages, params.system);
+    const platform = this.platform;
     const current = await this.planner.plan({
       model: params.model,
       history,
       expansion: 'native',
-      ...(this.options.baseURL !== undefined && { baseUrl: this.options.baseURL }),
+      capability: 'anthropic-tool-reference',
+      searchMode: this.options.serverSearch ?? 'client',
+      // B5: only an unknown host is a proxy; Bedrock, Vertex and Foundry are documented platforms.
+      ...(platform === 'proxy' && this.options.baseURL !== undefined && { baseUrl: this.options.baseURL }),
     });
     const native = current.useToolSearch && current.expansion === 'native';
     const callerTools = params.tools ?? [];
@@ -101,9 +127,12 @@ export class AnthropicToolSearch {
     const tools = this.buildTools(current, callerTools, referencedTools(messages));
     const system = withAnnouncement(params.system, current.announcement?.text);
     const { tools: _t, system: _s, messages: _m, ...rest } = params;
+    // B2: no tool-search header unless this request really uses native tool search.
+    const headers = native ? toolSearchHeaders(this.options.betas ?? TOOL_SEARCH_BETAS[platform]) : undefined;
     return {
       plan: current,
       params: { ...rest, messages, ...(system !== undefined && { system }), ...(tools.length > 0 && { tools }) },
+      ...(headers && { headers }),
     };
   }
 
@@ -117,21 +146,25 @@ export class AnthropicToolSearch {
     // left to expand it: it is sent loaded, so the model keeps it (D2).
     const discovered = new Set(current.discovered);
     const deferred = new Set(current.deferred.filter((n) => !discovered.has(n) || referenced.has(n)));
-    const search: ToolUnion = this.options.serverSearch
-      ? serverSearchTool(this.options.serverSearch)
-      : toAnthropicTool(current.searchTool!);
+    const mode = current.instructions?.mode ?? 'client';
+    const search: ToolUnion = mode === 'client' ? toAnthropicTool(current.searchTool!) : serverSearchTool(mode);
     const pool = this.options.pool.tools.map((t) => toAnthropicTool(t, deferred.has(t.name)));
     return [...callerTools, search, ...pool];
   }
 
-  /** Answer one `tool_use` block of the model's response. */
-  async runToolUse(block: ToolUseLike, current: Plan): Promise<AnthropicToolRun> {
+  /**
+   * Answer one `tool_use` block of the model's response. Pass the response's content as
+   * `response` when you run your own loop: references a server-side search returned in that same
+   * response load their tools for its calls (the documented search-then-call in one response).
+   */
+  async runToolUse(block: ToolUseLike, current: Plan, response?: readonly (ContentBlock | ContentBlockParam)[]): Promise<AnthropicToolRun> {
     const native = current.expansion === 'native';
-    if (current.useToolSearch && block.name === current.searchTool?.name) {
+    if (current.useToolSearch && current.instructions?.mode === 'client' && block.name === current.searchTool?.name) {
       const result = this.planner.search(current, block.input);
       return { result: this.searchResultBlock(block.id, result, native), infrastructure: true, output: this.planner.format(result) };
     }
-    const outcome = await this.planner.runCall(current, block.name, block.input);
+    const loadedNow = native && response ? loadedByResponse(response) : undefined;
+    const outcome = await this.planner.runCall(current, block.name, block.input, loadedNow);
     return {
       result: answerBlock(block.id, block.name, outcome, native),
       infrastructure: isInfrastructureCall(block.name),

@@ -81,7 +81,10 @@ export class OpenAIResponsesToolSearch {
 
   async prepare(params: ResponseCreateParamsNonStreaming): Promise<PreparedResponsesRequest> {
     const input: ResponseInputItem[] = typeof params.input === 'string' ? [{ role: 'user', content: params.input }] : [...(params.input ?? [])];
-    const current = await this.planner.plan({ model: params.model ?? '', history: readResponsesHistory(input, params.instructions), expansion: 'native' });
+    // B4: only models OpenAI's guide names take `tool_search`; the rest expand client-side.
+    const current = await this.planner.plan({
+      model: params.model ?? '', history: readResponsesHistory(input, params.instructions), expansion: 'native', capability: 'openai-tool-search',
+    });
     const native = current.useToolSearch && current.expansion === 'native';
     const available = new Set(this.options.pool.tools.map((t) => t.name));
     const outgoing = native ? input.map((item) => withoutRemovedTools(item, available)) : input.filter((item) => !isDeferralItem(item));
@@ -107,6 +110,7 @@ export class OpenAIResponsesToolSearch {
   /** Answer a `tool_search_call` or `function_call` output item; other items get no answer. */
   async runCall(item: ResponseToolSearchCall | ResponseFunctionToolCall, current: Plan): Promise<ResponsesCallRun> {
     if (item.type === 'tool_search_call') return this.answerSearch(item, current);
+    if (current.useToolSearch && current.expansion === 'client' && item.name === current.searchTool?.name) return this.answerClientSearch(item, current);
     const outcome = await this.planner.runCall(current, item.name, item.arguments);
     // Just in time: the marker loads the tool for the next request (client expansion of one tool).
     const text = outcome.loadNow ? clientSearchText(outcome.text, [item.name]) : outcome.text;
@@ -115,6 +119,18 @@ export class OpenAIResponsesToolSearch {
       infrastructure: isInfrastructureCall(item.name),
       isError: outcome.isError,
       output: outcome.text,
+    };
+  }
+
+  /** F4 (a model without `tool_search`): the search is a function; its output carries the loaded marker. */
+  answerClientSearch(call: Pick<ResponseFunctionToolCall, 'call_id' | 'arguments'>, current: Plan): ResponsesCallRun {
+    const result = this.planner.search(current, call.arguments);
+    const text = this.planner.format(result);
+    return {
+      items: [{ type: 'function_call_output', call_id: call.call_id, output: clientSearchText(text, result.matches) }],
+      infrastructure: true,
+      isError: false,
+      output: text,
     };
   }
 

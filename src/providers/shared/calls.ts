@@ -2,13 +2,14 @@
  * Running tool calls, shared by every provider loop: infrastructure flagging (F8), the
  * schema-not-sent message for never-loaded tools (F3), and a tool's result as text.
  */
+import { searchInstructions, SERVER_SEARCH_TOOL_NAMES, type SearchInstructions } from '../../core/search-instructions.js';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.js';
 import type { ToolSpec } from '../../core/tool.js';
 
 /** The TanStack AI discovery tool's name (its wire contract, F6). */
 export const DISCOVERY_TOOL_NAME = '__lazy__tool__discovery__';
 /** Anthropic's server-side search tools (F1). */
-export const ANTHROPIC_SERVER_SEARCH_NAMES = ['tool_search_tool_regex', 'tool_search_tool_bm25'] as const;
+export const ANTHROPIC_SERVER_SEARCH_NAMES = [SERVER_SEARCH_TOOL_NAMES.regex, SERVER_SEARCH_TOOL_NAMES.bm25] as const;
 
 const INFRASTRUCTURE = new Set<string>([SEARCH_TOOL_NAME, DISCOVERY_TOOL_NAME, ...ANTHROPIC_SERVER_SEARCH_NAMES]);
 
@@ -17,12 +18,14 @@ export function isInfrastructureCall(name: string, searchToolName: string = SEAR
   return name === searchToolName || INFRASTRUCTURE.has(name);
 }
 
-/** F3: the actionable error for a call to a deferred tool that was never loaded. */
-export function undiscoveredToolMessage(name: string, searchToolName: string = SEARCH_TOOL_NAME): string {
-  return (
-    `Tool "${name}" is not loaded: it is deferred and its schema was not sent, so this call was not run. ` +
-    `Load it first with ${searchToolName}({"query": "select:${name}"}), then call it again.`
-  );
+/**
+ * F3: the actionable error for a call to a deferred tool that was never loaded. The load
+ * instruction comes from the search mode actually in the request (a client search tool name, or
+ * the plan's `instructions`), so it never names a tool or query form the model does not have.
+ */
+export function undiscoveredToolMessage(name: string, search: string | SearchInstructions = SEARCH_TOOL_NAME): string {
+  const how = typeof search === 'string' ? searchInstructions('client', search) : search;
+  return `Tool "${name}" is not loaded: it is deferred and its schema was not sent, so this call was not run. ${how.loadFirst(name)}`;
 }
 
 /** Runs a tool the catalog has no handler for (e.g. routes MCP calls to their server). */

@@ -5,9 +5,10 @@
 import type { PoolView } from '../../core/catalog.js';
 import type { HistoryEvent } from '../../core/history.js';
 import { resolveMode, type ModeSources } from '../../core/mode.js';
-import type { ModelSupport } from '../../core/model-support.js';
+import type { ModelSupport, NativeCapability } from '../../core/model-support.js';
 import { plan, type Expansion, type Plan, type PlanInput } from '../../core/plan.js';
 import { isDeferred } from '../../core/policy.js';
+import type { SearchMode } from '../../core/search-instructions.js';
 import { DeferredTokenMemo, type TokenCounter } from '../../core/threshold.js';
 import type { ToolSpec } from '../../core/tool.js';
 import { runTool, undiscoveredToolMessage, type ToolExecutor, type ToolOutcome } from './calls.js';
@@ -25,7 +26,12 @@ export interface ToolSearchOptions extends ModeSources {
   /** B3: exact token counts for the `auto` threshold (else characters / 2.5). */
   readonly tokenCounter?: TokenCounter;
   readonly announce?: PlanInput['announce'];
+  /** B4: the model-support table (default: the shared `defaultModelSupport`). */
   readonly modelSupport?: ModelSupport;
+  /**
+   * B4/B5: what a native adapter does when the model or endpoint cannot take the native path:
+   * `client` (default in the adapters) expands client-side, `load-all` sends everything loaded.
+   */
   readonly unsupportedModelFallback?: PlanInput['unsupportedModelFallback'];
   readonly deferral?: PlanInput['deferral'];
   readonly firstPartyHosts?: readonly string[];
@@ -46,7 +52,14 @@ export interface PlanRequest {
   readonly history: readonly HistoryEvent[];
   readonly expansion: Expansion;
   readonly baseUrl?: string;
+  /** B4: the native capability the model needs (native expansion only). */
+  readonly capability?: NativeCapability;
+  /** Which search tool a native request carries (Anthropic server-side search: `regex`/`bm25`). */
+  readonly searchMode?: SearchMode;
 }
+
+/** The adapters fall back to client-side expansion, not to loading everything (B4/B5, B7). */
+export const DEFAULT_ADAPTER_FALLBACK = 'client' as const;
 
 /** Plans requests for one conversation; owns the token-count memo (B3: one count per pool). */
 export class RequestPlanner {
@@ -78,11 +91,13 @@ export class RequestPlanner {
       ...(o.killSwitch !== undefined && { killSwitch: o.killSwitch }),
       ...(request.model !== undefined && { model: request.model }),
       ...(request.baseUrl !== undefined && { baseUrl: request.baseUrl }),
+      ...(request.capability !== undefined && { capability: request.capability }),
+      ...(request.searchMode !== undefined && { searchMode: request.searchMode }),
       ...(o.contextWindow !== undefined && { contextWindow: o.contextWindow }),
       ...(deferredTokens && { deferredTokens }),
       ...(o.announce !== undefined && { announce: o.announce }),
       ...(o.modelSupport !== undefined && { modelSupport: o.modelSupport }),
-      ...(o.unsupportedModelFallback !== undefined && { unsupportedModelFallback: o.unsupportedModelFallback }),
+      unsupportedModelFallback: o.unsupportedModelFallback ?? DEFAULT_ADAPTER_FALLBACK,
       ...(o.deferral !== undefined && { deferral: o.deferral }),
       ...(o.firstPartyHosts !== undefined && { firstPartyHosts: o.firstPartyHosts }),
     });
@@ -94,12 +109,14 @@ export class RequestPlanner {
 
   /**
    * Run a non-search call. F3: a deferred tool this request never loaded is refused with the
-   * exact `select:` query, or with `justInTime` run and flagged to be loaded by the answer.
+   * exact query that loads it, or with `justInTime` run and flagged to be loaded by the answer.
+   * `loadedNow`: tools the same response already loaded (Anthropic's server-side search puts its
+   * `tool_search_tool_result` and the call of the found tool in one response).
    */
-  async runCall(current: Plan, name: string, input: unknown): Promise<CallOutcome> {
-    const hidden = current.useToolSearch && undiscoveredNames(current).has(name);
+  async runCall(current: Plan, name: string, input: unknown, loadedNow: ReadonlySet<string> = EMPTY): Promise<CallOutcome> {
+    const hidden = current.useToolSearch && undiscoveredNames(current).has(name) && !loadedNow.has(name);
     if (hidden && !this.options.justInTime) {
-      return { text: undiscoveredToolMessage(name, current.searchTool?.name), isError: true, loadNow: false };
+      return { text: undiscoveredToolMessage(name, current.instructions ?? current.searchTool?.name), isError: true, loadNow: false };
     }
     const outcome = await runTool(name, input, this.findTool(name), this.options.executor);
     return { ...outcome, loadNow: hidden };
@@ -116,6 +133,8 @@ export class RequestPlanner {
     );
   }
 }
+
+const EMPTY: ReadonlySet<string> = new Set();
 
 /** F3: the deferred tools this request has not loaded: calling one needs a search first. */
 export function undiscoveredNames(current: Plan): Set<string> {
