@@ -46,6 +46,11 @@ export interface ToolSpec {
   readonly critical?: boolean;
   /** MCP `_meta`, kept as is. */
   readonly meta?: Readonly<Record<string, unknown>>;
+  /**
+   * The other fields of an MCP tool (title, annotations, outputSchema, icons, execution, …), kept
+   * whole so a gateway re-lists the tool as its server did (G4). The core does not read them.
+   */
+  readonly mcpFields?: Readonly<Record<string, unknown>>;
   /** Opaque key of the tool in an outside catalog (benchmark ids, …). */
   readonly id?: string;
   readonly handler?: ToolHandler;
@@ -63,6 +68,7 @@ export interface ToolInput {
   defer?: boolean;
   critical?: boolean;
   meta?: Record<string, unknown>;
+  mcpFields?: Record<string, unknown>;
   id?: string;
   handler?: ToolHandler;
 }
@@ -133,6 +139,7 @@ export function defineTool(input: ToolInput): ToolSpec {
     ...(input.defer !== undefined && { defer: input.defer }),
     ...(input.critical !== undefined && { critical: input.critical }),
     ...(input.meta !== undefined && { meta: input.meta }),
+    ...(input.mcpFields !== undefined && { mcpFields: input.mcpFields }),
     ...(input.id !== undefined && { id: input.id }),
     ...(input.handler !== undefined && { handler: input.handler }),
   };

@@ -23,3 +23,18 @@ export class SessionStoreConfigError extends ToolsearchError {
     super(`Session store: ${reason}`);
   }
 }
+
+/**
+ * G4: a proxied request the gateway cannot route, or an upstream server refused. `code` is the
+ * JSON-RPC error code the client (or the upstream server, for server → client requests) gets;
+ * the SDK sends `message` as is (an `McpError` would prefix it with "MCP error N:" once per hop).
+ */
+export class ProxyError extends ToolsearchError {
+  override name = 'ProxyError';
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}

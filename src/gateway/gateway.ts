@@ -18,7 +18,7 @@ import { parseMcpName } from '../core/names.js';
 import { DEFAULT_MAX_RESULTS, SEARCH_TOOL_NAME } from '../core/search-tool.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../core/threshold.js';
 import type { ToolSpec } from '../core/tool.js';
-import type { UpstreamCallResult } from '../mcp/connection.js';
+import type { UpstreamCallResult, UpstreamProgress } from '../mcp/connection.js';
 import { errorMessage } from '../mcp/hub.js';
 import { silentLogger, type Logger } from '../mcp/log.js';
 import { CALL_TOOL_NAME, callToolDefinition, searchToolDefinition } from './tools.js';
@@ -26,10 +26,18 @@ import { deferredNames, parseGatewayMode, type GatewayMode } from './deferral.js
 import { defaultGatewaySearcher, formatSearchOutcome, type GatewaySearcher, type SearchOutcome } from './search.js';
 import { InMemorySessionStore, type SessionStore } from './sessions.js';
 import { InMemoryNotificationBus, type BusEvent, type NotificationBus } from './bus.js';
+import { COALESCED_NOTIFICATIONS } from './notifications.js';
+import { GATEWAY_CAPABILITIES, GatewayProxy } from './proxy.js';
+import type { SessionExtra } from './server-requests.js';
 
 /** What the gateway needs to reach upstream servers; `McpHub` fits. */
 export interface UpstreamCaller {
-  callTool(server: string, toolName: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<UpstreamCallResult>;
+  callTool(
+    server: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    options?: { signal?: AbortSignal; onprogress?: (progress: UpstreamProgress) => void },
+  ): Promise<UpstreamCallResult>;
 }
 
 export interface GatewayOptions {
@@ -65,6 +73,8 @@ export class ToolsearchGateway {
   readonly catalog: Catalog;
   readonly sessions: SessionStore;
   readonly bus: NotificationBus;
+  /** G4: resources, prompts, completions, logging and server → client requests (proxy.ts). */
+  readonly proxy: GatewayProxy;
   private readonly upstream: UpstreamCaller | undefined;
   private readonly searcher: GatewaySearcher;
   private readonly mode: GatewayMode;
@@ -92,6 +102,13 @@ export class ToolsearchGateway {
     this.logger = options.logger ?? silentLogger;
     this.bus = options.bus ?? new InMemoryNotificationBus();
     this.unsubscribeBus = this.bus.subscribe((event) => this.onBusEvent(event));
+    this.proxy = new GatewayProxy({
+      upstream: options.upstream,
+      send: (sessionId, notification) => this.notifySession(sessionId, notification),
+      sessionServer: (sessionId) => this.live.get(sessionId),
+      liveSessions: () => [...this.live.keys()],
+      logger: this.logger,
+    });
     this.unsubscribe = this.catalog.onChange((delta) => {
       if (delta.added.length > 0 || delta.removed.length > 0) this.queueBroadcast();
     });
@@ -99,15 +116,20 @@ export class ToolsearchGateway {
 
   /** A new MCP server for one client session. Call `connect` with its transport. */
   createServer(sessionId: string): Server {
-    const server = new Server(GATEWAY_SERVER_INFO, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
+    const server = new Server(GATEWAY_SERVER_INFO, {
+      capabilities: GATEWAY_CAPABILITIES,
+      instructions: INSTRUCTIONS,
+      debouncedNotificationMethods: [...COALESCED_NOTIFICATIONS],
+    });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.listTools(sessionId) }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-      const { result, listChanged } = await this.handleCall(sessionId, request.params.name, args, extra.signal);
+      const { result, listChanged } = await this.handleCall(sessionId, request.params.name, args, extra);
       // Sent on the request's own stream, before the result: reliable on stdio and HTTP alike.
       if (listChanged) await extra.sendNotification({ method: 'notifications/tools/list_changed' }).catch(() => undefined);
       return result;
     });
+    this.proxy.attach(server, sessionId);
     return server;
   }
 
@@ -117,6 +139,7 @@ export class ToolsearchGateway {
     this.live.set(sessionId, server);
     server.onclose = () => {
       this.live.delete(sessionId);
+      this.proxy.detach(sessionId);
       // This process shutting down (or dropping its connection to a shared session) must not
       // forget the session: another gateway process sharing the store may carry it on.
       if (!this.shuttingDown && !this.sessions.shared) this.sessions.delete(sessionId).catch((error: unknown) => this.logger.warn(`session ${sessionId}: not removed from the store: ${errorMessage(error)}`));
@@ -188,6 +211,7 @@ export class ToolsearchGateway {
     this.shuttingDown = true;
     this.unsubscribe();
     this.unsubscribeBus();
+    this.proxy.close();
     const servers = [...this.live.values()];
     this.live.clear();
     await Promise.allSettled(servers.map((s) => s.close()));
@@ -197,7 +221,7 @@ export class ToolsearchGateway {
     return this.live.size;
   }
 
-  private async handleCall(sessionId: string, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<{ result: CallToolResult; listChanged: boolean }> {
+  private async handleCall(sessionId: string, name: string, args: Record<string, unknown>, extra: SessionExtra): Promise<{ result: CallToolResult; listChanged: boolean }> {
     if (name === SEARCH_TOOL_NAME) return this.runSearch(sessionId, args);
     if (name === CALL_TOOL_NAME && this.callThrough && !this.catalog.has(CALL_TOOL_NAME)) {
       const target = args['name'];
@@ -205,9 +229,9 @@ export class ToolsearchGateway {
       if (typeof target !== 'string' || typeof targetArgs !== 'object' || targetArgs === null || Array.isArray(targetArgs)) {
         return { result: toolError(`${CALL_TOOL_NAME} needs {"name": string, "arguments": object}.`), listChanged: false };
       }
-      return { result: await this.runTool(sessionId, target, targetArgs as Record<string, unknown>, signal), listChanged: false };
+      return { result: await this.runTool(sessionId, target, targetArgs as Record<string, unknown>, extra), listChanged: false };
     }
-    return { result: await this.runTool(sessionId, name, args, signal), listChanged: false };
+    return { result: await this.runTool(sessionId, name, args, extra), listChanged: false };
   }
 
   /** C1–C4, C8: search, load the matches into this session, describe them. */
@@ -229,7 +253,7 @@ export class ToolsearchGateway {
     const text = (this.searcher.format ?? formatSearchOutcome)(outcome);
     const content: CallToolResult['content'] = [{ type: 'text', text }];
     if (found.length > 0) {
-      const loaded = found.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+      const loaded = found.map(toMcpTool);
       content.push({
         type: 'text',
         text: `Loaded tool definitions (call by name, or via ${CALL_TOOL_NAME} {"name", "arguments"} if your tool list has not refreshed):\n${JSON.stringify(loaded)}`,
@@ -239,7 +263,7 @@ export class ToolsearchGateway {
   }
 
   /** Route a call: always-loaded or discovered tools run; the rest get an actionable error (F3). */
-  private async runTool(sessionId: string, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  private async runTool(sessionId: string, name: string, args: Record<string, unknown>, extra: SessionExtra): Promise<CallToolResult> {
     const tool = this.catalog.get(name);
     if (!tool) return toolError(this.describeMissing(name));
     if (this.deferred().has(name)) {
@@ -250,8 +274,11 @@ export class ToolsearchGateway {
     }
     if (tool.origin.kind === 'local') return this.runLocal(tool, args);
     if (!this.upstream) return toolError(`Tool "${name}" cannot be called: this gateway has no upstream connection.`);
+    const { server } = tool.origin;
+    const upstream = this.upstream;
     try {
-      return (await this.upstream.callTool(tool.origin.server, tool.originalName ?? tool.name, args, { signal })) as CallToolResult;
+      // Through the router: cancellation, progress, and server → client requests back to this session.
+      return (await this.proxy.router.forward(server, sessionId, extra, (context) => upstream.callTool(server, tool.originalName ?? tool.name, args, context))) as CallToolResult;
     } catch (error) {
       return toolError(`Tool "${name}" failed: ${errorMessage(error)}`);
     }
@@ -306,11 +333,15 @@ export class ToolsearchGateway {
   }
 }
 
+/** The tool as its server listed it (title, annotations, outputSchema, icons, …), under its gateway name. */
 export function toMcpTool(tool: ToolSpec): Tool {
+  // Name, title and description first: search results show this JSON to the model.
   return {
     name: tool.name,
+    ...(tool.mcpFields?.['title'] !== undefined && { title: tool.mcpFields['title'] as string }),
     description: tool.description,
     inputSchema: tool.inputSchema as Tool['inputSchema'],
+    ...tool.mcpFields,
     ...(tool.meta !== undefined && { _meta: { ...tool.meta } }),
   };
 }

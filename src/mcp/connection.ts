@@ -3,12 +3,37 @@
  * v2 packages later) can be swapped behind `createSdkConnection` without touching the hub.
  */
 
-/** A tool as an upstream server lists it (the MCP `Tool` fields the hub reads). */
+/**
+ * A tool as an upstream server lists it. The hub reads name, description, inputSchema and _meta;
+ * every other field (title, annotations, outputSchema, icons, execution, …) is carried whole so
+ * the gateway can pass it through (G4).
+ */
 export interface UpstreamTool {
   name: string;
   description?: string;
   inputSchema: Record<string, unknown>;
   _meta?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/** An MCP `Resource` (`uri`, `name`, …), passed through whole. */
+export interface UpstreamResource {
+  uri: string;
+  name: string;
+  [field: string]: unknown;
+}
+
+/** An MCP `ResourceTemplate` (`uriTemplate`, `name`, …), passed through whole. */
+export interface UpstreamResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  [field: string]: unknown;
+}
+
+/** An MCP `Prompt` (`name`, `arguments`, …), passed through whole. */
+export interface UpstreamPrompt {
+  name: string;
+  [field: string]: unknown;
 }
 
 /** An MCP `CallToolResult`, passed through unchanged. */
@@ -17,6 +42,37 @@ export interface UpstreamCallResult {
   structuredContent?: unknown;
   isError?: boolean;
   [key: string]: unknown;
+}
+
+/** What the server said it offers at `initialize` (the MCP `ServerCapabilities` the hub reads). */
+export interface UpstreamCapabilities {
+  tools?: Record<string, unknown>;
+  resources?: { subscribe?: boolean; listChanged?: boolean; [key: string]: unknown };
+  prompts?: Record<string, unknown>;
+  completions?: Record<string, unknown>;
+  logging?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A JSON-RPC request or notification without the envelope. */
+export interface McpMessage {
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** A `notifications/progress` payload, minus the token (each side has its own). */
+export interface UpstreamProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface ForwardOptions {
+  timeoutMs: number;
+  /** Aborting sends `notifications/cancelled` upstream and rejects. */
+  signal?: AbortSignal;
+  /** Asks the server for progress (the SDK mints the upstream token); each tick resets the timeout. */
+  onprogress?: (progress: UpstreamProgress) => void;
 }
 
 export interface McpConnectionEvents {
@@ -30,17 +86,39 @@ export interface McpConnectionEvents {
   onInvalidTool?(tool: string, reason: string): void;
   /** A G5 limit was applied to what the server sent (a list cut at a cap, …). */
   onLimit?(message: string): void;
+  /** `resources/list_changed` or `prompts/list_changed` (coalesced). */
+  onListChanged?(kind: 'resources' | 'prompts'): void;
+  /** Other notifications the gateway relays: `resources/updated`, `message` (logging). */
+  onNotification?(notification: McpMessage): void;
+  /**
+   * A server → client request (`sampling/createMessage`, `elicitation/create`, `roots/list`).
+   * Resolves to its result; rejects with the error to send back. Absent: the request is refused.
+   */
+  onServerRequest?(request: McpMessage, signal: AbortSignal): Promise<Record<string, unknown>>;
 }
 
 export interface McpConnection {
   readonly server: string;
   /** Spawn / open and run the initialize handshake. Rejects on failure or when `signal` aborts. */
   connect(signal: AbortSignal): Promise<void>;
+  /** What the server offers; undefined before `connect` resolved. */
+  readonly capabilities?: UpstreamCapabilities | undefined;
   /** Every tool, all pages. */
   listTools(): Promise<UpstreamTool[]>;
-  callTool(name: string, args: Record<string, unknown>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<UpstreamCallResult>;
   /** What the server said about itself at initialize (after `connect`): its title and instructions. */
   serverInfo?(): { title?: string; instructions?: string } | undefined;
+  /** Every resource, all pages (empty when the server offers no resources). */
+  listResources?(): Promise<UpstreamResource[]>;
+  listResourceTemplates?(): Promise<UpstreamResourceTemplate[]>;
+  listPrompts?(): Promise<UpstreamPrompt[]>;
+  callTool(name: string, args: Record<string, unknown>, options: ForwardOptions): Promise<UpstreamCallResult>;
+  /**
+   * Any other client → server request (`resources/read`, `prompts/get`, `completion/complete`,
+   * `resources/subscribe`, `logging/setLevel`, …); the result comes back unchanged.
+   */
+  request?(request: McpMessage, options: ForwardOptions): Promise<Record<string, unknown>>;
+  /** A client → server notification (`notifications/roots/list_changed`). */
+  notify?(notification: McpMessage): Promise<void>;
   /** Process id of a stdio server (diagnostics, tests). */
   readonly pid: number | undefined;
   /** Deliberate close: no `onClosed` follows. Safe to call twice. */

@@ -15,12 +15,16 @@ export class McpConfigError extends ToolsearchError {
   }
 }
 
-/** A call routed to an upstream server failed (not connected, timed out, transport error). */
+/**
+ * A call routed to an upstream server failed (not connected, timed out, transport error). `code`
+ * is the JSON-RPC error code the server (or its SDK) gave, kept so a proxy can pass it on.
+ */
 export class UpstreamError extends ToolsearchError {
   override name = 'UpstreamError';
   constructor(
     readonly server: string,
     readonly reason: string,
+    readonly code?: number,
   ) {
     super(`MCP server "${server}" ${reason}`);
   }

@@ -17,7 +17,8 @@ import { cutText, DEFAULT_LIMITS, type Limits } from '../core/limits.js';
 import { ambiguousQualifiedName, qualifyMcpName } from '../core/names.js';
 import { neutralizeStructuralTags } from '../core/untrusted.js';
 import type { HubConfig, ServerConfig } from './config.js';
-import type { ConnectionFactory, McpConnection, UpstreamCallResult, UpstreamTool } from './connection.js';
+import { fetchServerFeatures, McpAggregate, type FeatureKind } from './aggregate.js';
+import type { ConnectionFactory, ForwardOptions, McpConnection, McpMessage, UpstreamCallResult, UpstreamCapabilities, UpstreamTool } from './connection.js';
 import { UpstreamError } from './errors.js';
 import { silentLogger, type Logger } from './log.js';
 import { sdkConnectionFactory } from './sdk-connection.js';
@@ -77,8 +78,16 @@ interface ServerEntry {
   resolveFirstAttempt: () => void;
 }
 
+/** Routes a server → client request (sampling, elicitation, roots) to a client; the gateway sets it. */
+export type ServerRequestHandler = (server: string, request: McpMessage, signal: AbortSignal) => Promise<Record<string, unknown>>;
+
 export class McpHub {
   readonly catalog: Catalog;
+  /** G4: resources, templates and prompts of the connected servers, and who owns which. */
+  readonly features: McpAggregate;
+  /** Set by the gateway; without it, server → client requests are refused. */
+  serverRequestHandler: ServerRequestHandler | undefined;
+  private readonly notificationListeners = new Set<(server: string, notification: McpMessage) => void>();
   readonly config: HubConfig;
   private readonly entries = new Map<string, ServerEntry>();
   private readonly logger: Logger;
@@ -94,6 +103,7 @@ export class McpHub {
     this.limits = options.limits ?? DEFAULT_LIMITS;
     this.factory = options.connectionFactory ?? sdkConnectionFactory(config.servers, this.limits);
     this.reconnect = options.reconnect === false ? false : { ...DEFAULT_RECONNECT, ...options.reconnect };
+    this.features = new McpAggregate(Object.keys(config.servers), this.logger);
     for (const [name, serverConfig] of Object.entries(config.servers)) {
       let resolveFirstAttempt = () => {};
       const firstAttempt = new Promise<void>((resolve) => (resolveFirstAttempt = resolve));
@@ -151,18 +161,56 @@ export class McpHub {
    * Call a tool by its server-side name. Throws UpstreamError saying why (not connected,
    * reconnecting, timed out, transport error); a tool error from the server is returned as is.
    */
-  async callTool(server: string, toolName: string, args: Record<string, unknown>, options: { signal?: AbortSignal } = {}): Promise<UpstreamCallResult> {
+  async callTool(server: string, toolName: string, args: Record<string, unknown>, options: Omit<ForwardOptions, 'timeoutMs'> = {}): Promise<UpstreamCallResult> {
+    const { connection, timeoutMs } = this.ready(server);
+    try {
+      return await connection.callTool(toolName, args, { ...options, timeoutMs });
+    } catch (error) {
+      throw new UpstreamError(server, `failed to run "${toolName}": ${errorMessage(error)}`);
+    }
+  }
+
+  /**
+   * G4: forward any other request (`resources/read`, `prompts/get`, `completion/complete`, …) to
+   * `server`; its result comes back unchanged. Throws UpstreamError saying why it could not.
+   */
+  async request(server: string, request: McpMessage, options: Omit<ForwardOptions, 'timeoutMs'> = {}): Promise<Record<string, unknown>> {
+    const { connection, timeoutMs } = this.ready(server);
+    if (!connection.request) throw new UpstreamError(server, `cannot forward ${request.method} (its connection does not support it)`);
+    try {
+      return await connection.request(request, { ...options, timeoutMs });
+    } catch (error) {
+      throw new UpstreamError(server, `failed to answer ${request.method}: ${withoutRpcPrefix(errorMessage(error))}`, errorCode(error));
+    }
+  }
+
+  /** A client → server notification to every ready server (`notifications/roots/list_changed`). */
+  notifyAll(notification: McpMessage): void {
+    for (const entry of this.entries.values()) {
+      if (entry.state === 'ready') entry.connection?.notify?.(notification).catch((error: unknown) => this.logger.debug(`"${entry.name}": ${notification.method} not sent: ${errorMessage(error)}`));
+    }
+  }
+
+  /** What a ready server said it offers at initialize (undefined while it is not ready). */
+  capabilities(server: string): UpstreamCapabilities | undefined {
+    const entry = this.entries.get(server);
+    return entry?.state === 'ready' ? entry.connection?.capabilities : undefined;
+  }
+
+  /** Upstream notifications the gateway relays (`resources/updated`, logging `message`). */
+  onNotification(listener: (server: string, notification: McpMessage) => void): () => void {
+    this.notificationListeners.add(listener);
+    return () => this.notificationListeners.delete(listener);
+  }
+
+  private ready(server: string): { connection: McpConnection; timeoutMs: number } {
     const entry = this.entries.get(server);
     if (!entry) throw new UpstreamError(server, 'is not configured');
     if (entry.state !== 'ready' || !entry.connection) {
       throw new UpstreamError(server, `is not connected (${describeState(entry)})`);
     }
     const timeoutMs = entry.config.callTimeoutMs ?? this.config.toolSearch.callTimeoutMs ?? this.options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-    try {
-      return await entry.connection.callTool(toolName, args, { timeoutMs, ...(options.signal !== undefined && { signal: options.signal }) });
-    } catch (error) {
-      throw new UpstreamError(server, `failed to run "${toolName}": ${errorMessage(error)}`);
-    }
+    return { connection: entry.connection, timeoutMs };
   }
 
   /** Close every connection and stop reconnecting. */
@@ -201,6 +249,14 @@ export class McpHub {
       onStderr: (line) => this.logger.debug(`[${entry.name}] ${line}`),
       onInvalidTool: (tool, reason) => this.logger.error(`"${entry.name}": skipping tool "${tool}": ${reason}`),
       onLimit: (message) => this.logger.warn(message),
+      onListChanged: (kind) => this.scheduleFeatureRefresh(entry, connection, kind),
+      onNotification: (notification) => {
+        for (const listener of this.notificationListeners) listener(entry.name, notification);
+      },
+      onServerRequest: (request, signal) => {
+        if (!this.serverRequestHandler) return Promise.reject(new UpstreamError(entry.name, `sent ${request.method}, but no client is attached to answer it`));
+        return this.serverRequestHandler(entry.name, request, signal);
+      },
     });
     entry.connection = connection;
     const timeoutMs = entry.config.timeoutMs ?? this.config.toolSearch.connectTimeoutMs ?? this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
@@ -209,9 +265,11 @@ export class McpHub {
     try {
       await connection.connect(abort.signal);
       const tools = await raceAbort(connection.listTools(), abort.signal);
+      const features = await raceAbort(fetchServerFeatures(connection, this.logger), abort.signal);
       if (this.closed || entry.connection !== connection) return void (await connection.close());
       this.recordServerInfo(entry.name, connection);
       this.applyTools(entry, tools);
+      this.features.setServer(entry.name, features);
       entry.state = 'ready';
       entry.attempts = 0;
       entry.lastError = undefined;
@@ -277,12 +335,14 @@ export class McpHub {
    */
   private toToolInput(entry: ServerEntry, tool: UpstreamTool): Omit<ToolInput, 'origin'> {
     const alwaysLoad = configuredAlwaysLoad(entry.name, entry.config, tool.name, this.config.toolSearch.alwaysLoad ?? []);
+    const { name: _name, description: _description, inputSchema: _inputSchema, _meta, ...mcpFields } = tool;
     return {
       name: tool.name,
       originalName: tool.name,
       description: this.upstreamDescription(entry, tool),
       inputSchema: tool.inputSchema,
-      ...(tool._meta !== undefined && { meta: tool._meta }),
+      ...(_meta !== undefined && { meta: _meta }),
+      ...(Object.keys(mcpFields).length > 0 && { mcpFields }),
       ...(alwaysLoad !== undefined && { alwaysLoad }),
     };
   }
@@ -314,6 +374,15 @@ export class McpHub {
     });
   }
 
+  /** Same serialization as tool refreshes: an older list never overwrites a newer one. */
+  private scheduleFeatureRefresh(entry: ServerEntry, connection: McpConnection, kind: FeatureKind): void {
+    entry.refresh = entry.refresh.then(async () => {
+      if (entry.connection !== connection || entry.state !== 'ready') return;
+      const features = await fetchServerFeatures(connection, this.logger, [kind]);
+      if (entry.connection === connection && entry.state === 'ready') this.features.setServer(entry.name, features);
+    });
+  }
+
   private handleDrop(entry: ServerEntry, connection: McpConnection, reason: string): void {
     // A drop while connecting surfaces as that attempt's failure instead.
     if (this.closed || entry.connection !== connection || entry.state !== 'ready') return;
@@ -326,6 +395,7 @@ export class McpHub {
   private handleFailure(entry: ServerEntry, reason: string): void {
     entry.lastError = reason;
     entry.attempts++;
+    this.features.removeServer(entry.name);
     if (this.reconnect === false || entry.attempts > this.reconnect.maxAttempts) {
       entry.state = 'failed';
       this.catalog.removeServer(entry.name);
@@ -378,6 +448,17 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener('abort', () => reject(signal.reason), { once: true });
     promise.then(resolve, reject);
   });
+}
+
+/** The JSON-RPC code of an SDK error (McpError), if any. */
+function errorCode(error: unknown): number | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'number' ? code : undefined;
+}
+
+/** The SDK prefixes "MCP error N: " once per hop; the code travels separately, so say it once. */
+function withoutRpcPrefix(message: string): string {
+  return message.replace(/^(MCP error -?\d+: )+/, '');
 }
 
 export function errorMessage(error: unknown): string {

@@ -5,11 +5,34 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { PaginatedResultSchema, ToolSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ErrorCode,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  McpError,
+  PaginatedResultSchema,
+  ResourceUpdatedNotificationSchema,
+  ResultSchema,
+  ToolSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type Limits } from '../core/limits.js';
 import { isStdioServer, type ServerConfig } from './config.js';
-import type { McpConnection, McpConnectionEvents, UpstreamCallResult, UpstreamTool } from './connection.js';
+import type {
+  ForwardOptions,
+  McpConnection,
+  McpConnectionEvents,
+  McpMessage,
+  UpstreamCallResult,
+  UpstreamCapabilities,
+  UpstreamPrompt,
+  UpstreamResource,
+  UpstreamResourceTemplate,
+  UpstreamTool,
+} from './connection.js';
 import { lineSplitter, type LineSplitterLimits } from './lines.js';
 import { walkPages } from './pagination.js';
 
@@ -39,19 +62,26 @@ class SdkConnection implements McpConnection {
   }
 
   async connect(signal: AbortSignal): Promise<void> {
-    const client = new Client(HUB_CLIENT_INFO, {
-      capabilities: {},
-      listChanged: {
-        tools: {
-          autoRefresh: false,
-          debounceMs: LIST_CHANGED_DEBOUNCE_MS,
-          // The SDK can call this after close with an error; only live connections report.
-          onChanged: (error) => {
-            if (!error && !this.closing) this.events.onToolsChanged();
-          },
-        },
+    // The SDK can call these after close with an error; only live connections report.
+    const changed = (report: () => void) => ({
+      autoRefresh: false,
+      debounceMs: LIST_CHANGED_DEBOUNCE_MS,
+      onChanged: (error: Error | null) => {
+        if (!error && !this.closing) report();
       },
     });
+    const client = new Client(HUB_CLIENT_INFO, {
+      // G4: declared up front (the SDK refuses handlers otherwise, and servers hide their
+      // sampling/elicitation/roots tools from clients without them); each request is then routed
+      // to the session that caused it, or refused, by the gateway.
+      capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } },
+      listChanged: {
+        tools: changed(() => this.events.onToolsChanged()),
+        prompts: changed(() => this.events.onListChanged?.('prompts')),
+        resources: changed(() => this.events.onListChanged?.('resources')),
+      },
+    });
+    this.relayServerRequests(client);
     const transport = this.createTransport();
     this.client = client;
     this.transport = transport;
@@ -74,6 +104,27 @@ class SdkConnection implements McpConnection {
     const instructions = this.client?.getInstructions();
     const title = version?.title;
     return { ...(title !== undefined && { title }), ...(instructions !== undefined && { instructions }) };
+  }
+
+  get capabilities(): UpstreamCapabilities | undefined {
+    return this.client?.getServerCapabilities() as UpstreamCapabilities | undefined;
+  }
+
+  /** Server → client requests and the notifications the gateway relays go to the events. */
+  private relayServerRequests(client: Client): void {
+    const relay = async (request: McpMessage, signal: AbortSignal) => {
+      if (!this.events.onServerRequest) throw new McpError(ErrorCode.MethodNotFound, `${request.method} is not relayed by this gateway`);
+      return this.events.onServerRequest(request, signal);
+    };
+    // The SDK validates the results we return against each method's result schema.
+    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => relay(request, extra.signal) as never);
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) => relay(request, extra.signal) as never);
+    client.setRequestHandler(ListRootsRequestSchema, (request, extra) => relay(request, extra.signal) as never);
+    const notify = (notification: McpMessage) => {
+      if (!this.closing) this.events.onNotification?.(notification);
+    };
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, notify);
+    client.setNotificationHandler(LoggingMessageNotificationSchema, notify);
   }
 
   /**
@@ -102,12 +153,49 @@ class SdkConnection implements McpConnection {
     return tools;
   }
 
-  async callTool(name: string, args: Record<string, unknown>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<UpstreamCallResult> {
+  listResources(): Promise<UpstreamResource[]> {
+    return this.listAll<UpstreamResource>('resources/list', 'resources', 'resources');
+  }
+
+  listResourceTemplates(): Promise<UpstreamResourceTemplate[]> {
+    return this.listAll<UpstreamResourceTemplate>('resources/templates/list', 'resourceTemplates', 'resources');
+  }
+
+  listPrompts(): Promise<UpstreamPrompt[]> {
+    return this.listAll<UpstreamPrompt>('prompts/list', 'prompts', 'prompts');
+  }
+
+  async request(request: McpMessage, options: ForwardOptions): Promise<Record<string, unknown>> {
     const client = this.requireClient();
-    const result = await client.callTool({ name, arguments: args }, undefined, {
-      timeout: options.timeoutMs,
-      ...(options.signal !== undefined && { signal: options.signal }),
-    });
+    // A loose result schema: what the server answered passes through unchanged.
+    return (await client.request({ method: request.method, params: request.params ?? {} } as never, ResultSchema.loose(), requestOptions(options))) as Record<string, unknown>;
+  }
+
+  async notify(notification: McpMessage): Promise<void> {
+    await this.requireClient().notification(notification as never);
+  }
+
+  /** Every item of a paginated list the server offers; empty when it lacks the capability. */
+  private async listAll<T>(method: string, key: string, capability: 'resources' | 'prompts'): Promise<T[]> {
+    const client = this.requireClient();
+    if (!client.getServerCapabilities()?.[capability]) return [];
+    const schema = PaginatedResultSchema.extend({ [key]: z.array(z.looseObject({})) });
+    const walk = await walkPages(
+      `"${this.server}" ${method}`,
+      async (cursor, signal) => {
+        const page = (await client.request({ method, params: cursor === undefined ? {} : { cursor } } as never, schema, { signal })) as Record<string, unknown> & { nextCursor?: string };
+        return { items: page[key] as T[], nextCursor: page.nextCursor };
+      },
+      // The per-server item cap of tools bounds each of these lists too.
+      { maxPages: this.limits.pagesPerList, maxItems: this.limits.toolsPerServer, deadlineMs: this.limits.refreshTimeoutMs },
+    );
+    if (walk.truncated) this.events.onLimit?.(walk.truncated.message);
+    return walk.items;
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, options: ForwardOptions): Promise<UpstreamCallResult> {
+    const client = this.requireClient();
+    const result = await client.callTool({ name, arguments: args }, undefined, requestOptions(options));
     return result as UpstreamCallResult;
   }
 
@@ -142,6 +230,16 @@ class SdkConnection implements McpConnection {
       ...(headers !== undefined && { requestInit: { headers } }),
     });
   }
+}
+
+/** Timeout, cancellation and progress for one forwarded request. */
+function requestOptions(options: ForwardOptions): RequestOptions {
+  return {
+    timeout: options.timeoutMs,
+    ...(options.signal !== undefined && { signal: options.signal }),
+    // A long call that reports progress is alive: each tick restarts its timeout.
+    ...(options.onprogress !== undefined && { onprogress: options.onprogress, resetTimeoutOnProgress: true }),
+  };
 }
 
 /** `tools/list` with each tool left unchecked, so one bad tool cannot sink the page. */

@@ -1,0 +1,28 @@
+/**
+ * G4 — `completion/complete` through the gateway: a prompt argument goes to the prompt's server
+ * (under its own name), a resource-template argument to the template's server (its own template).
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CompleteRequestSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import type { Route } from '../mcp/aggregate.js';
+import type { GatewayProxy } from './proxy.js';
+import { ProxyError } from './errors.js';
+
+export function registerCompletionHandler(server: Server, proxy: GatewayProxy, sessionId: string): void {
+  server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
+    const ref = request.params.ref;
+    let route: Route | undefined;
+    let upstreamRef: typeof ref | undefined;
+    if (ref.type === 'ref/prompt') {
+      route = proxy.features?.routePrompt(ref.name);
+      upstreamRef = route && { ...ref, name: route.target };
+    } else {
+      route = proxy.features?.routeTemplate(ref.uri) ?? proxy.features?.routeUri(ref.uri);
+      upstreamRef = route && { ...ref, uri: route.target };
+    }
+    if (!route || !upstreamRef) {
+      throw new ProxyError(ErrorCode.InvalidParams, `No connected MCP server offers ${ref.type === 'ref/prompt' ? `the prompt "${ref.name}"` : `the resource template "${ref.uri}"`} to complete.`);
+    }
+    return (await proxy.forward(sessionId, route.server, extra, { method: 'completion/complete', params: { ...request.params, ref: upstreamRef } })) as never;
+  });
+}

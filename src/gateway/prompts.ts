@@ -1,0 +1,23 @@
+/**
+ * G4 — prompts through the gateway: `prompts/list` pages the merged list (names kept as their
+ * servers gave them; clashes qualified as `<server>__<name>`, see src/mcp/aggregate.ts),
+ * `prompts/get` goes to the owning server under the server's own name.
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { pageOf } from './cursor.js';
+import type { GatewayProxy } from './proxy.js';
+import { ProxyError } from './errors.js';
+
+export function registerPromptHandlers(server: Server, proxy: GatewayProxy, sessionId: string): void {
+  server.setRequestHandler(ListPromptsRequestSchema, (request) => {
+    const list = proxy.features?.prompts() ?? { items: [], generation: 0 };
+    const page = pageOf('prompts', list, request.params?.cursor);
+    return { prompts: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) } as never;
+  });
+  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+    const route = proxy.features?.routePrompt(request.params.name);
+    if (!route) throw new ProxyError(ErrorCode.InvalidParams, `Unknown prompt "${request.params.name}" (no connected MCP server offers it; list prompts to see what is available).`);
+    return (await proxy.forward(sessionId, route.server, extra, { method: 'prompts/get', params: { ...request.params, name: route.target } })) as never;
+  });
+}

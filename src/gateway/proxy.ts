@@ -1,0 +1,160 @@
+/**
+ * G4 — the faithful-proxy half of the gateway: everything the upstream servers offer besides
+ * tools, per client session. One file per protocol family does the work:
+ *   resources.ts (+ subscriptions.ts) · prompts.ts · completions.ts · server-requests.ts
+ *   (sampling / elicitation / roots, progress, cancellation) · logging.ts · notifications.ts
+ * and src/mcp/aggregate.ts knows which server owns which resource, template and prompt.
+ *
+ * Capabilities are advertised statically (the SDK fixes them per session at initialize, and
+ * servers connect and drop while a session lives): a family no connected server offers answers
+ * with an empty list or a clear error.
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ErrorCode, RootsListChangedNotificationSchema, SetLevelRequestSchema, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { McpAggregate } from '../mcp/aggregate.js';
+import type { McpMessage, UpstreamCapabilities } from '../mcp/connection.js';
+import { UpstreamError } from '../mcp/errors.js';
+import { errorMessage, type ServerRequestHandler } from '../mcp/hub.js';
+import type { Logger } from '../mcp/log.js';
+import { registerCompletionHandler } from './completions.js';
+import type { UpstreamCaller } from './gateway.js';
+import { SessionLogging } from './logging.js';
+import { SessionNotifications } from './notifications.js';
+import { registerPromptHandlers } from './prompts.js';
+import { registerResourceHandlers } from './resources.js';
+import { RequestRouter, type ForwardContext, type SessionExtra } from './server-requests.js';
+import { Subscriptions } from './subscriptions.js';
+import { ProxyError } from './errors.js';
+
+/** What the proxy needs from the hub (`McpHub` fits). */
+export interface UpstreamProxy extends UpstreamCaller {
+  readonly features: McpAggregate;
+  serverRequestHandler: ServerRequestHandler | undefined;
+  servers(): string[];
+  request(server: string, request: McpMessage, options?: Partial<ForwardContext>): Promise<Record<string, unknown>>;
+  notifyAll(notification: McpMessage): void;
+  capabilities(server: string): UpstreamCapabilities | undefined;
+  onNotification(listener: (server: string, notification: McpMessage) => void): () => void;
+}
+
+export function isUpstreamProxy(upstream: UpstreamCaller | undefined): upstream is UpstreamProxy {
+  return upstream !== undefined && 'features' in upstream && typeof (upstream as Partial<UpstreamProxy>).request === 'function';
+}
+
+/** Every session is offered the whole protocol (see the file comment). */
+export const GATEWAY_CAPABILITIES: ServerCapabilities = {
+  tools: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: true },
+  completions: {},
+  logging: {},
+};
+
+export interface GatewayProxyOptions {
+  upstream: UpstreamCaller | undefined;
+  /** The gateway's out-of-band send (through its notification bus). */
+  send: (sessionId: string, notification: McpMessage) => void;
+  sessionServer: (sessionId: string) => Server | undefined;
+  liveSessions: () => string[];
+  logger: Logger;
+}
+
+export class GatewayProxy {
+  readonly upstream: UpstreamProxy | undefined;
+  readonly router: RequestRouter;
+  readonly notifications: SessionNotifications;
+  readonly subscriptions: Subscriptions;
+  readonly logging: SessionLogging;
+  private readonly stop: Array<() => void> = [];
+
+  constructor(options: GatewayProxyOptions) {
+    this.upstream = isUpstreamProxy(options.upstream) ? options.upstream : undefined;
+    const logger = options.logger;
+    this.router = new RequestRouter(options.sessionServer, options.liveSessions);
+    this.notifications = new SessionNotifications(options.send, options.liveSessions);
+    this.subscriptions = new Subscriptions(async (server, method, uri) => {
+      await this.requestUpstream(server, { method, params: { uri } });
+    });
+    this.logging = new SessionLogging(
+      (level) => this.setUpstreamLogLevel(level),
+      (sessionId, params) => this.notifications.toSession(sessionId, { method: 'notifications/message', params }),
+      options.liveSessions,
+    );
+    const upstream = this.upstream;
+    if (!upstream) return;
+    upstream.serverRequestHandler = (server, request, signal) => this.router.route(server, request, signal);
+    this.stop.push(
+      () => (upstream.serverRequestHandler = undefined),
+      upstream.features.onChange((kind) => this.notifications.toAll({ method: `notifications/${kind}/list_changed` })),
+      upstream.onNotification((server, notification) => this.onUpstreamNotification(server, notification)),
+    );
+    logger.debug('gateway proxies resources, prompts, completions, logging and server requests');
+  }
+
+  get features(): McpAggregate | undefined {
+    return this.upstream?.features;
+  }
+
+  /** Register every non-tool handler on a session's Server. */
+  attach(server: Server, sessionId: string): void {
+    registerResourceHandlers(server, this, sessionId);
+    registerPromptHandlers(server, this, sessionId);
+    registerCompletionHandler(server, this, sessionId);
+    server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+      await this.logging.setLevel(sessionId, request.params.level);
+      return {};
+    });
+    // Upstreams re-ask for roots; each such roots/list is routed like any server request.
+    server.setNotificationHandler(RootsListChangedNotificationSchema, () => this.upstream?.notifyAll({ method: 'notifications/roots/list_changed' }));
+  }
+
+  /** The session closed: release its subscriptions and log level. */
+  detach(sessionId: string): void {
+    this.subscriptions.release(sessionId);
+    this.logging.forget(sessionId);
+  }
+
+  /**
+   * A session's request on `server`, with its cancellation and progress; upstream failures
+   * become MCP errors carrying the server's code when it gave one.
+   */
+  forward(sessionId: string, server: string, extra: SessionExtra, request: McpMessage): Promise<Record<string, unknown>> {
+    return this.router.forward(server, sessionId, extra, (context) => this.requestUpstream(server, request, context));
+  }
+
+  close(): void {
+    for (const stop of this.stop.splice(0)) stop();
+  }
+
+  private async requestUpstream(server: string, request: McpMessage, context?: ForwardContext): Promise<Record<string, unknown>> {
+    if (!this.upstream) throw new ProxyError(ErrorCode.InvalidRequest, 'This gateway has no upstream MCP servers.');
+    try {
+      return await this.upstream.request(server, request, context);
+    } catch (error) {
+      if (error instanceof UpstreamError) throw new ProxyError(error.code ?? ErrorCode.InternalError, error.message);
+      throw error;
+    }
+  }
+
+  private onUpstreamNotification(server: string, notification: McpMessage): void {
+    const params = notification.params ?? {};
+    if (notification.method === 'notifications/resources/updated' && typeof params['uri'] === 'string') {
+      for (const { sessionId, uri } of this.subscriptions.recipients(server, params['uri'])) {
+        this.notifications.toSession(sessionId, { method: notification.method, params: { ...params, uri } });
+      }
+    } else if (notification.method === 'notifications/message') {
+      this.logging.deliver(server, params);
+    }
+  }
+
+  private async setUpstreamLogLevel(level: string): Promise<void> {
+    const upstream = this.upstream;
+    if (!upstream) return;
+    await Promise.all(
+      upstream
+        .servers()
+        .filter((server) => upstream.capabilities(server)?.logging !== undefined)
+        .map((server) => upstream.request(server, { method: 'logging/setLevel', params: { level } }).catch((error: unknown) => errorMessage(error))),
+    );
+  }
+}

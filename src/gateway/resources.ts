@@ -1,0 +1,50 @@
+/**
+ * G4 — resources through the gateway: `resources/list` and `resources/templates/list` page the
+ * merged lists (src/mcp/aggregate.ts says who owns what and how clashes are resolved),
+ * `resources/read` goes to the owning server with the server's own URI, and subscriptions are
+ * shared per (server, URI) with per-session delivery (subscriptions.ts).
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Route } from '../mcp/aggregate.js';
+import { pageOf } from './cursor.js';
+import type { GatewayProxy } from './proxy.js';
+import { ProxyError } from './errors.js';
+
+export function registerResourceHandlers(server: Server, proxy: GatewayProxy, sessionId: string): void {
+  server.setRequestHandler(ListResourcesRequestSchema, (request) => {
+    const list = proxy.features?.resources() ?? { items: [], generation: 0 };
+    const page = pageOf('resources', list, request.params?.cursor);
+    return { resources: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) } as never;
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => {
+    const list = proxy.features?.templates() ?? { items: [], generation: 0 };
+    const page = pageOf('resourceTemplates', list, request.params?.cursor);
+    return { resourceTemplates: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) } as never;
+  });
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const route = routeUri(proxy, request.params.uri);
+    return (await proxy.forward(sessionId, route.server, extra, { method: 'resources/read', params: { ...request.params, uri: route.target } })) as never;
+  });
+  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    await proxy.subscriptions.subscribe(sessionId, request.params.uri, routeUri(proxy, request.params.uri));
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    await proxy.subscriptions.unsubscribe(sessionId, routeUri(proxy, request.params.uri));
+    return {};
+  });
+}
+
+function routeUri(proxy: GatewayProxy, uri: string): Route {
+  const route = proxy.features?.routeUri(uri);
+  if (!route) throw new ProxyError(ErrorCode.InvalidParams, `No connected MCP server offers the resource "${uri}" (list resources and templates to see what is available).`);
+  return route;
+}

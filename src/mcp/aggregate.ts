@@ -1,0 +1,254 @@
+/**
+ * G4 — what the hub's servers offer besides tools, merged: like the catalog for tools, this is the
+ * one place that knows which server owns which resource, resource template and prompt, and how a
+ * clash between two servers is resolved.
+ *
+ * Clash rule (one rule for URIs, templates and prompt names): a URI / template / prompt name that
+ * only one connected server lists is exposed unchanged. When several list it, the first server in
+ * config order keeps it unchanged; each later one is exposed under a server-qualified form —
+ * `toolsearch://<server>/<original URI or template>` for resources and templates (still a URI;
+ * reads of it go to that server with the original URI), `<server>__<name>` for prompts (the tool
+ * separator, so `/beta__summarize` reads like `mcp__beta__summarize` without the prefix clients add).
+ * A qualified prompt name that is itself taken is left out and reported.
+ */
+import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import type { McpConnection, UpstreamPrompt, UpstreamResource, UpstreamResourceTemplate } from './connection.js';
+import { silentLogger, type Logger } from './log.js';
+
+export type FeatureKind = 'resources' | 'prompts';
+
+/** What one server offers besides tools. */
+export interface ServerFeatures {
+  resources: UpstreamResource[];
+  templates: UpstreamResourceTemplate[];
+  prompts: UpstreamPrompt[];
+  /** It answers resources/* at all (routing fallback for URIs no list names). */
+  offersResources: boolean;
+}
+
+export interface FeatureCounts {
+  readonly resources: number;
+  readonly templates: number;
+  readonly prompts: number;
+}
+
+/** A merged list as clients see it, with the version clients' cursors are bound to. */
+export interface ExposedList<T> {
+  readonly items: readonly T[];
+  readonly generation: number;
+}
+
+/** Where a client-facing name goes: the owning server and the server's own name for it. */
+export interface Route {
+  readonly server: string;
+  /** The URI, template or prompt name as the server knows it. */
+  readonly target: string;
+}
+
+export const ALIAS_SCHEME = 'toolsearch://';
+
+/** `toolsearch://<server>/<original>`: a later server's copy of a URI or template another server holds. */
+export function aliasUri(server: string, uri: string): string {
+  return `${ALIAS_SCHEME}${server}/${uri}`;
+}
+
+/** `<server>__<name>`: a later server's copy of a prompt name another server holds. */
+export function qualifyPromptName(server: string, name: string): string {
+  return `${server}__${name}`;
+}
+
+interface Exposed<T> {
+  item: T;
+  route: Route;
+}
+
+export class McpAggregate {
+  private readonly servers = new Map<string, ServerFeatures>();
+  private readonly listeners = new Set<(kind: FeatureKind) => void>();
+  private resourcesView: Exposed<UpstreamResource>[] = [];
+  private templatesView: Exposed<UpstreamResourceTemplate>[] = [];
+  private promptsView: Exposed<UpstreamPrompt>[] = [];
+  private readonly generations = { resources: 0, prompts: 0 };
+  private readonly fingerprints = { resources: '', prompts: '' };
+
+  constructor(
+    /** Config order: who wins a clash. */
+    private readonly order: readonly string[],
+    private readonly logger: Logger = silentLogger,
+  ) {}
+
+  /** Replace what `server` offers (fields left out stay as they were). */
+  setServer(server: string, features: Partial<ServerFeatures>): void {
+    const previous = this.servers.get(server) ?? { resources: [], templates: [], prompts: [], offersResources: false };
+    this.servers.set(server, { ...previous, ...features });
+    this.rebuild();
+  }
+
+  /** The server is gone (dropped, failed, closed): nothing of it is listed or routed. */
+  removeServer(server: string): void {
+    if (this.servers.delete(server)) this.rebuild();
+  }
+
+  has(server: string): boolean {
+    return this.servers.has(server);
+  }
+
+  /** Per-server counts, for status pages. */
+  counts(server: string): FeatureCounts {
+    const features = this.servers.get(server);
+    return { resources: features?.resources.length ?? 0, templates: features?.templates.length ?? 0, prompts: features?.prompts.length ?? 0 };
+  }
+
+  resources(): ExposedList<UpstreamResource> {
+    return { items: this.resourcesView.map((e) => e.item), generation: this.generations.resources };
+  }
+
+  templates(): ExposedList<UpstreamResourceTemplate> {
+    return { items: this.templatesView.map((e) => e.item), generation: this.generations.resources };
+  }
+
+  prompts(): ExposedList<UpstreamPrompt> {
+    return { items: this.promptsView.map((e) => e.item), generation: this.generations.prompts };
+  }
+
+  /**
+   * The server for a URI a client reads or subscribes to: an alias names it; else the server
+   * exposing that exact URI; else the first server (config order) with a matching template; else
+   * the only server offering resources. Undefined: no server can be told apart.
+   */
+  routeUri(uri: string): Route | undefined {
+    const alias = this.parseAlias(uri);
+    if (alias) return alias;
+    const exact = this.resourcesView.find((e) => e.item.uri === uri);
+    if (exact) return exact.route;
+    for (const entry of this.templatesView) {
+      if (entry.route.target === entry.item.uriTemplate && matchesTemplate(entry.item.uriTemplate, uri)) return { server: entry.route.server, target: uri };
+    }
+    const offering = [...this.servers].filter(([, f]) => f.offersResources).map(([s]) => s);
+    return offering.length === 1 ? { server: offering[0]!, target: uri } : undefined;
+  }
+
+  /** The server for a template a client names (completion of its arguments). */
+  routeTemplate(uriTemplate: string): Route | undefined {
+    return this.templatesView.find((e) => e.item.uriTemplate === uriTemplate)?.route;
+  }
+
+  routePrompt(name: string): Route | undefined {
+    return this.promptsView.find((e) => e.item.name === name)?.route;
+  }
+
+  /** Called with the kind whose client-visible list changed (content, not just keys). */
+  onChange(listener: (kind: FeatureKind) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private parseAlias(uri: string): Route | undefined {
+    if (!uri.startsWith(ALIAS_SCHEME)) return undefined;
+    const rest = uri.slice(ALIAS_SCHEME.length);
+    const slash = rest.indexOf('/');
+    if (slash <= 0) return undefined;
+    const server = rest.slice(0, slash);
+    return this.servers.has(server) ? { server, target: rest.slice(slash + 1) } : undefined;
+  }
+
+  private ordered(): Array<[string, ServerFeatures]> {
+    const rank = (s: string) => {
+      const i = this.order.indexOf(s);
+      return i < 0 ? this.order.length : i;
+    };
+    return [...this.servers].sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
+  }
+
+  private rebuild(): void {
+    const ordered = this.ordered();
+    this.resourcesView = exposeByKey(ordered, (f) => f.resources, (r) => r.uri, (server, r) => ({ ...r, uri: aliasUri(server, r.uri) }));
+    this.templatesView = exposeByKey(ordered, (f) => f.templates, (t) => t.uriTemplate, (server, t) => ({ ...t, uriTemplate: aliasUri(server, t.uriTemplate) }));
+    this.promptsView = this.exposePrompts(ordered);
+    this.bump('resources', JSON.stringify([this.resourcesView, this.templatesView]));
+    this.bump('prompts', JSON.stringify(this.promptsView));
+  }
+
+  private exposePrompts(ordered: Array<[string, ServerFeatures]>): Exposed<UpstreamPrompt>[] {
+    const exposed = exposeByKey(ordered, (f) => f.prompts, (p) => p.name, (server, p) => ({ ...p, name: qualifyPromptName(server, p.name) }));
+    const seen = new Set<string>();
+    return exposed.filter((e) => {
+      if (!seen.has(e.item.name)) return seen.add(e.item.name);
+      this.logger.warn(`prompt "${e.route.target}" of "${e.route.server}" left out: its qualified name "${e.item.name}" is taken`);
+      return false;
+    });
+  }
+
+  private bump(kind: FeatureKind, fingerprint: string): void {
+    if (this.fingerprints[kind] === fingerprint) return;
+    this.fingerprints[kind] = fingerprint;
+    this.generations[kind]++;
+    for (const listener of this.listeners) listener(kind);
+  }
+}
+
+/**
+ * Merge per-server lists in config order: the first holder of a key keeps the item unchanged,
+ * later holders get `qualify(server, item)`; a server listing one key twice keeps its first.
+ */
+function exposeByKey<T>(
+  ordered: Array<[string, ServerFeatures]>,
+  list: (f: ServerFeatures) => T[],
+  key: (item: T) => string,
+  qualify: (server: string, item: T) => T,
+): Exposed<T>[] {
+  const owners = new Set<string>();
+  const out: Exposed<T>[] = [];
+  for (const [server, features] of ordered) {
+    const own = new Set<string>();
+    for (const item of list(features)) {
+      const k = key(item);
+      if (own.has(k)) continue;
+      own.add(k);
+      const route = { server, target: k };
+      if (owners.has(k)) out.push({ item: qualify(server, item), route });
+      else {
+        owners.add(k);
+        out.push({ item, route });
+      }
+    }
+  }
+  return out;
+}
+
+function matchesTemplate(uriTemplate: string, uri: string): boolean {
+  try {
+    return new UriTemplate(uriTemplate).match(uri) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Read what a server offers besides tools (both kinds, or the one a list_changed named). A list
+ * that fails is logged and left empty: the server's tools still count.
+ */
+export async function fetchServerFeatures(
+  connection: McpConnection,
+  logger: Logger = silentLogger,
+  kinds: readonly FeatureKind[] = ['resources', 'prompts'],
+): Promise<Partial<ServerFeatures>> {
+  const capabilities = connection.capabilities ?? {};
+  const list = async <T>(what: string, fetch: (() => Promise<T[]>) | undefined): Promise<T[]> => {
+    if (!fetch) return [];
+    try {
+      return await fetch.call(connection);
+    } catch (error) {
+      logger.warn(`"${connection.server}": listing ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return [];
+    }
+  };
+  const features: Partial<ServerFeatures> = {};
+  if (kinds.includes('resources')) {
+    features.offersResources = capabilities.resources !== undefined;
+    features.resources = features.offersResources ? await list('resources', connection.listResources) : [];
+    features.templates = features.offersResources ? await list('resource templates', connection.listResourceTemplates) : [];
+  }
+  if (kinds.includes('prompts')) features.prompts = capabilities.prompts !== undefined ? await list('prompts', connection.listPrompts) : [];
+  return features;
+}
