@@ -38,3 +38,17 @@ export class ProxyError extends ToolsearchError {
     super(message);
   }
 }
+
+/**
+ * G5: an HTTP gateway bound beyond loopback without a bearer token would let anyone who can reach
+ * the port call every upstream tool. Set a token, or opt out explicitly.
+ */
+export class UnauthenticatedBindError extends ToolsearchError {
+  override name = 'UnauthenticatedBindError';
+  constructor(readonly host: string) {
+    super(
+      `Refusing to serve on ${host} without a bearer token: anyone who can reach it could call every tool. ` +
+        'Set TOOLSEARCH_TOKEN or --token-file (or --token), bind to 127.0.0.1, or pass --dangerously-allow-unauthenticated if the network is trusted.',
+    );
+  }
+}

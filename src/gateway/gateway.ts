@@ -133,8 +133,12 @@ export class ToolsearchGateway {
     return server;
   }
 
-  /** Serve one session over `transport`; the session ends when the transport closes. */
-  async connect(transport: Transport, sessionId: string): Promise<Server> {
+  /**
+   * Serve one session over `transport`; the session ends when the transport closes.
+   * `openInStore: false` leaves recording the session in the store to the caller (the HTTP gateway
+   * does it once the SDK accepts the handshake, so a refused initialize leaves no entry).
+   */
+  async connect(transport: Transport, sessionId: string, options: { openInStore?: boolean } = {}): Promise<Server> {
     const server = this.createServer(sessionId);
     this.live.set(sessionId, server);
     server.onclose = () => {
@@ -145,7 +149,7 @@ export class ToolsearchGateway {
       if (!this.shuttingDown && !this.sessions.shared) this.sessions.delete(sessionId).catch((error: unknown) => this.logger.warn(`session ${sessionId}: not removed from the store: ${errorMessage(error)}`));
       this.logger.debug(`session ${sessionId} closed`);
     };
-    await this.sessions.open?.(sessionId);
+    if (options.openInStore !== false) await this.sessions.open?.(sessionId);
     await server.connect(transport);
     this.logger.debug(`session ${sessionId} opened`);
     return server;

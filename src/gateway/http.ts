@@ -1,15 +1,23 @@
 /**
  * G3 over Streamable HTTP on bare `node:http`: one SDK transport (and one gateway session) per
  * MCP session id. Safe defaults: bound to 127.0.0.1, browser `Origin`s other than loopback
- * rejected (DNS-rebinding defence), optional bearer token compared in constant time.
+ * rejected and `Host` checked against exact loopback names (DNS-rebinding defences; the Host check
+ * is the MCP SDK's own), optional bearer token compared in constant time.
+ *
+ * G5: binding beyond loopback needs a token (or an explicit opt-out); open sessions are capped
+ * (a full gateway answers 503 with Retry-After); an initialize the SDK refuses (406, 415, 400)
+ * leaves nothing behind — the session reaches the store only once its handshake is accepted.
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIPv4, type AddressInfo } from 'node:net';
+import { DEFAULT_LIMITS } from '../core/limits.js';
+import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../mcp/hub.js';
 import { silentLogger, type Logger } from '../mcp/log.js';
+import { UnauthenticatedBindError } from './errors.js';
 import type { ToolsearchGateway } from './gateway.js';
 import { HttpSessions, holdHeadersUntilFirstEvent } from './http-sessions.js';
 
@@ -20,15 +28,20 @@ export interface HttpGatewayOptions {
   port?: number;
   /** Endpoint path. Default `/mcp`. */
   path?: string;
-  /** Require `Authorization: Bearer <token>`. */
+  /** Require `Authorization: Bearer <token>`. Required when `host` is not loopback (see `allowUnauthenticated`). */
   token?: string;
+  /** Serve beyond loopback without a token (a trusted network). Without it that throws UnauthenticatedBindError. */
+  allowUnauthenticated?: boolean;
   /** Extra browser origins allowed besides loopback ones, e.g. `https://app.example.com`. */
   allowedOrigins?: readonly string[];
   /**
-   * Extra `Host` header names (no port) accepted when bound to loopback, where only loopback
-   * names are accepted by default (a second DNS-rebinding defence, for clients sending no Origin).
+   * Extra `Host` header names (no port) accepted when bound to loopback, where only the exact
+   * loopback names are accepted by default (a second DNS-rebinding defence, for clients sending no
+   * Origin). Bound elsewhere, listing names turns the Host check on for them.
    */
   allowedHosts?: readonly string[];
+  /** G5: open sessions at most; a new one past it gets 503 with Retry-After. Default DEFAULT_LIMITS.sessions. */
+  maxSessions?: number;
   /**
    * Close sessions with no request for this long (clients that vanished without DELETE); 0 keeps
    * them forever. With a shared session store the session itself survives and can be resumed.
@@ -52,7 +65,9 @@ export interface RunningHttpGateway {
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_HTTP_PATH = '/mcp';
-export const DEFAULT_IDLE_SESSION_TIMEOUT_MS = 30 * 60 * 1000;
+export const DEFAULT_IDLE_SESSION_TIMEOUT_MS = DEFAULT_LIMITS.idleSessionTimeoutMs;
+/** Seconds a client is asked to wait when the gateway is full (sessions end on DELETE or idle expiry). */
+export const FULL_RETRY_AFTER_SECONDS = 10;
 
 export async function startHttpGateway(gateway: ToolsearchGateway, options: HttpGatewayOptions = {}): Promise<RunningHttpGateway> {
   const host = options.host ?? DEFAULT_HTTP_HOST;
@@ -62,6 +77,11 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
   const sessions = new HttpSessions(gateway, (sessionId) => resumedTransport(sessionId), logger);
   const checkToken = options.token !== undefined ? bearerChecker(options.token) : undefined;
   const loopbackOnly = isLoopbackHost(host);
+  if (!loopbackOnly && checkToken === undefined && options.allowUnauthenticated !== true) throw new UnauthenticatedBindError(host);
+  const checkHost = loopbackOnly || (options.allowedHosts ?? []).length > 0 ? hostChecker(host, options.allowedHosts ?? []) : undefined;
+  const maxSessions = options.maxSessions ?? DEFAULT_LIMITS.sessions;
+  /** Initializes under way: they count against the cap until they are accepted or refused. */
+  let initializing = 0;
   const activity = new SessionActivity(options.idleSessionTimeoutMs ?? DEFAULT_IDLE_SESSION_TIMEOUT_MS, (sessionId) => {
     const transport = sessions.local(sessionId);
     if (!transport) return false;
@@ -76,9 +96,7 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
     if (!isOriginAllowed(req.headers.origin, options.allowedOrigins ?? [])) {
       return sendJson(res, 403, jsonRpcError(`Origin ${req.headers.origin ?? ''} is not allowed.`));
     }
-    if (loopbackOnly && !isHostAllowed(req.headers.host, options.allowedHosts ?? [])) {
-      return sendJson(res, 403, jsonRpcError(`Host ${req.headers.host ?? ''} is not allowed.`));
-    }
+    if (checkHost && !checkHost(req, res)) return;
     if (checkToken && !checkToken(req.headers.authorization)) {
       res.setHeader('WWW-Authenticate', 'Bearer');
       return sendJson(res, 401, jsonRpcError('Missing or invalid bearer token.'));
@@ -98,23 +116,49 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
       return;
     }
     if (req.method !== 'POST') return sendJson(res, 400, jsonRpcError('No session: send an initialize request first.'));
+    if (sessions.size + initializing >= maxSessions) {
+      logger.warn(`session limit reached (${maxSessions} open, limit sessions): answering 503`);
+      res.setHeader('Retry-After', String(FULL_RETRY_AFTER_SECONDS));
+      return sendJson(res, 503, jsonRpcError(`The gateway is full (${maxSessions} sessions); retry later or end unused sessions with DELETE.`));
+    }
+    initializing++;
+    try {
+      await initializeSession(req, res);
+    } finally {
+      initializing--;
+    }
+  };
+
+  /**
+   * A new session. Its `Server` must be connected before the SDK reads the handshake, but the
+   * session is registered (here and in the store) only when the SDK accepts it; a refused
+   * initialize closes what was built for it.
+   */
+  const initializeSession = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readJsonBody(req, maxBodyBytes);
     if (!body.ok) return sendJson(res, body.status, jsonRpcError(body.message));
     if (!isInitializeRequest(body.value)) return sendJson(res, 400, jsonRpcError('No session: send an initialize request first.'));
     const id = randomUUID();
+    let accepted = false;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
-      onsessioninitialized: (sid) => {
+      onsessioninitialized: async (sid) => {
+        accepted = true;
+        await gateway.sessions.open?.(sid);
         sessions.add(sid, transport);
+        activity.track(sid, res);
       },
     });
     transport.onclose = () => {
       sessions.forget(id, transport);
       activity.forget(id);
     };
-    activity.track(id, res);
-    await gateway.connect(transport, id);
-    await transport.handleRequest(req, res, body.value);
+    await gateway.connect(transport, id, { openInStore: false });
+    try {
+      await transport.handleRequest(req, res, body.value);
+    } finally {
+      if (!accepted) await transport.close().catch(() => undefined);
+    }
   };
 
   /** G6: the transport of a session opened on another process, as its initialize left it. */
@@ -206,7 +250,8 @@ class SessionActivity {
   }
 }
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+/** Exact loopback host names (URL `hostname` form: IPv6 in brackets). No prefixes: `127.0.0.1.evil.com` is not loopback. */
+export const LOOPBACK_HOSTNAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
 /** No Origin (non-browser clients) is fine; a browser origin must be loopback or listed. */
 export function isOriginAllowed(origin: string | undefined, allowed: readonly string[]): boolean {
@@ -214,26 +259,34 @@ export function isOriginAllowed(origin: string | undefined, allowed: readonly st
   if (allowed.includes(origin)) return true;
   try {
     const { hostname, protocol } = new URL(origin);
-    return (protocol === 'http:' || protocol === 'https:') && (LOOPBACK_HOSTS.has(hostname) || hostname.endsWith('.localhost'));
+    return (protocol === 'http:' || protocol === 'https:') && (LOOPBACK_HOSTNAMES.includes(hostname) || hostname.endsWith('.localhost'));
   } catch {
     return false;
   }
 }
 
+/** A bind address on this machine only: `localhost`, `::1`, or an IPv4 address in 127.0.0.0/8. */
 export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK_HOSTS.has(host) || host.startsWith('127.');
+  const bare = host.replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || bare === '::1' || (isIPv4(bare) && bare.startsWith('127.'));
 }
 
-/** `Host` of a request to a loopback-bound gateway: a loopback name (any port) or one listed. */
-export function isHostAllowed(hostHeader: string | undefined, allowed: readonly string[]): boolean {
-  if (hostHeader === undefined) return false;
-  let hostname: string;
-  try {
-    hostname = new URL(`http://${hostHeader}`).hostname;
-  } catch {
-    return false;
-  }
-  return isLoopbackHost(hostname) || hostname.endsWith('.localhost') || allowed.includes(hostname);
+/**
+ * The `Host` check, by the MCP SDK's `hostHeaderValidation` (exact hostnames, any port): loopback
+ * names, the bound address, and the names listed. It is Express-shaped; this adapts it to bare
+ * `node:http` (it calls `res.status(code).json(body)` to refuse, `next()` to accept).
+ */
+export function hostChecker(boundHost: string, allowed: readonly string[]): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const bound = boundHost.includes(':') && !boundHost.startsWith('[') ? `[${boundHost}]` : boundHost;
+  const validate = hostHeaderValidation([...new Set([...LOOPBACK_HOSTNAMES, bound, ...allowed])]);
+  return (req, res) => {
+    let ok = false;
+    const expressLike = { status: (code: number) => ({ json: (body: unknown) => sendJson(res, code, body) }) };
+    validate(req as never, expressLike as never, () => {
+      ok = true;
+    });
+    return ok;
+  };
 }
 
 /** Constant-time bearer check: both sides hashed to equal length first. */

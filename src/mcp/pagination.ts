@@ -70,7 +70,7 @@ export async function walkPages<T>(
   const stop = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
   try {
     for (;;) {
-      const page = await raceSignal(fetchPage(cursor, stop), stop);
+      const page = await fetchOnePage(fetchPage, cursor, stop);
       pages++;
       const room = limits.maxItems - items.length;
       for (let i = 0; i < page.items.length && i < room; i++) items.push(page.items[i]!);
@@ -83,6 +83,21 @@ export async function walkPages<T>(
     }
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * One page under its own signal, chained to the walk's: the SDK leaves an abort listener on the
+ * signal it is given, so sharing one signal across a thousand pages would pile them up.
+ */
+async function fetchOnePage<T>(fetchPage: (cursor: string | undefined, signal: AbortSignal) => Promise<Page<T>>, cursor: string | undefined, stop: AbortSignal): Promise<Page<T>> {
+  const pageAbort = new AbortController();
+  const onStop = () => pageAbort.abort(stop.reason);
+  stop.addEventListener('abort', onStop, { once: true });
+  try {
+    return await raceSignal(fetchPage(cursor, pageAbort.signal), stop);
+  } finally {
+    stop.removeEventListener('abort', onStop);
   }
 }
 

@@ -2,13 +2,16 @@
  * H1/G3 — `toolsearch serve`: the MCP gateway over stdio (default) or Streamable HTTP.
  * With no `--config` it fronts the reference servers installed with the package.
  */
+import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
+import { InvalidLimitError, LIMIT_NAMES, resolveLimits, type LimitName } from '../../core/limits.js';
 import { loadCatalogFromConfig } from '../../mcp/load.js';
 import { addInspectPoolLoader } from './inspect.js';
 import { createStderrLogger, isLogLevel, type LogLevel, type Logger } from '../../mcp/log.js';
 import { createGatewayFromConfig, type GatewayStack } from '../../gateway/run.js';
 import { addEmbeddingsOptions, embeddingsFromFlags, type EmbeddingsFlags } from '../embeddings-options.js';
-import { DEFAULT_HTTP_HOST, startHttpGateway, type RunningHttpGateway } from '../../gateway/http.js';
+import { DEFAULT_HTTP_HOST, isLoopbackHost, startHttpGateway, type RunningHttpGateway } from '../../gateway/http.js';
+import { UnauthenticatedBindError } from '../../gateway/errors.js';
 import { serveStdio } from '../../gateway/stdio.js';
 import { REDIS_PASSWORD_ENV, REDIS_PASSWORD_FILE_ENV, SESSION_STORE_ENV } from '../../gateway/store-url.js';
 import { formatSummary, summarizeGateway } from '../../gateway/summary.js';
@@ -24,6 +27,12 @@ export interface ServeOptions extends EmbeddingsFlags {
   allowOrigin: string[];
   allowHost: string[];
   sessionStore?: string;
+  /** G5: `--token-file`: the bearer token is the file's first line (kept out of the process list). */
+  tokenFile?: string;
+  /** G5: `--limit NAME=VALUE` overrides, parsed. */
+  limit?: Partial<Record<LimitName, number>>;
+  /** G5: serve beyond loopback without a token. */
+  dangerouslyAllowUnauthenticated?: boolean;
   /** How long the banner waits for servers before printing them as pending. */
   settleMs: number;
 }
@@ -35,6 +44,41 @@ export function parseHostPort(value: string): { host: string; port: number } {
   return { host: (match[1] ?? DEFAULT_HTTP_HOST).replace(/^\[|\]$/g, ''), port };
 }
 
+/** `--limit NAME=VALUE` (repeatable) into one object; names and values checked by `resolveLimits`. */
+export function parseLimitOption(value: string, previous: Partial<Record<LimitName, number>> = {}): Partial<Record<LimitName, number>> {
+  const match = /^([A-Za-z]+)=(\d+)$/.exec(value.trim());
+  if (!match) throw new InvalidArgumentError(`expected NAME=INTEGER, e.g. sessions=200; names: ${LIMIT_NAMES.join(', ')}`);
+  const next = { ...previous, [match[1]!]: Number(match[2]) };
+  try {
+    resolveLimits({ values: next, source: '--limit' });
+  } catch (error) {
+    throw new InvalidArgumentError(error instanceof InvalidLimitError ? error.reason : String(error));
+  }
+  return next;
+}
+
+/**
+ * G5: the bearer token, from `--token`, `--token-file` or TOOLSEARCH_TOKEN (in that order). A flag
+ * value is visible to every user in the process list, so the file and the variable are preferred.
+ */
+export async function resolveToken(options: Pick<ServeOptions, 'token' | 'tokenFile'>, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
+  if (options.token !== undefined && options.tokenFile !== undefined) throw new InvalidArgumentError('use --token or --token-file, not both');
+  if (options.tokenFile !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(options.tokenFile, 'utf8');
+    } catch (error) {
+      throw new InvalidArgumentError(`--token-file ${options.tokenFile}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+    const token = text.split(/\r?\n/)[0]!.trim();
+    if (token === '') throw new InvalidArgumentError(`--token-file ${options.tokenFile}: the first line is empty`);
+    return token;
+  }
+  const token = options.token ?? (env['TOOLSEARCH_TOKEN'] || undefined);
+  if (token !== undefined && token.trim() === '') throw new InvalidArgumentError('the bearer token is empty');
+  return token;
+}
+
 function parseLogLevel(value: string): LogLevel {
   if (!isLogLevel(value)) throw new InvalidArgumentError('expected silent, error, warn, info or debug');
   return value;
@@ -43,7 +87,10 @@ function parseLogLevel(value: string): LogLevel {
 export function addServeOptions(command: Command): Command {
   return addEmbeddingsOptions(command)
     .option('-c, --config <file>', 'MCP servers config ({"mcpServers": …}, Claude Desktop format); default: the bundled reference servers')
-    .option('--token <token>', 'HTTP: require "Authorization: Bearer <token>" (or set TOOLSEARCH_TOKEN)')
+    .option('--token <token>', 'HTTP: require "Authorization: Bearer <token>"; visible in the process list, prefer TOOLSEARCH_TOKEN or --token-file')
+    .option('--token-file <file>', 'HTTP: read the bearer token from the first line of this file')
+    .option('--dangerously-allow-unauthenticated', 'HTTP: allow binding beyond loopback WITHOUT a token (anyone who reaches the port can call every tool)')
+    .option('--limit <name=value>', `a G5 limit (repeatable), e.g. sessions=200, idleSessionTimeoutMs=600000; names: ${LIMIT_NAMES.join(', ')}`, parseLimitOption)
     .option('--log-level <level>', 'silent | error | warn | info | debug (logs go to stderr)', parseLogLevel, 'info' as LogLevel)
     .option('--root <dir>', 'directory the bundled filesystem server may access (default: cwd)')
     .option('--memory-file <file>', 'knowledge-graph file of the bundled memory server')
@@ -66,6 +113,9 @@ export function serveCommand(): Command {
 export async function runServe(options: ServeOptions, out: (text: string) => void = (t) => process.stdout.write(t)): Promise<{ stack: GatewayStack; http?: RunningHttpGateway }> {
   const logger = createStderrLogger(options.logLevel);
   const embeddings = embeddingsFromFlags(options);
+  // G5: refuse an unsafe bind before any server is spawned.
+  const bind = options.http === undefined ? undefined : { ...parseHostPort(options.http), token: await resolveToken(options) };
+  if (bind && bind.token === undefined && !isLoopbackHost(bind.host) && !options.dangerouslyAllowUnauthenticated) throw new UnauthenticatedBindError(bind.host);
   const stack = await createGatewayFromConfig({
     ...(embeddings !== undefined && { embeddings }),
     ...(options.config !== undefined && { config: options.config }),
@@ -74,6 +124,7 @@ export async function runServe(options: ServeOptions, out: (text: string) => voi
     ...(options.mode !== undefined && { gateway: { mode: options.mode } }),
     // G6: flag, then environment, then the config's toolSearch.sessionStore; stdio has one client, so no store.
     sessionStore: options.http === undefined ? null : (options.sessionStore ?? (process.env[SESSION_STORE_ENV] || undefined)),
+    ...(options.limit !== undefined && { limits: options.limit }),
     logger,
   });
   const shutdown = () => {
@@ -91,12 +142,16 @@ export async function runServe(options: ServeOptions, out: (text: string) => voi
     await stack.close();
     return { stack };
   }
-  const { host, port } = parseHostPort(options.http);
-  const token = options.token ?? process.env['TOOLSEARCH_TOKEN'];
-  if (token === undefined && !isLoopback(host)) logger.warn(`serving on ${host} without --token: anyone who can reach it can call every tool`);
+  const { host, port, token } = bind!;
+  if (token === undefined && !isLoopbackHost(host) && options.dangerouslyAllowUnauthenticated) {
+    logger.warn(`serving on ${host} WITHOUT a token (--dangerously-allow-unauthenticated): anyone who can reach it can call every tool`);
+  }
   const http = await startHttpGateway(stack.gateway, {
     host,
     port,
+    maxSessions: stack.limits.sessions,
+    idleSessionTimeoutMs: stack.limits.idleSessionTimeoutMs,
+    ...(options.dangerouslyAllowUnauthenticated === true && { allowUnauthenticated: true }),
     allowedOrigins: options.allowOrigin,
     allowedHosts: options.allowHost,
     logger,
@@ -116,10 +171,6 @@ export async function runServe(options: ServeOptions, out: (text: string) => voi
 
 async function logSummary(logger: Logger, stack: GatewayStack): Promise<void> {
   for (const line of formatSummary(await summarizeGateway(stack.gateway)).split('\n')) logger.info(line);
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }
 
 /**
