@@ -7,6 +7,7 @@ export * from './core/tool.js';
 export * from './core/names.js';
 export * from './core/catalog.js';
 export * from './core/search-tool.js';
+export * from './core/search-instructions.js';
 export * from './core/policy.js';
 export * from './core/mode.js';
 export * from './core/threshold.js';

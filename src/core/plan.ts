@@ -10,7 +10,7 @@ import { extractDiscovered, type HistoryEvent } from './history.js';
 import { resolveMode, type ModeSources, type ResolvedMode } from './mode.js';
 import { defaultModelSupport, type ModelSupport, type NativeCapability } from './model-support.js';
 import { isDeferred, type DeferralContext } from './policy.js';
-import { searchInstructions, type SearchInstructions, type SearchMode } from './search-instructions.js';
+import { searchInstructions, type SearchInstructions, type SearchToolMode } from './search-instructions.js';
 import { SEARCH_TOOL_NAME, searchToolSpec } from './search-tool.js';
 import { DEFAULT_CONTEXT_WINDOW, estimateToolTokens, thresholdTokens, type TokenMeasure } from './threshold.js';
 import type { ToolSpec } from './tool.js';
@@ -43,7 +43,7 @@ export interface PlanInput extends ModeSources {
    * Which search tool a native request carries (`regex`/`bm25`: Anthropic's server-side ones);
    * decides the model-facing text. Client expansion always uses the client search tool.
    */
-  readonly searchMode?: SearchMode;
+  readonly searchMode?: SearchToolMode;
   /** B5: the Anthropic client's base URL (native path only). */
   readonly baseUrl?: string;
   readonly firstPartyHosts?: readonly string[];

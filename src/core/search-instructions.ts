@@ -13,13 +13,13 @@
  */
 import { SEARCH_TOOL_NAME } from './search-tool.js';
 
-export type SearchMode = 'client' | 'regex' | 'bm25';
+export type SearchToolMode = 'client' | 'regex' | 'bm25';
 
 /** Anthropic's names for its server-side search tools (the wire contract, F1). */
 export const SERVER_SEARCH_TOOL_NAMES = { regex: 'tool_search_tool_regex', bm25: 'tool_search_tool_bm25' } as const;
 
 export interface SearchInstructions {
-  readonly mode: SearchMode;
+  readonly mode: SearchToolMode;
   /** The search tool the request carries. */
   readonly toolName: string;
   /** First line of the name-list announcement (E1). */
@@ -40,7 +40,7 @@ export function nameAsPattern(name: string): string {
   return name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-export function searchInstructions(mode: SearchMode = 'client', clientToolName: string = SEARCH_TOOL_NAME): SearchInstructions {
+export function searchInstructions(mode: SearchToolMode = 'client', clientToolName: string = SEARCH_TOOL_NAME): SearchInstructions {
   switch (mode) {
     case 'client': {
       const tool = clientToolName;

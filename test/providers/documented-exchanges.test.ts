@@ -91,7 +91,11 @@ describe.each(['regex', 'bm25'] as const)('F1 Anthropic server-side search (%s),
     const run = await runAnthropicAgent({ client: anthropic, toolSearch: anthropicSearch(catalog, { serverSearch: kind }), params: ask('What is the weather in San Francisco?') });
 
     expect(calls.get('get_weather')).toBe(1);
-    expect(run.steps.map((s) => [s.name, s.isError])).toEqual([['get_weather', false]]);
+    // F8: Anthropic's own search is reported as an infrastructure step, then the user's tool.
+    expect(run.steps.map((s) => [s.name, s.isError, s.infrastructure, s.output])).toEqual([
+      [searchName, false, true, 'Loaded: get_weather'],
+      ['get_weather', false, false, `get_weather ran with ${JSON.stringify(WEATHER_INPUT)}`],
+    ]);
     const [r1, r2] = bodies('/v1/messages');
     // Request 1: the server search tool (never deferred), no client tool_search, deferred tools flagged.
     expect(r1.tools.filter((t: any) => t.type === searchType)).toEqual([{ type: searchType, name: searchName }]);
@@ -147,8 +151,9 @@ describe.each(['regex', 'bm25'] as const)('F1 Anthropic server-side search (%s),
     const run = await runAnthropicAgent({ client: anthropic, toolSearch: anthropicSearch(catalog, { serverSearch: kind }), params: ask('Weather in SF?') });
 
     expect(calls.get('get_weather')).toBe(1);
-    expect(run.steps.map((s) => s.isError)).toEqual([true, false]);
-    const refusal = run.steps[0]!.output;
+    expect(run.steps.map((s) => [s.name, s.isError])).toEqual([[searchName, false], ['get_weather', true], [searchName, false], ['get_weather', false]]);
+    expect(run.steps[0]!.output).toBe('No tools found.');
+    const refusal = run.steps[1]!.output;
     expect(refusal).toContain(`Load it first with ${searchName}({"query": "${kind === 'regex' ? 'get_weather' : 'get weather'}"})`);
     expect(refusal).not.toContain('select:');
     const [, r2] = bodies('/v1/messages');
@@ -163,7 +168,7 @@ describe.each(['regex', 'bm25'] as const)('F1 Anthropic server-side search (%s),
       message([serverSearchUse('srvtoolu_e', kind, '(unclosed'), serverSearchError('srvtoolu_e', 'invalid_tool_input', 'Malformed regex pattern'), text('The search failed.')]),
     );
     const run = await runAnthropicAgent({ client: anthropic, toolSearch: anthropicSearch(catalog, { serverSearch: kind }), params: ask('Weather?') });
-    expect(run.steps).toEqual([]);
+    expect(run.steps).toEqual([expect.objectContaining({ name: searchName, isError: true, infrastructure: true, output: 'invalid_tool_input: Malformed regex pattern' })]);
     expect(calls.size).toBe(0);
     expect(run.messages[1]!.content).toHaveLength(3);
   });
@@ -201,7 +206,7 @@ describe.each(['regex', 'bm25'] as const)('F1 Anthropic server-side search (%s),
     expect(JSON.stringify(r1.messages)).toContain('"tool_name":"get_weather"');
     expect(r1.messages[2].content[0].content).toEqual([{ type: 'text', text: 'No longer available: unknown_tool.' }]);
     // The call of the never-sent tool is answered with an error; nothing of the user's ran.
-    expect(run.steps).toEqual([expect.objectContaining({ name: 'unknown_tool', isError: true })]);
+    expect(run.steps.map((s) => [s.name, s.isError])).toEqual([[searchName, false], ['unknown_tool', true]]);
     expect(calls.size).toBe(0);
   });
 });
@@ -254,6 +259,16 @@ describe('Beta headers per platform (tool search page: Bedrock/Vertex name tool-
     const killed = await once({ platform: 'vertex', killSwitch: true });
     expect(killed.headers['anthropic-beta']).toBeUndefined();
     expect(JSON.stringify(killed.body)).not.toMatch(/tool_search|defer_loading/);
+  });
+  it('B4: an excluded model (haiku) with serverSearch gets client-side expansion — tool_search, no server tool, no beta', async () => {
+    server.script('/v1/messages', message([text('hi')]));
+    const toolSearch = anthropicSearch(makeCatalog().catalog, { serverSearch: 'bm25', platform: 'vertex' });
+    await runAnthropicAgent({ client: anthropic, toolSearch, params: { ...ask('hi'), model: 'claude-haiku-4-5' } });
+    const sent = server.to('/v1/messages').at(-1)!;
+    expect(sent.headers['anthropic-beta']).toBeUndefined();
+    expect(JSON.stringify(sent.body)).not.toMatch(/tool_search_tool|defer_loading|tool_reference/);
+    expect(toolNames(sent.body)).toEqual(['get_time', 'tool_search']);
+    expect(announcementOf(sent.body)).toContain('select:');
   });
   it('B5: an unknown host is a proxy — client-side expansion, no native fields, no beta', async () => {
     const proxied = await once({ platform: undefined, option: undefined, baseURL: server.url });

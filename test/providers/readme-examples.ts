@@ -3,9 +3,11 @@
  * are relative here; in the README they read `toolsearch/<provider>`.
  */
 import Anthropic from '@anthropic-ai/sdk';
+import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import OpenAI from 'openai';
 import { generateText, stepCountIs, type LanguageModel } from 'ai';
 import { chat, type AnyTextAdapter } from '@tanstack/ai';
+import { defaultModelSupport, ModelSupport } from '../../src/index.js';
 import { loadCatalogFromConfig } from '../../src/mcp/load.js';
 import { AnthropicToolSearch, anthropicTokenCounter, mcpExecutor, runAnthropicAgent } from '../../src/providers/anthropic/index.js';
 import { OpenAIChatToolSearch, OpenAIResponsesToolSearch, runChatAgent, runResponsesAgent } from '../../src/providers/openai/index.js';
@@ -23,6 +25,26 @@ export async function anthropicExample(): Promise<void> {
   });
   console.log(response.content);
   await close();
+}
+
+export async function anthropicOwnLoopExample(client: Anthropic): Promise<ToolResultBlockParam[]> {
+  const { catalog, hub } = await loadCatalogFromConfig('./mcp.json');
+  const toolSearch = new AnthropicToolSearch({ pool: catalog, executor: mcpExecutor(hub), serverSearch: 'bm25' });
+  const messages: MessageParam[] = [{ role: 'user', content: 'File an issue for the login bug' }];
+  const prepared = await toolSearch.prepare({ model: 'claude-sonnet-4-5', max_tokens: 2048, messages });
+  const response = await client.messages.create(prepared.params, prepared.headers ? { headers: prepared.headers } : {});
+  messages.push({ role: 'assistant', content: response.content });
+  const results: ToolResultBlockParam[] = [];
+  for (const block of response.content) {
+    if (block.type === 'tool_use') results.push((await toolSearch.runToolUse(block, prepared.plan, response.content)).result);
+  }
+  return results;
+}
+
+export function modelSupportExample(): void {
+  defaultModelSupport.setRules([{ capability: 'openai-tool-search', match: /^my-gpt$/, supported: true, source: 'our gateway' }]);
+  const support = new ModelSupport({ rules: [] });
+  support.setUnsupportedPatterns(['haiku']);
 }
 
 export async function openaiResponsesExample(): Promise<void> {

@@ -2,8 +2,8 @@
  * A minimal Anthropic agent loop: prepare → create → answer every tool_use → repeat. The
  * history it keeps is the raw one (what the API returned); normalization happens per request.
  */
-import type { Message, MessageCreateParamsNonStreaming, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import type { StepEvent } from '../shared/calls.js';
+import type { ContentBlock, Message, MessageCreateParamsNonStreaming, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { ANTHROPIC_SERVER_SEARCH_NAMES, type StepEvent } from '../shared/calls.js';
 import type { AnthropicToolSearch } from './tool-search.js';
 
 export const DEFAULT_MAX_ITERATIONS = 10;
@@ -29,6 +29,28 @@ export interface AnthropicRunResult {
   readonly iterations: number;
 }
 
+const SERVER_SEARCH = new Set<string>(ANTHROPIC_SERVER_SEARCH_NAMES);
+
+/** What a server-side search returned, as the step's output: the tools found, or the error. */
+function serverSearchOutput(content: readonly ContentBlock[], id: string): { output: string; isError: boolean } {
+  const result = content.find((b) => b.type === 'tool_search_tool_result' && b.tool_use_id === id);
+  if (!result || result.type !== 'tool_search_tool_result') return { output: '', isError: false };
+  if (result.content.type === 'tool_search_tool_result_error') {
+    return { output: `${result.content.error_code}${result.content.error_message ? `: ${result.content.error_message}` : ''}`, isError: true };
+  }
+  const names = result.content.tool_references.map((r) => r.tool_name);
+  return { output: names.length ? `Loaded: ${names.join(', ')}` : 'No tools found.', isError: false };
+}
+
+/** F8: Anthropic ran these searches itself; report them like ours, as infrastructure steps. */
+function serverSearchSteps(content: readonly ContentBlock[], iteration: number): StepEvent[] {
+  return content.flatMap((b) =>
+    b.type === 'server_tool_use' && SERVER_SEARCH.has(b.name)
+      ? [{ iteration, id: b.id, name: b.name, input: b.input, ...serverSearchOutput(content, b.id), infrastructure: true }]
+      : [],
+  );
+}
+
 export async function runAnthropicAgent(options: RunAnthropicOptions): Promise<AnthropicRunResult> {
   const max = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
   const messages: MessageParam[] = [...options.params.messages];
@@ -40,6 +62,10 @@ export async function runAnthropicAgent(options: RunAnthropicOptions): Promise<A
     const prepared = await options.toolSearch.prepare({ ...options.params, messages });
     response = await options.client.messages.create(prepared.params, ...(prepared.headers ? [{ headers: prepared.headers }] : []));
     messages.push({ role: 'assistant', content: response.content });
+    for (const event of serverSearchSteps(response.content, iteration)) {
+      steps.push(event);
+      options.onStep?.(event);
+    }
     const uses = response.content.filter((b) => b.type === 'tool_use');
     if (uses.length === 0) {
       // A paused server-side turn (e.g. a long tool search) resumes by sending the assistant

@@ -8,7 +8,7 @@ import { resolveMode, type ModeSources } from '../../core/mode.js';
 import type { ModelSupport, NativeCapability } from '../../core/model-support.js';
 import { plan, type Expansion, type Plan, type PlanInput } from '../../core/plan.js';
 import { isDeferred } from '../../core/policy.js';
-import type { SearchMode } from '../../core/search-instructions.js';
+import type { SearchToolMode } from '../../core/search-instructions.js';
 import { DeferredTokenMemo, type TokenCounter } from '../../core/threshold.js';
 import type { ToolSpec } from '../../core/tool.js';
 import { runTool, undiscoveredToolMessage, type ToolExecutor, type ToolOutcome } from './calls.js';
@@ -55,7 +55,7 @@ export interface PlanRequest {
   /** B4: the native capability the model needs (native expansion only). */
   readonly capability?: NativeCapability;
   /** Which search tool a native request carries (Anthropic server-side search: `regex`/`bm25`). */
-  readonly searchMode?: SearchMode;
+  readonly searchMode?: SearchToolMode;
 }
 
 /** The adapters fall back to client-side expansion, not to loading everything (B4/B5, B7). */
