@@ -8,8 +8,8 @@
 import type { McpMessage } from '../mcp/connection.js';
 
 /**
- * Methods the SDK coalesces per session (`debouncedNotificationMethods`): a burst of upstream
- * list changes (several servers connecting together) reaches a client as one notification.
+ * Methods the SDK coalesces per session (`debouncedNotificationMethods`) — within one tick only;
+ * `listChanged` below also coalesces over a short window.
  */
 export const COALESCED_NOTIFICATIONS = [
   'notifications/tools/list_changed',
@@ -17,7 +17,12 @@ export const COALESCED_NOTIFICATIONS = [
   'notifications/prompts/list_changed',
 ] as const;
 
+/** Upstream list changes closer together than this reach clients as one list_changed. */
+export const LIST_CHANGED_COALESCE_MS = 50;
+
 export class SessionNotifications {
+  private readonly queued = new Set<string>();
+
   constructor(
     /** The gateway's send (through the bus). */
     private readonly send: (sessionId: string, notification: McpMessage) => void,
@@ -33,5 +38,19 @@ export class SessionNotifications {
   /** To every session open here (each process's hub sees its own upstream changes). */
   toAll(notification: McpMessage): void {
     for (const sessionId of this.liveSessions()) this.toSession(sessionId, notification);
+  }
+
+  /**
+   * `notifications/<kind>/list_changed` to every session, once per burst: several servers
+   * connecting or refreshing together make one notification, not one per server.
+   */
+  listChanged(kind: 'resources' | 'prompts'): void {
+    const method = `notifications/${kind}/list_changed`;
+    if (this.queued.has(method)) return;
+    this.queued.add(method);
+    setTimeout(() => {
+      this.queued.delete(method);
+      this.toAll({ method });
+    }, LIST_CHANGED_COALESCE_MS).unref();
   }
 }

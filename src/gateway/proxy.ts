@@ -85,8 +85,13 @@ export class GatewayProxy {
     upstream.serverRequestHandler = (server, request, signal) => this.router.route(server, request, signal);
     this.stop.push(
       () => (upstream.serverRequestHandler = undefined),
-      upstream.features.onChange((kind) => this.notifications.toAll({ method: `notifications/${kind}/list_changed` })),
+      upstream.features.onChange((kind) => this.notifications.listChanged(kind)),
       upstream.onNotification((server, notification) => this.onUpstreamNotification(server, notification)),
+      upstream.features.onServerJoined((server) => {
+        void this.subscriptions.restore(server).then((failed) => {
+          if (failed.length > 0) logger.warn(`"${server}" reconnected; resubscribing failed for ${failed.join(', ')}`);
+        });
+      }),
     );
     logger.debug('gateway proxies resources, prompts, completions, logging and server requests');
   }

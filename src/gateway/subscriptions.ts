@@ -4,6 +4,7 @@
  * `resources/updated` reaches only the sessions holding that URI, under the URI each of them
  * subscribed to. Changes for one (server, URI) run one after another, so a subscribe racing an
  * unsubscribe never leaves the upstream state wrong; a failed upstream subscribe records nothing.
+ * When a server reconnects, the subscriptions sessions hold on it are made again upstream.
  */
 import type { Route } from '../mcp/aggregate.js';
 
@@ -50,9 +51,22 @@ export class Subscriptions {
     return holders ? [...holders].map(([sessionId, clientUri]) => ({ sessionId, uri: clientUri })) : [];
   }
 
-  /** The server dropped: its subscriptions are gone upstream; forget them (clients resubscribe). */
-  forgetServer(server: string): void {
-    for (const key of this.holders.keys()) if (splitKey(key)[0] === server) this.holders.delete(key);
+  /**
+   * The server (re)connected: a new upstream session knows none of the subscriptions sessions
+   * still hold, so each is made again. Resolves to the URIs that failed.
+   */
+  async restore(server: string): Promise<string[]> {
+    const failed: string[] = [];
+    const keys = [...this.holders.keys()].filter((key) => splitKey(key)[0] === server);
+    await Promise.all(
+      keys.map((key) => {
+        const [, target] = splitKey(key);
+        return this.serialize({ server, target }, async () => {
+          if (this.holders.get(key)?.size) await this.upstream(server, 'resources/subscribe', target);
+        }).catch(() => failed.push(target));
+      }),
+    );
+    return failed;
   }
 
   private serialize(route: Route, change: () => Promise<void>): Promise<void> {

@@ -65,6 +65,7 @@ interface Exposed<T> {
 export class McpAggregate {
   private readonly servers = new Map<string, ServerFeatures>();
   private readonly listeners = new Set<(kind: FeatureKind) => void>();
+  private readonly joinListeners = new Set<(server: string) => void>();
   private resourcesView: Exposed<UpstreamResource>[] = [];
   private templatesView: Exposed<UpstreamResourceTemplate>[] = [];
   private promptsView: Exposed<UpstreamPrompt>[] = [];
@@ -79,14 +80,21 @@ export class McpAggregate {
 
   /** Replace what `server` offers (fields left out stay as they were). */
   setServer(server: string, features: Partial<ServerFeatures>): void {
-    const previous = this.servers.get(server) ?? { resources: [], templates: [], prompts: [], offersResources: false };
-    this.servers.set(server, { ...previous, ...features });
+    const previous = this.servers.get(server);
+    this.servers.set(server, { ...(previous ?? { resources: [], templates: [], prompts: [], offersResources: false }), ...features });
     this.rebuild();
+    if (!previous) for (const listener of this.joinListeners) listener(server);
   }
 
   /** The server is gone (dropped, failed, closed): nothing of it is listed or routed. */
   removeServer(server: string): void {
     if (this.servers.delete(server)) this.rebuild();
+  }
+
+  /** Called when a server (re)connects: state it held for clients (subscriptions) must be restored. */
+  onServerJoined(listener: (server: string) => void): () => void {
+    this.joinListeners.add(listener);
+    return () => this.joinListeners.delete(listener);
   }
 
   has(server: string): boolean {
