@@ -21,7 +21,10 @@ addLiveConfigToInspect(registerInspectCommand(program));
 program.addCommand(serveCommand());
 program.addCommand(demoCommand());
 
+// H4: a failed command prints one line and exits non-zero at once, whatever handles are still
+// open (the 'exit' hooks stop any spawned server).
 program.parseAsync(process.argv).catch((error: unknown) => {
-  process.stderr.write(`toolsearch: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 1;
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`toolsearch: ${message.split('\n')[0]}\n`);
+  process.exit(1);
 });

@@ -52,3 +52,33 @@ export class UnauthenticatedBindError extends ToolsearchError {
     );
   }
 }
+
+/**
+ * H4: the HTTP gateway could not bind its address (port in use, no such local address, no
+ * permission). One line that says what to change; raised before any upstream server is started.
+ */
+export class ListenError extends ToolsearchError {
+  override name = 'ListenError';
+  constructor(
+    readonly host: string,
+    readonly port: number,
+    readonly code: string | undefined,
+  ) {
+    super(`cannot listen on ${host}:${port}: ${describeListenCode(code)}`);
+  }
+}
+
+function describeListenCode(code: string | undefined): string {
+  switch (code) {
+    case 'EADDRINUSE':
+      return 'the port is in use (another toolsearch running?); stop it or pick another with --http HOST:PORT';
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'no such local address; use 127.0.0.1, 0.0.0.0 or an address of this machine';
+    case 'EACCES':
+      return 'permission denied (ports below 1024 need privileges); pick a port above 1024';
+    default:
+      return code ?? 'unknown error';
+  }
+}

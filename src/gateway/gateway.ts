@@ -24,6 +24,7 @@ import { silentLogger, type Logger } from '../mcp/log.js';
 import { CALL_TOOL_NAME, callToolDefinition, searchToolDefinition } from './tools.js';
 import { deferredNames, parseGatewayMode, type GatewayMode } from './deferral.js';
 import { defaultGatewaySearcher, formatSearchOutcome, type GatewaySearcher, type SearchOutcome } from './search.js';
+import { DEFAULT_PENDING_WAIT_MS, searchWhilePending } from './pending-wait.js';
 import { InMemorySessionStore, type SessionStore } from './sessions.js';
 import { InMemoryNotificationBus, type BusEvent, type NotificationBus } from './bus.js';
 import { COALESCED_NOTIFICATIONS } from './notifications.js';
@@ -55,6 +56,8 @@ export interface GatewayOptions {
   mode?: string;
   /** Context window for `auto:N`, in tokens. Default 200 000. */
   contextWindow?: number;
+  /** C8: how long a search that finds nothing waits for servers still connecting. Default 5000 ms. */
+  pendingWaitMs?: number;
   /** Offer `call_tool` for clients that never refresh their tool list. Default true. */
   callThrough?: boolean;
   logger?: Logger;
@@ -80,6 +83,7 @@ export class ToolsearchGateway {
   private readonly mode: GatewayMode;
   private readonly contextWindow: number;
   private readonly callThrough: boolean;
+  private readonly pendingWaitMs: number;
   private readonly logger: Logger;
   /** Live sessions, to broadcast list_changed. */
   private readonly live = new Map<string, Server>();
@@ -99,6 +103,7 @@ export class ToolsearchGateway {
     this.mode = parseGatewayMode(options.mode);
     this.contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     this.callThrough = options.callThrough ?? true;
+    this.pendingWaitMs = options.pendingWaitMs ?? DEFAULT_PENDING_WAIT_MS;
     this.logger = options.logger ?? silentLogger;
     this.bus = options.bus ?? new InMemoryNotificationBus();
     this.unsubscribeBus = this.bus.subscribe((event) => this.onBusEvent(event));
@@ -246,12 +251,14 @@ export class ToolsearchGateway {
     }
     const max = args['max_results'];
     const maxResults = typeof max === 'number' && Number.isFinite(max) && max >= 1 ? Math.floor(max) : DEFAULT_MAX_RESULTS;
-    const deferred = this.deferred();
-    const outcome: SearchOutcome = await this.searcher.search(
-      { tools: this.catalog.tools, deferred, pendingServers: this.catalog.pendingServers, servers: this.catalog.serverInfo },
-      query,
-      { maxResults },
+    const outcome: SearchOutcome = await searchWhilePending(this.catalog, this.pendingWaitMs, async () =>
+      this.searcher.search(
+        { tools: this.catalog.tools, deferred: this.deferred(), pendingServers: this.catalog.pendingServers, servers: this.catalog.serverInfo },
+        query,
+        { maxResults },
+      ),
     );
+    const deferred = this.deferred();
     const found = outcome.matches.map((n) => this.catalog.get(n)).filter((t): t is ToolSpec => t !== undefined);
     const added = await this.sessions.addDiscovered(sessionId, found.filter((t) => deferred.has(t.name)).map((t) => t.name));
     const text = (this.searcher.format ?? formatSearchOutcome)(outcome);

@@ -19,6 +19,7 @@ import { errorMessage } from '../mcp/hub.js';
 import { silentLogger, type Logger } from '../mcp/log.js';
 import { UnauthenticatedBindError } from './errors.js';
 import type { ToolsearchGateway } from './gateway.js';
+import { ListenError } from './errors.js';
 import { HttpSessions, holdHeadersUntilFirstEvent } from './http-sessions.js';
 
 export interface HttpGatewayOptions {
@@ -181,7 +182,7 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
   });
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => reject(new ListenError(host, options.port ?? 0, error.code)));
     server.listen(options.port ?? 0, host, () => {
       server.off('error', reject);
       resolve();

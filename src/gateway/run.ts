@@ -29,6 +29,11 @@ export interface GatewayFromConfigOptions extends DefaultServersOptions {
   limits?: Partial<Limits>;
   /** C10: an embedding server, overriding the config's `toolSearch.embeddings`; `null` turns it off. */
   embeddings?: EmbeddingsConfig | null;
+  /**
+   * Start connecting the upstream servers now (default). `false` leaves that to the caller's
+   * `hub.start()`: `serve --http` binds its port first, so a busy port spawns no server.
+   */
+  startHub?: boolean;
 }
 
 export interface GatewayStack {
@@ -55,13 +60,14 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     searcher: searcher ?? defaultGatewaySearcher(limits),
     ...(toolSearch.mode !== undefined && { mode: toolSearch.mode }),
     ...(toolSearch.contextWindow !== undefined && { contextWindow: toolSearch.contextWindow }),
+    ...(toolSearch.searchWaitMs !== undefined && { pendingWaitMs: toolSearch.searchWaitMs }),
     ...(redis && { sessions: redis.sessions, bus: redis.bus }),
     ...options.gateway,
     catalog: hub.catalog,
     upstream: hub,
     logger,
   });
-  hub.start();
+  if (options.startHub !== false) hub.start();
   return {
     hub,
     gateway,

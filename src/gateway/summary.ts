@@ -41,6 +41,6 @@ export function formatSummary(summary: CatalogSummary): string {
       (summary.pendingServers.length > 0 ? `, ${summary.pendingServers.length} pending (${summary.pendingServers.join(', ')})` : ''),
     `tools: ${summary.tools} (${summary.deferredTools} deferred, ${summary.tools - summary.deferredTools} always loaded)`,
     `tool-definition tokens per request: ${summary.eagerTokens} eager vs ${summary.deferredTokens} deferred (saves ${saved}, ${pct}%)` +
-      ' — o200k_base count, an estimate for Claude',
+      ' — exact o200k_base count (OpenAI GPT-4o/4.1/5); an estimate for Claude',
   ].join('\n');
 }

@@ -32,7 +32,8 @@ export interface InspectReport {
   readonly deferredTokens: number;
   /** 1 − deferred / eager. */
   readonly savings: number;
-  readonly breakdown: { readonly searchTool: number; readonly announcement: number; readonly loadedTools: number };
+  /** Parts of `deferredTokens`; `announcement` is what the search tool's description grows by. */
+  readonly breakdown: { readonly searchTool: number; readonly announcement: number; readonly extraTools: number; readonly loadedTools: number };
   readonly announcementForm: 'list' | 'grouped' | 'none';
   /** What the announcement would cost as a plain name list (E1), for comparison with E3. */
   readonly listAnnouncementTokens: number;
@@ -47,6 +48,11 @@ export interface InspectOptions {
   readonly tokenizer: string;
   readonly contextWindow?: number;
   readonly announceTokenBudget?: number;
+  /**
+   * Tools sent besides the search tool whenever deferral is on (the gateway's `call_tool`), so the
+   * deferred figure is what a client is really sent: `inspect` and `serve` print one figure.
+   */
+  readonly extraTools?: readonly ToolDefinitionLike[];
 }
 
 /** Tokens of tool definitions as a provider receives them (ToolSpecs or listed MCP tools). */
@@ -58,7 +64,13 @@ export function definitionTokens(tools: readonly ToolDefinitionLike[], count: Te
 
 /** Tokens a plan sends as tool definitions and announcement on the first request. */
 export function firstRequestTokens(p: Plan, count: TextTokenCounter): number {
-  return definitionTokens(p.visibleTools, count) + (p.announcement ? count(p.announcement.text) : 0);
+  return definitionTokens(p.visibleTools.map((t) => announced(t, p)), count);
+}
+
+/** The search tool as sent: the announcement appended to its description (what the gateway lists). */
+function announced(tool: ToolSpec, p: Plan): ToolSpec {
+  if (tool !== p.searchTool || !p.announcement) return tool;
+  return { ...tool, description: `${tool.description}\n${p.announcement.text}` };
 }
 
 function announcementShare(group: string, p: Plan, tools: readonly ToolSpec[], count: TextTokenCounter): number {
@@ -86,14 +98,17 @@ function perServerCosts(pool: readonly ToolSpec[], p: Plan, count: TextTokenCoun
     .sort((a, b) => b.eagerTokens - a.eagerTokens);
 }
 
-function modeCosts(pool: PoolView, options: InspectOptions): ModeCost[] {
+function modeCosts(pool: PoolView, options: InspectOptions, deferrable: ReadonlySet<string>): ModeCost[] {
   return ['always', 'auto', 'never'].map((mode) => {
     const p = plan({
       tools: pool.tools, pendingServers: pool.pendingServers, option: mode,
+      // H2: the auto threshold compares the same count this report prints, not a chars/2.5 estimate.
+      deferredTokens: { tokens: definitionTokens(pool.tools.filter((t) => deferrable.has(t.name)), options.count), source: 'counter' },
       ...(options.contextWindow !== undefined && { contextWindow: options.contextWindow }),
       ...(options.announceTokenBudget !== undefined && { announceOptions: { tokenBudget: options.announceTokenBudget } }),
     });
-    return { mode, useToolSearch: p.useToolSearch, tokens: firstRequestTokens(p, options.count), reason: p.gates.definitive.reason };
+    const extra = p.useToolSearch ? definitionTokens(options.extraTools ?? [], options.count) : 0;
+    return { mode, useToolSearch: p.useToolSearch, tokens: firstRequestTokens(p, options.count) + extra, reason: p.gates.definitive.reason };
   });
 }
 
@@ -105,9 +120,13 @@ export function inspectPool(pool: PoolView, options: InspectOptions): InspectRep
   });
   const eagerTokens = definitionTokens(tools, options.count);
   const searchTool = deferredPlan.searchTool ? definitionTokens([deferredPlan.searchTool], options.count) : 0;
-  const announcement = deferredPlan.announcement ? options.count(deferredPlan.announcement.text) : 0;
+  // The announcement travels inside the search tool's description (as the gateway sends it), so it
+  // is counted there: the figure matches what `serve` counts on its own tools/list.
+  const announcedSearchTool = deferredPlan.searchTool ? definitionTokens([announced(deferredPlan.searchTool, deferredPlan)], options.count) : 0;
+  const announcement = announcedSearchTool - searchTool;
+  const extraTools = deferredPlan.searchTool ? definitionTokens(options.extraTools ?? [], options.count) : 0;
   const loadedTools = definitionTokens(deferredPlan.visibleTools.filter((t) => t !== deferredPlan.searchTool), options.count);
-  const deferredTokens = searchTool + announcement + loadedTools;
+  const deferredTokens = announcedSearchTool + extraTools + loadedTools;
   return {
     tools: tools.length,
     servers: new Set(tools.flatMap((t) => (t.origin.kind === 'mcp' ? [t.origin.server] : []))).size,
@@ -115,13 +134,13 @@ export function inspectPool(pool: PoolView, options: InspectOptions): InspectRep
     eagerTokens,
     deferredTokens,
     savings: eagerTokens > 0 ? Math.max(0, 1 - deferredTokens / eagerTokens) : 0,
-    breakdown: { searchTool, announcement, loadedTools },
+    breakdown: { searchTool, announcement, extraTools, loadedTools },
     announcementForm: deferredPlan.announcement?.form ?? 'none',
     listAnnouncementTokens: deferredPlan.deferred.length
       ? options.count(fullAnnouncement(tools.filter((t) => deferredPlan.deferred.includes(t.name)), { tokenBudget: Number.POSITIVE_INFINITY }).text)
       : 0,
     perServer: perServerCosts(tools, deferredPlan, options.count),
-    modes: modeCosts(pool, options),
+    modes: modeCosts(pool, options, new Set(deferredPlan.deferred)),
     tokenizer: options.tokenizer,
     estimate: true,
   };

@@ -95,6 +95,8 @@ const toolSearchSchema = z.looseObject({
   connectTimeoutMs: z.number().int().positive().optional(),
   /** Default per-call timeout in ms. */
   callTimeoutMs: z.number().int().positive().optional(),
+  /** C8: how long a search that finds nothing waits for servers still connecting (ms; 0 = never). Default 5000. */
+  searchWaitMs: z.number().int().nonnegative().optional(),
   /** G6: share HTTP sessions between gateway replicas: `redis://HOST:PORT[/DB]` or `rediss://…`. */
   sessionStore: z.string().regex(/^rediss?:\/\//, 'expected "redis://HOST:PORT[/DB]" or "rediss://HOST:PORT[/DB]"').optional(),
   /** G5 limits by name (src/core/limits.ts), e.g. {"toolsPerServer": 5000}; checked by `resolveLimits`. */

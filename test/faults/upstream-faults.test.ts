@@ -39,7 +39,8 @@ beforeAll(async () => {
   });
   const logger = createStderrLogger('debug', (line) => void logs.push(line));
   hub = new McpHub(config, { reconnect: { initialDelayMs: 100, maxAttempts: 10 }, logger });
-  gateway = new ToolsearchGateway({ catalog: hub.catalog, upstream: hub, logger });
+  // pendingWaitMs 0: these checks look at what a search says while a server is still connecting.
+  gateway = new ToolsearchGateway({ catalog: hub.catalog, upstream: hub, logger, pendingWaitMs: 0 });
   hub.start();
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await gateway.connect(serverSide, 'faults');

@@ -22,7 +22,7 @@ describe('G3 gateway over stdio (toolsearch serve --config), dynamic pool', () =
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolsearch-stdio-'));
     const config = join(dir, 'mcp.json');
-    writeFileSync(config, JSON.stringify({ mcpServers: { quick: fixtureServer('quick'), slow: fixtureServer('slow', { delayMs: 3000 }) } }));
+    writeFileSync(config, JSON.stringify({ mcpServers: { quick: fixtureServer('quick'), slow: fixtureServer('slow', { delayMs: 3000 }) }, toolSearch: { searchWaitMs: 0 } }));
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'serve', '--config', config, '--log-level', 'info'],

@@ -7,6 +7,7 @@ import type { PoolView } from '../../core/catalog.js';
 import { countAnthropicExact, createAnthropicClient, type ExactAnthropicCounts } from '../../inspect/anthropic-count.js';
 import { inspectPool, type InspectReport } from '../../inspect/report.js';
 import { o200kTokens, TOKENIZER_NOTE } from '../../inspect/tokenizer.js';
+import { callToolDefinition, GATEWAY_ANNOUNCE_TOKEN_BUDGET } from '../../gateway/tools.js';
 import { loadCatalogFile } from '../catalog-file.js';
 import { parsePositiveInt } from '../options.js';
 
@@ -50,8 +51,8 @@ export function renderInspectText(report: InspectReport, top = 15, exact?: Exact
   lines.push('');
   lines.push(`eager (every schema sent):            ${report.eagerTokens.toLocaleString('en-US')} tokens`);
   lines.push(
-    `deferred (search tool + announcement): ${report.deferredTokens.toLocaleString('en-US')} tokens` +
-      `  [search tool ${report.breakdown.searchTool}, announcement ${report.breakdown.announcement} (${report.announcementForm}), always-loaded ${report.breakdown.loadedTools}]`,
+    `deferred (as tools/list sends it):    ${report.deferredTokens.toLocaleString('en-US')} tokens` +
+      `  [search tool ${report.breakdown.searchTool}, announcement ${report.breakdown.announcement} (${report.announcementForm}), call_tool ${report.breakdown.extraTools}, always-loaded ${report.breakdown.loadedTools}]`,
   );
   lines.push(`savings:                              ${pct(report.savings)}`);
   if (report.announcementForm === 'grouped') {
@@ -104,7 +105,9 @@ export function registerInspectCommand(program: Command): Command {
           count: o200kTokens,
           tokenizer: TOKENIZER_NOTE,
           ...(options.contextWindow !== undefined && { contextWindow: options.contextWindow }),
-          ...(options.announceBudget !== undefined && { announceTokenBudget: options.announceBudget }),
+          // One figure with `serve`: the gateway's announcement budget and its call_tool.
+          announceTokenBudget: options.announceBudget ?? GATEWAY_ANNOUNCE_TOKEN_BUDGET,
+          extraTools: [callToolDefinition()],
         });
         const exact = await exactCounts(options, pool);
         const out = options.json ? JSON.stringify(exact ? { ...report, anthropic: exact } : report) : renderInspectText(report, options.top, exact);

@@ -36,16 +36,15 @@ function readQueries(options: SearchCommandOptions): QueryEntry[] {
   throw new Error('Give a query with --query "…" or a file of queries with --queries FILE.jsonl.');
 }
 
-/** The catalog to search: a JSONL file, or the live tools of the servers in an MCP config. */
+/** The catalog to search: a JSONL file, the live tools of the servers in an MCP config, or the bundled servers. */
 async function openCatalog(options: SearchCommandOptions): Promise<{ catalog: Catalog; close(): Promise<void> }> {
   if (options.catalog !== undefined && options.config !== undefined) throw new Error('Use either --catalog or --config, not both.');
   if (options.catalog !== undefined) return { catalog: loadCatalogFile(options.catalog), close: async () => {} };
-  if (options.config !== undefined) {
-    const { loadCatalogFromConfig } = await import('../../mcp/load.js');
-    const { createStderrLogger } = await import('../../mcp/log.js');
-    return loadCatalogFromConfig(options.config, { logger: createStderrLogger('warn') });
-  }
-  throw new Error('Give a catalog with --catalog FILE.jsonl or live MCP servers with --config FILE.json.');
+  // Live servers: the config's, or (like `serve`) the bundled reference servers.
+  const { loadCatalogFromConfig } = await import('../../mcp/load.js');
+  const { createStderrLogger } = await import('../../mcp/log.js');
+  const { defaultHubConfig } = await import('../../mcp/defaults.js');
+  return loadCatalogFromConfig(options.config ?? defaultHubConfig(), { logger: createStderrLogger('warn') });
 }
 
 /** Anything that answers a search: the plain searcher, or the embedding searcher (async). */
@@ -120,7 +119,7 @@ export function registerSearchCommand(program: Command): void {
     .command('search')
     .description('Search a tool catalog (all tools deferred) with one query or a file of queries.')
     .option('--catalog <file>', 'catalog JSONL: {id, server, name, description, inputSchema} per line')
-    .option('-c, --config <file>', 'search the live tools of the MCP servers in a config ({"mcpServers": …}) instead')
+    .option('-c, --config <file>', 'search the live tools of the MCP servers in a config ({"mcpServers": …}); with neither, the bundled reference servers')
     .option('--query <text>', 'one query (select:a,b | exact name | mcp__server | keywords, +term = required)')
     .option('--queries <file>', 'queries JSONL: {qid?, query} per line')
     .option('--max-results <n>', 'results per query', '5')

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { InvalidLimitError, LIMIT_NAMES, resolveLimits, type LimitName } from '../../core/limits.js';
+import { defaultHubConfig } from '../../mcp/defaults.js';
 import { loadCatalogFromConfig } from '../../mcp/load.js';
 import { addInspectPoolLoader } from './inspect.js';
 import { createStderrLogger, isLogLevel, type LogLevel, type Logger } from '../../mcp/log.js';
@@ -109,7 +110,11 @@ export function serveCommand(): Command {
     });
 }
 
-/** Start the stack; in HTTP mode resolves once listening and the banner is printed. */
+/**
+ * Start the stack; in HTTP mode resolves once listening and the banner is printed.
+ * H4: everything that can fail at startup (address, token, config, port) fails before any
+ * upstream server is spawned, so a failed start leaves no child process behind.
+ */
 export async function runServe(options: ServeOptions, out: (text: string) => void = (t) => process.stdout.write(t)): Promise<{ stack: GatewayStack; http?: RunningHttpGateway }> {
   const logger = createStderrLogger(options.logLevel);
   const embeddings = embeddingsFromFlags(options);
@@ -125,8 +130,31 @@ export async function runServe(options: ServeOptions, out: (text: string) => voi
     // G6: flag, then environment, then the config's toolSearch.sessionStore; stdio has one client, so no store.
     sessionStore: options.http === undefined ? null : (options.sessionStore ?? (process.env[SESSION_STORE_ENV] || undefined)),
     ...(options.limit !== undefined && { limits: options.limit }),
+    // H4: servers start only once the port is bound.
+    startHub: false,
     logger,
   });
+  let http: RunningHttpGateway | undefined;
+  if (bind !== undefined) {
+    const { host, port, token } = bind;
+    try {
+      http = await startHttpGateway(stack.gateway, {
+        host,
+        port,
+        maxSessions: stack.limits.sessions,
+        idleSessionTimeoutMs: stack.limits.idleSessionTimeoutMs,
+        ...(options.dangerouslyAllowUnauthenticated === true && { allowUnauthenticated: true }),
+        allowedOrigins: options.allowOrigin,
+        allowedHosts: options.allowHost,
+        logger,
+        ...(token !== undefined && { token }),
+      });
+    } catch (error) {
+      await stack.close();
+      throw error;
+    }
+  }
+  stack.hub.start();
   const shutdown = () => {
     void stack.close().finally(() => process.exit(0));
   };
@@ -135,37 +163,27 @@ export async function runServe(options: ServeOptions, out: (text: string) => voi
   // Whatever ends the process, spawned servers must not outlive it.
   process.once('exit', () => stack.hub.terminateNow());
 
-  if (options.http === undefined) {
+  if (bind === undefined || http === undefined) {
     // stdio: stdout is JSON-RPC only; the summary goes to the log.
     void stack.hub.settled(options.settleMs).then(async () => logSummary(logger, stack));
     await serveStdio(stack.gateway);
     await stack.close();
     return { stack };
   }
-  const { host, port, token } = bind!;
+  const { host, token } = bind;
   if (token === undefined && !isLoopbackHost(host) && options.dangerouslyAllowUnauthenticated) {
     logger.warn(`serving on ${host} WITHOUT a token (--dangerously-allow-unauthenticated): anyone who can reach it can call every tool`);
   }
-  const http = await startHttpGateway(stack.gateway, {
-    host,
-    port,
-    maxSessions: stack.limits.sessions,
-    idleSessionTimeoutMs: stack.limits.idleSessionTimeoutMs,
-    ...(options.dangerouslyAllowUnauthenticated === true && { allowUnauthenticated: true }),
-    allowedOrigins: options.allowOrigin,
-    allowedHosts: options.allowHost,
-    logger,
-    ...(token !== undefined && { token }),
-  });
   const shared = stack.redis ? `, sessions shared in ${stack.redis.display}` : '';
   out(`toolsearch gateway listening on ${http.url}${token !== undefined ? ' (bearer token required)' : ''}${shared}\n`);
-  await stack.hub.settled(options.settleMs);
-  out(`${formatSummary(await summarizeGateway(stack.gateway))}\n`);
+  const running = http;
   const closeStack = stack.close.bind(stack);
   stack.close = async () => {
-    await http.close();
+    await running.close();
     await closeStack();
   };
+  await stack.hub.settled(options.settleMs);
+  out(`${formatSummary(await summarizeGateway(stack.gateway))}\n`);
   return { stack, http };
 }
 
@@ -179,10 +197,12 @@ async function logSummary(logger: Logger, stack: GatewayStack): Promise<void> {
  */
 export function addLiveConfigToInspect(inspect: Command): Command {
   addInspectPoolLoader(async (options) => {
-    if (typeof options['config'] !== 'string') return undefined;
+    if (typeof options['catalog'] === 'string') return undefined;
     const logger = createStderrLogger('warn');
-    const loaded = await loadCatalogFromConfig(options['config'], { logger });
+    // No source given: the bundled reference servers, as `serve` uses.
+    const config = typeof options['config'] === 'string' ? options['config'] : defaultHubConfig();
+    const loaded = await loadCatalogFromConfig(config, { logger });
     return { pool: loaded.catalog, close: loaded.close };
   });
-  return inspect.option('-c, --config <file>', 'live MCP servers from a config ({"mcpServers": …}); slow ones are reported pending');
+  return inspect.option('-c, --config <file>', 'live MCP servers from a config ({"mcpServers": …}; default: the bundled reference servers); slow ones are reported pending');
 }

@@ -1,0 +1,49 @@
+/**
+ * H1/H2 (issue 13): `search` and `inspect` work with no source (the bundled servers, like
+ * `serve`), and `inspect` prints the same deferred figure as the `serve` banner for one catalog.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { runServe } from '../../src/cli/commands/serve.js';
+import { summarizeGateway } from '../../src/gateway/summary.js';
+import { fixtureServer } from '../fixtures/servers/index.js';
+
+const run = promisify(execFile);
+const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { timeout: 60_000 });
+
+describe('first commands', () => {
+  it('H1: `search` with no --catalog/--config searches the bundled reference servers', async () => {
+    const { stdout } = await cli('search', '--query', 'echo a message', '--json');
+    expect(JSON.parse(stdout.trim()).matches).toContain('mcp__everything__echo');
+  });
+
+  it('H1: `inspect` with no source measures the bundled reference servers', async () => {
+    const { stdout } = await cli('inspect', '--json');
+    const report = JSON.parse(stdout);
+    expect(report.servers).toBe(4);
+    expect(report.eagerTokens).toBeGreaterThan(report.deferredTokens);
+  });
+
+  it('H2: `inspect --config` and the `serve` banner give one deferred figure for one catalog', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ts-one-figure-'));
+    const config = join(dir, 'mcp.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { alpha: fixtureServer('alpha'), beta: fixtureServer('beta') } }));
+    const report = JSON.parse((await cli('inspect', '--config', config, '--json')).stdout);
+    const served = await runServe({ config, logLevel: 'silent', http: '127.0.0.1:0', allowOrigin: [], allowHost: [], settleMs: 20_000 }, () => {});
+    try {
+      const summary = await summarizeGateway(served.stack.gateway);
+      expect(summary.tools).toBe(report.tools);
+      expect(summary.eagerTokens).toBe(report.eagerTokens);
+      expect(summary.deferredTokens).toBe(report.deferredTokens);
+      expect(report.modes.find((m: { mode: string }) => m.mode === 'always').tokens).toBe(report.deferredTokens);
+      // The auto line compares the same exact count, not a characters / 2.5 estimate.
+      expect(report.modes.find((m: { mode: string }) => m.mode === 'auto').reason).not.toMatch(/estimate/);
+    } finally {
+      await served.stack.close();
+    }
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * C8 for one-shot clients (issue 13): the first `tool_search` right after start waits (bounded) for
+ * servers still connecting instead of answering "nothing found"; `tools/list` does not wait.
+ * Real `toolsearch serve` over stdio, real fixture servers, the SDK client.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { describe, expect, it } from 'vitest';
+import { connectClient } from '../fixtures/clients.js';
+import { fixtureServer } from '../fixtures/servers/index.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+async function serveStdio(config: Record<string, unknown>) {
+  const dir = mkdtempSync(join(tmpdir(), 'ts-first-search-'));
+  const file = join(dir, 'mcp.json');
+  writeFileSync(file, JSON.stringify(config));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'serve', '--config', file, '--log-level', 'silent'],
+    cwd: repoRoot,
+    stderr: 'pipe',
+  });
+  return connectClient(transport);
+}
+
+describe('C8 the first search waits for servers still connecting', () => {
+  it('C8: a search sent at once finds the tools of a server that connects a moment later; tools/list does not wait', async () => {
+    const client = await serveStdio({ mcpServers: { slow: fixtureServer('slow', { delayMs: 1500 }) } });
+    try {
+      // Immediately after initialize the slow server is still connecting: the list answers anyway.
+      const listed = await client.toolNames();
+      expect(listed).toContain('tool_search');
+      expect(listed).not.toContain('mcp__slow__ping');
+      const first = await client.call('tool_search', { query: 'ping' });
+      expect(first.text).toContain('mcp__slow__ping');
+      expect(first.text).not.toMatch(/still connecting/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('C8: the wait is bounded (toolSearch.searchWaitMs): a server slower than that is named as still connecting', async () => {
+    const client = await serveStdio({ mcpServers: { glacial: fixtureServer('glacial', { delayMs: 60_000 }) }, toolSearch: { searchWaitMs: 200 } });
+    try {
+      const result = await client.call('tool_search', { query: 'ping' });
+      expect(result.text).toMatch(/still connecting: glacial/);
+    } finally {
+      await client.close();
+    }
+  });
+});
