@@ -53,7 +53,7 @@ describe('H4 startup failures', () => {
 
   it('H4: an address that is not local exits 1 with one line and spawns no server', async () => {
     const { config, marker } = markerConfig();
-    const result = await cli(['serve', '--http', '192.0.2.1:8765', '--config', config]);
+    const result = await cli(['serve', '--http', '192.0.2.1:8765', '--token', 'secret', '--config', config]);
     expect(result.code).toBe(1);
     expect(errorLines(result.stderr)).toEqual([expect.stringMatching(/^toolsearch: cannot listen on 192\.0\.2\.1:8765: no such local address/)]);
     expect(existsSync(marker)).toBe(false);
