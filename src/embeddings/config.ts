@@ -21,6 +21,8 @@ export interface EmbeddingsConfig {
   queryTimeoutMs?: number;
   /** Retries of a failed request (network error, 429, 5xx), with exponential backoff. Default 2. */
   retries?: number;
+  /** Largest answer accepted, in bytes (a wrong or hostile server cannot fill memory). Default 64 MiB. */
+  maxResponseBytes?: number;
   /** Where vectors are cached; default `$XDG_CACHE_HOME/toolsearch/embeddings` or `~/.cache/toolsearch/embeddings`. `false`: no disk cache. */
   cacheDir?: string | false;
 }
@@ -30,12 +32,13 @@ export const EMBEDDING_DEFAULTS = {
   timeoutMs: 30_000,
   queryTimeoutMs: 2_000,
   retries: 2,
+  maxResponseBytes: 64 * 1024 * 1024,
   /** First backoff delay; doubles per retry. */
   backoffMs: 250,
 } as const;
 
 /** Upper bounds: a typo must not send 100k texts per request or wait a day. */
-export const EMBEDDING_LIMITS = { batchSize: 2_048, dimensions: 65_536, timeoutMs: 600_000, retries: 10 } as const;
+export const EMBEDDING_LIMITS = { batchSize: 2_048, dimensions: 65_536, timeoutMs: 600_000, retries: 10, maxResponseBytes: 1024 * 1024 * 1024 } as const;
 
 /** Bad embeddings settings, or a server answer that is not an embeddings response. */
 export class EmbeddingError extends ToolsearchError {
@@ -66,6 +69,7 @@ export function validateEmbeddingsConfig(config: EmbeddingsConfig): EmbeddingsCo
   positiveInt('timeoutMs', config.timeoutMs, EMBEDDING_LIMITS.timeoutMs);
   positiveInt('queryTimeoutMs', config.queryTimeoutMs, EMBEDDING_LIMITS.timeoutMs);
   positiveInt('retries', config.retries, EMBEDDING_LIMITS.retries, true);
+  positiveInt('maxResponseBytes', config.maxResponseBytes, EMBEDDING_LIMITS.maxResponseBytes);
   if (config.apiKeyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(config.apiKeyEnv)) fail('apiKeyEnv', 'must be an environment variable name, not a key');
   return config;
 }

@@ -103,13 +103,39 @@ export class HttpEmbedder implements Embedder {
       if (response.status === 429 || response.status >= 500) throw new RetryableError(message);
       throw new EmbeddingError(message);
     }
+    const text = await this.readCapped(response);
     let json: unknown;
     try {
-      json = await response.json();
+      json = JSON.parse(text);
     } catch {
       throw new EmbeddingError(`${this.endpoint}: the answer is not JSON`);
     }
     return this.vectorsOf(json, batch.length);
+  }
+
+  /** The body as text, refused past `maxResponseBytes` (the stream is cancelled, nothing more is read). */
+  private async readCapped(response: Response): Promise<string> {
+    const max = this.config.maxResponseBytes ?? EMBEDDING_DEFAULTS.maxResponseBytes;
+    const tooLarge = () => new EmbeddingError(`${this.endpoint}: answer larger than ${max} bytes (embeddings.maxResponseBytes)`);
+    if (Number(response.headers.get('content-length') ?? 0) > max) {
+      await response.body?.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    if (!response.body) return '';
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > max) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+    return Buffer.concat(chunks).toString('utf8');
   }
 
   /** The vectors of an answer, in input order, after checking every one. */

@@ -78,6 +78,7 @@ const embeddingsSchema = z.strictObject({
   timeoutMs: z.number().int().positive().max(600_000).optional(),
   queryTimeoutMs: z.number().int().positive().max(600_000).optional(),
   retries: z.number().int().min(0).max(10).optional(),
+  maxResponseBytes: z.number().int().positive().max(1024 * 1024 * 1024).optional(),
   cacheDir: z.union([z.string().min(1), z.literal(false)]).optional(),
 });
 

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EmbeddingSearcher, HttpEmbedder, type EmbeddingsConfig } from '../../src/embeddings/index.js';
 import { startEmbeddingServer, FIXTURE_DIMENSIONS, type EmbeddingFixture } from '../fixtures/embedding-server.js';
 import { mcp, poolOf } from '../search/helpers.js';
+import { parseHubConfig } from '../../src/mcp/config.js';
 
 const run = promisify(execFile);
 
@@ -140,11 +141,30 @@ describe('C10: embedding servers (OpenAI-compatible /v1/embeddings)', () => {
     expect((await searcher.search(pool, 'weather')).matches[0]).toBe('mcp__weather__get_forecast');
   });
 
+  it('C10/G5: an oversized answer is refused while reading (maxResponseBytes), the search stays lexical', async () => {
+    const f = await server({ paddingBytes: 200_000 });
+    const log = logger();
+    const searcher = new EmbeddingSearcher(config(f, { maxResponseBytes: 50_000, retries: 0 }), { ...instant, logger: log });
+    const pool = poolOf(TOOLS);
+    expect(await searcher.ready(pool)).toBe(false);
+    expect(log.lines.join('\n')).toMatch(/answer larger than 50000 bytes \(embeddings.maxResponseBytes\)/);
+    expect((await searcher.search(pool, 'read a file')).matches[0]).toBe('mcp__files__read_file');
+  });
+
+  it('C10: toolSearch.embeddings in a config is checked key by key', () => {
+    const parse = (embeddings: unknown) => parseHubConfig({ mcpServers: {}, toolSearch: { embeddings } }, 'mcp.json');
+    expect(parse({ url: 'http://localhost:11434/v1', model: 'nomic-embed-text', dimensions: 768 }).toolSearch.embeddings?.model).toBe('nomic-embed-text');
+    expect(() => parse({ url: 'http://x/v1', model: 'm', apiKeyEnv: 'sk-live-123' })).toThrow(/toolSearch.embeddings.apiKeyEnv/);
+    expect(() => parse({ url: 'http://x/v1' })).toThrow(/toolSearch.embeddings.model/);
+    expect(() => parse({ url: 'http://x/v1', model: 'm', apiKey: 'sk-live-123' })).toThrow(/toolSearch.embeddings/);
+  });
+
   it('C10: bad settings fail clearly before any request', () => {
     expect(() => new HttpEmbedder({ url: 'not a url', model: 'm' })).toThrow(/embeddings.url/);
     expect(() => new HttpEmbedder({ url: 'http://127.0.0.1:1/v1', model: '' })).toThrow(/embeddings.model/);
     expect(() => new HttpEmbedder({ url: 'http://127.0.0.1:1/v1', model: 'm', batchSize: 0 })).toThrow(/embeddings.batchSize/);
     expect(() => new HttpEmbedder({ url: 'http://127.0.0.1:1/v1', model: 'm', apiKeyEnv: 'sk-123 secret' })).toThrow(/embeddings.apiKeyEnv/);
+    expect(() => new HttpEmbedder({ url: 'http://127.0.0.1:1/v1', model: 'm', maxResponseBytes: 0 })).toThrow(/embeddings.maxResponseBytes/);
   });
 
   it('C10/H1: `toolsearch search --embeddings-url … --explain` fuses the server\'s vectors (CLI)', async () => {
