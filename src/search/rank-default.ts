@@ -29,7 +29,7 @@ export interface DefaultRankerOptions {
   clauseWeight: number;
   /**
    * Rare-word expansion: a query word found in at most `maxDf` tools of this catalog adds its
-   * `neighbours` nearest thesaurus words at `weight × similarity`. Common words are never expanded
+   * `neighbours` nearest thesaurus words that occur in the catalog, at `weight × similarity`. Common words are never expanded
    * (expanding every word is a wash: it drags in neighbours of words the catalog already matches).
    */
   expansion: { weight: number; neighbours: number; maxDf: number };
@@ -46,7 +46,7 @@ export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
   synonymWeight: 0.3,
   serverWeight: 0.3,
   clauseWeight: 0.4,
-  expansion: { weight: 1.2, neighbours: 3, maxDf: 2 },
+  expansion: { weight: 1.2, neighbours: 2, maxDf: 2 },
   maxFieldChars: DEFAULT_LIMITS.indexedCharsPerField,
 };
 
@@ -255,7 +255,7 @@ export function weightedQueryTerms(
   return terms;
 }
 
-/** Add the neighbours of each query stem found in ≤ maxDf tools; a term keeps its highest weight. */
+/** Add the catalog-present neighbours of each query stem found in ≤ maxDf tools; a term keeps its highest weight. */
 function expandRareWords(stems: readonly string[], terms: Map<string, number>, expander: RareWordExpander, sources?: Map<string, string>): void {
   const { weight, neighbours, maxDf } = expander.options;
   const rare = new Set<string>();
@@ -263,8 +263,12 @@ function expandRareWords(stems: readonly string[], terms: Map<string, number>, e
   for (const s of rare) {
     const list = expander.thesaurus.get(s);
     if (!list) continue;
-    for (let i = 0; i < Math.min(neighbours, list.length); i++) {
+    let taken = 0;
+    for (let i = 0; i < list.length && taken < neighbours; i++) {
       const n = list[i]!;
+      // A neighbour no tool of this catalog contains cannot score: take the next one instead.
+      if (expander.df(n.term) === 0) continue;
+      taken++;
       const w = weight * n.similarity;
       if ((terms.get(n.term) ?? 0) < w) {
         terms.set(n.term, w);
