@@ -29,6 +29,11 @@ export class SessionLogging {
     }
   }
 
+  /** The level servers were last asked for; a server that (re)connects is asked for it too. */
+  get requested(): LoggingLevel | undefined {
+    return this.upstreamLevel;
+  }
+
   forget(sessionId: string): void {
     this.levels.delete(sessionId);
   }

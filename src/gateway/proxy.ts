@@ -87,11 +87,7 @@ export class GatewayProxy {
       () => (upstream.serverRequestHandler = undefined),
       upstream.features.onChange((kind) => this.notifications.listChanged(kind)),
       upstream.onNotification((server, notification) => this.onUpstreamNotification(server, notification)),
-      upstream.features.onServerJoined((server) => {
-        void this.subscriptions.restore(server).then((failed) => {
-          if (failed.length > 0) logger.warn(`"${server}" reconnected; resubscribing failed for ${failed.join(', ')}`);
-        });
-      }),
+      upstream.features.onServerJoined((server) => this.restoreServerState(server, logger)),
     );
     logger.debug('gateway proxies resources, prompts, completions, logging and server requests');
   }
@@ -149,6 +145,17 @@ export class GatewayProxy {
       }
     } else if (notification.method === 'notifications/message') {
       this.logging.deliver(server, params);
+    }
+  }
+
+  /** A server (re)connected: remake the subscriptions sessions hold on it, ask it for the log level. */
+  private restoreServerState(server: string, logger: Logger): void {
+    void this.subscriptions.restore(server).then((failed) => {
+      if (failed.length > 0) logger.warn(`"${server}" reconnected; resubscribing failed for ${failed.join(', ')}`);
+    });
+    const level = this.logging.requested;
+    if (level !== undefined && this.upstream?.capabilities(server)?.logging !== undefined) {
+      this.upstream.request(server, { method: 'logging/setLevel', params: { level } }).catch((error: unknown) => logger.debug(`"${server}": logging/setLevel not sent: ${errorMessage(error)}`));
     }
   }
 

@@ -33,8 +33,12 @@ interface InFlight {
   readonly extra: SessionExtra;
 }
 
-/** Server → client requests sent to a session with no request in flight time out after this. */
-export const OUT_OF_BAND_REQUEST_TIMEOUT_MS = 60_000;
+/**
+ * How long the gateway waits for a client to answer a server → client request. Long, because an
+ * elicitation waits for a person; the upstream server's own timeout still applies (it cancels,
+ * and the cancellation reaches the client).
+ */
+export const CLIENT_ANSWER_TIMEOUT_MS = 10 * 60_000;
 
 export class RequestRouter {
   private readonly inFlight = new Map<string, Set<InFlight>>();
@@ -72,7 +76,7 @@ export class RequestRouter {
     const [caller] = bySession.values();
     if (caller) {
       this.requireCapability(caller.sessionId, server, request);
-      return (await caller.extra.sendRequest(message, ResultSchema.loose(), { signal })) as Record<string, unknown>;
+      return (await caller.extra.sendRequest(message, ResultSchema.loose(), { signal, timeout: CLIENT_ANSWER_TIMEOUT_MS })) as Record<string, unknown>;
     }
     const live = this.liveSessions();
     const only = live.length === 1 ? this.sessionServer(live[0]!) : undefined;
@@ -83,7 +87,7 @@ export class RequestRouter {
       );
     }
     this.requireCapability(live[0]!, server, request);
-    return (await only.request(message, ResultSchema.loose(), { signal, timeout: OUT_OF_BAND_REQUEST_TIMEOUT_MS })) as Record<string, unknown>;
+    return (await only.request(message, ResultSchema.loose(), { signal, timeout: CLIENT_ANSWER_TIMEOUT_MS })) as Record<string, unknown>;
   }
 
   private requireCapability(sessionId: string, server: string, request: McpMessage): void {

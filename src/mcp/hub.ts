@@ -269,10 +269,11 @@ export class McpHub {
       if (this.closed || entry.connection !== connection) return void (await connection.close());
       this.recordServerInfo(entry.name, connection);
       this.applyTools(entry, tools);
-      this.features.setServer(entry.name, features);
       entry.state = 'ready';
       entry.attempts = 0;
       entry.lastError = undefined;
+      // After `ready`: listeners (subscriptions remade on reconnect) may call the server at once.
+      this.features.setServer(entry.name, features);
       this.logger.info(`connected to "${entry.name}" (${tools.length} tools)`);
     } catch (error) {
       const reason = abort.signal.aborted ? errorMessage(abort.signal.reason) : errorMessage(error);

@@ -47,7 +47,9 @@ function fidelitySuite(transport: 'http' | 'stdio', setup: () => Promise<Harness
     beforeAll(async () => {
       [h, reference] = await Promise.all([setup(), directTools()]);
       // Load every alpha tool into session A (tools stay deferred until searched).
-      await waitFor(async () => (await h.a.call('tool_search', { query: 'select:mcp__alpha__trigger-sampling-request' })).text.includes('Loaded'), 'alpha connected');
+      // Both upstreams connected, with their capability-dependent tools (stdio serves before they are).
+      const query = 'select:mcp__alpha__trigger-sampling-request,mcp__beta__trigger-sampling-request';
+      await waitFor(async () => (await h.a.call('tool_search', { query })).text.includes('Loaded 2'), 'alpha and beta connected', 30_000);
     }, 60_000);
     afterAll(teardown);
 
@@ -128,6 +130,18 @@ function fidelitySuite(transport: 'http' | 'stdio', setup: () => Promise<Harness
       if (h.b) {
         expect(h.b.sampled).toEqual([]);
         expect(h.b.elicited).toEqual([]);
+      }
+    });
+
+    it('G4: a client\'s roots/list_changed reaches the servers; their roots/list is answered by the only session, or refused when several are open', async () => {
+      const asked = h.a.rootsAsked.length;
+      await h.a.client.sendRootsListChanged();
+      if (h.b) {
+        // Two sessions open and no request in flight: nobody is guessed; the server logs the refusal.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(h.a.rootsAsked.length + h.b.rootsAsked.length).toBe(asked);
+      } else {
+        await waitFor(() => h.a.rootsAsked.length > asked, 'roots/list from the servers');
       }
     });
 
