@@ -161,6 +161,18 @@ function main(): void {
     smoothedTotal += ctxSmoothed[i]!;
   }
 
+  if (process.env.THES_DUMP) {
+    // Experiments (SVD in bench/README): the unpruned PPMI matrix as vocab + triplets.
+    const trip: number[] = [];
+    for (const [key, count] of pair) {
+      const w = Math.floor(key / V);
+      const c = key - w * V;
+      const pmi = Math.log((count / total) / ((rowSum[w]! / total) * (ctxSmoothed[c]! / smoothedTotal)));
+      if (pmi > 0) trip.push(w, c, Math.round(pmi * 1000) / 1000);
+    }
+    writeFileSync(process.env.THES_DUMP, JSON.stringify({ vocab, trip }));
+  }
+
   // PPMI rows, each cut to its strongest contexts and L2-normalized.
   const rows: { ctx: number[]; val: number[] }[] = Array.from({ length: V }, () => ({ ctx: [], val: [] }));
   for (const [key, count] of pair) {
