@@ -131,7 +131,7 @@ function main(): void {
       ` * package: MIT): for the ${QUERY_WORDS} most frequent English words, up to ${NEIGHBOURS} nearest words among the tool-text`,
       ' * words (the corpus of bench/build-thesaurus.ts), cosine × 100, ≥ 0.3. Keyed and valued by Porter stem.',
       ' */',
-      `export const GLOVE_TABLE = ${JSON.stringify(table)};`,
+      `export const GLOVE_TABLE: string = ${JSON.stringify(table)};`,
       '',
     ].join('\n');
     writeFileSync(resolve(HERE, '../src/search/glove-table.ts'), source);

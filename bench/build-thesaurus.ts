@@ -227,7 +227,7 @@ function main(): void {
     ' * shared tool-retrieval data, see its README for each source\'s repository and licence):',
     ...provenance,
     ' */',
-    `export const THESAURUS_TABLE = ${JSON.stringify(table)};`,
+    `export const THESAURUS_TABLE: string = ${JSON.stringify(table)};`,
     '',
   ].join('\n');
   writeFileSync(out, source);
