@@ -12,5 +12,9 @@ export { connectRedisBackend, type RedisBackend, type RedisBackendOptions } from
 export { parseSessionStoreUrl, SESSION_STORE_ENV, REDIS_PASSWORD_ENV, REDIS_PASSWORD_FILE_ENV, type RedisConnectionOptions } from './store-url.js';
 export * from './stdio.js';
 export * from './summary.js';
+export { GATEWAY_CAPABILITIES, GatewayProxy, isUpstreamProxy, type UpstreamProxy } from './proxy.js';
+export { COALESCED_NOTIFICATIONS, LIST_CHANGED_COALESCE_MS } from './notifications.js';
+export { LIST_PAGE_SIZE } from './cursor.js';
+export { CLIENT_ANSWER_TIMEOUT_MS } from './server-requests.js';
 export { CALL_TOOL_NAME, GATEWAY_ANNOUNCE_TOKEN_BUDGET, announceDeferred } from './tools.js';
 export { parseGatewayMode, deferredNames, type GatewayMode } from './deferral.js';

@@ -1,4 +1,5 @@
 /** G1/G2 — MCP hub: config, connections, catalog feeding. */
+export * from './aggregate.js';
 export * from './config.js';
 export * from './connection.js';
 export * from './defaults.js';

@@ -125,6 +125,9 @@ function fidelitySuite(transport: 'http' | 'stdio', setup: () => Promise<Harness
       expect(h.a.sampled.some((s) => s.includes('hello from A'))).toBe(true);
       const elicited = await h.a.call('mcp__alpha__trigger-elicitation-request');
       expect(elicited.text).toContain(`user of ${h.a.label}`);
+      const url = await h.a.call('mcp__alpha__trigger-url-elicitation', { url: 'https://example.com/consent', message: 'Open this page' });
+      expect(url.isError).toBeFalsy();
+      expect(h.a.elicited).toContain('Open this page');
       const roots = await h.a.call('mcp__alpha__get-roots-list');
       expect(roots.text).toContain(`file:///work/${h.a.label}`);
       if (h.b) {
