@@ -8,7 +8,7 @@ import { deferredDelta, fullAnnouncement, type AnnounceOptions, type Announcemen
 import { definitiveGate, isFirstPartyBaseUrl, optimisticGate, type GateDecision } from './gates.js';
 import { extractDiscovered, type HistoryEvent } from './history.js';
 import { resolveMode, type ModeSources, type ResolvedMode } from './mode.js';
-import { defaultModelSupport, type ModelSupport, type NativeCapability } from './model-support.js';
+import { defaultModelSupport, type ModelSupport, type ModelSupportDecision, type NativeCapability } from './model-support.js';
 import { isDeferred, type DeferralContext } from './policy.js';
 import { searchInstructions, type SearchInstructions, type SearchToolMode } from './search-instructions.js';
 import { SEARCH_TOOL_NAME, searchToolSpec } from './search-tool.js';
@@ -73,6 +73,8 @@ export interface Plan {
   readonly searchTool?: ToolSpec;
   /** What the model is told about searching: the search tool actually sent and its query form. */
   readonly instructions?: SearchInstructions;
+  /** Set when a native request fell back to client-side expansion (B4/B5): the reason and its source. */
+  readonly fallback?: string;
   readonly announcement?: Announcement;
 }
 
@@ -91,17 +93,25 @@ interface ResolvedExpansion {
   readonly supported: boolean;
   /** B5: the base URL still counts as a proxy for the optimistic gate. */
   readonly proxyGate: boolean;
+  /** Why a native request expands client-side (B4/B5), for logs and `inspect`. */
+  readonly fallback?: string;
 }
 
 /** B4/B5: native when the model and the endpoint allow it, else the chosen fallback. */
-function resolveExpansion(input: PlanInput, mode: ResolvedMode, modelSupported: boolean): ResolvedExpansion {
+function resolveExpansion(input: PlanInput, mode: ResolvedMode, model: ModelSupportDecision): ResolvedExpansion {
+  const modelSupported = model.supported;
   const requested = input.expansion ?? 'client';
   if (requested === 'client') return { expansion: 'client', supported: true, proxyGate: false };
   const proxy =
     input.baseUrl !== undefined && !mode.explicit && !isFirstPartyBaseUrl(input.baseUrl, input.firstPartyHosts);
   if (modelSupported && !proxy) return { expansion: 'native', supported: true, proxyGate: false };
   // Client-side expansion needs nothing from the model or the endpoint but plain tools.
-  if (input.unsupportedModelFallback === 'client') return { expansion: 'client', supported: true, proxyGate: false };
+  if (input.unsupportedModelFallback === 'client') {
+    const why = !modelSupported
+      ? `model ${input.model} lacks ${input.capability ?? 'anthropic-tool-reference'} (${model.rule?.source ?? 'model-support table'})`
+      : `base URL ${input.baseUrl} is not first-party and the mode was not set explicitly`;
+    return { expansion: 'client', supported: true, proxyGate: false, fallback: `${why}: client-side expansion` };
+  }
   return { expansion: 'native', supported: modelSupported, proxyGate: proxy };
 }
 
@@ -114,8 +124,8 @@ export function plan(input: PlanInput): Plan {
 
   const deferredTools = pool.filter((t) => isDeferred(t, ctx));
   const deferred = new Set(deferredTools.map((t) => t.name));
-  const modelSupported = (input.modelSupport ?? defaultModelSupport).supports(input.model, input.capability);
-  const { expansion, supported, proxyGate } = resolveExpansion(input, mode, modelSupported);
+  const modelDecision = (input.modelSupport ?? defaultModelSupport).decide(input.model, input.capability);
+  const { expansion, supported, proxyGate, fallback } = resolveExpansion(input, mode, modelDecision);
 
   const optimistic = optimisticGate({
     mode,
@@ -162,6 +172,7 @@ export function plan(input: PlanInput): Plan {
   return {
     mode, useToolSearch: true, expansion, gates, ...(threshold && { threshold }),
     deferred: [...deferred], discovered: [...discovered], visibleTools, hiddenTools, searchTool, instructions,
+    ...(fallback && { fallback }),
     ...(announcement && { announcement }),
   };
 }

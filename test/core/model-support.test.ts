@@ -54,6 +54,7 @@ describe('B4/B5 fallback to client-side expansion', () => {
   it('B4: an excluded OpenAI model expands client-side when the fallback is client', () => {
     const p = plan({ tools: tools(), model: 'gpt-5', expansion: 'native', capability: 'openai-tool-search', unsupportedModelFallback: 'client' });
     expect(p).toMatchObject({ useToolSearch: true, expansion: 'client' });
+    expect(p.fallback).toMatch(/^model gpt-5 lacks openai-tool-search \(https:\/\/developers\.openai\.com\/api\/docs\/guides\/tools-tool-search .*\): client-side expansion$/);
     expect(plan({ tools: tools(), model: 'gpt-5.4', expansion: 'native', capability: 'openai-tool-search' }).expansion).toBe('native');
   });
   it('B5: a proxy with an implicit mode expands client-side when the fallback is client, natively when vouched for', () => {

@@ -309,7 +309,9 @@ describe('F5/B4 OpenAI Responses: tool_search only where the guide allows it', (
       response([functionCall('f2', 'get_weather', WEATHER_INPUT)]),
       response([outputText('Sunny.')]),
     );
-    const run = await runResponsesAgent({ client: openai, toolSearch: responsesSearch(catalog), params: { model, input: 'Weather?' } });
+    // The caller's own tool_search and deferred function are stripped too.
+    const callerTools = [{ type: 'tool_search' as const }, { type: 'function' as const, name: 'mine', parameters: {}, strict: false, defer_loading: true }];
+    const run = await runResponsesAgent({ client: openai, toolSearch: responsesSearch(catalog), params: { model, input: 'Weather?', tools: callerTools } });
     expect(calls.get('get_weather')).toBe(1);
     expect(run.steps.map((s) => [s.name, s.infrastructure, s.isError])).toEqual([['tool_search', true, false], ['get_weather', false, false]]);
     const [r1, r2] = bodies('/responses');
@@ -318,8 +320,8 @@ describe('F5/B4 OpenAI Responses: tool_search only where the guide allows it', (
       expect(hasDeferLoading(body)).toBe(false);
     }
     const fnNames = (body: any) => body.tools.map((t: any) => t.name);
-    expect(fnNames(r1)).toEqual(['get_time', 'tool_search']);
-    expect(fnNames(r2)).toEqual(['get_time', 'get_weather', 'tool_search']);
+    expect(fnNames(r1)).toEqual(['mine', 'get_time', 'tool_search']);
+    expect(fnNames(r2)).toEqual(['mine', 'get_time', 'get_weather', 'tool_search']);
     expect(r2.input.at(-1)).toMatchObject({ type: 'function_call_output', call_id: 'f1', output: expect.stringContaining('<tools-loaded>\nget_weather\n</tools-loaded>') });
   });
 

@@ -141,7 +141,9 @@ export class AnthropicToolSearch {
       // B2/B7: nothing deferred, nothing of tool search left in the request.
       return [...stripToolSearchTools(callerTools), ...current.visibleTools.map((t) => toAnthropicTool(t))];
     }
-    if (current.expansion === 'client') return [...callerTools, ...current.visibleTools.map((t) => toAnthropicTool(t))];
+    // Client expansion is the fallback for a model or endpoint without native support: none of
+    // the caller's native fields go either.
+    if (current.expansion === 'client') return [...stripToolSearchTools(callerTools), ...current.visibleTools.map((t) => toAnthropicTool(t))];
     // A tool discovered but no longer referenced (known from a compaction snapshot) has nothing
     // left to expand it: it is sent loaded, so the model keeps it (D2).
     const discovered = new Set(current.discovered);

@@ -100,7 +100,9 @@ export class OpenAIResponsesToolSearch {
 
   private buildTools(current: Plan, callerTools: readonly Tool[], loaded: ReadonlySet<string>): Tool[] {
     if (!current.useToolSearch) return [...stripResponsesToolSearch(callerTools), ...toResponsesTools(current.visibleTools, new Set())];
-    if (current.expansion === 'client') return [...callerTools, ...toResponsesTools(current.visibleTools, new Set())];
+    // Client expansion is the fallback for a model the guide excludes: the caller's own
+    // `tool_search` / `defer_loading` must not reach it either.
+    if (current.expansion === 'client') return [...stripResponsesToolSearch(callerTools), ...toResponsesTools(current.visibleTools, new Set())];
     // Discovered but with no tool_search_output left to load it (compaction): send it loaded (D2).
     const discovered = new Set(current.discovered);
     const deferred = new Set(current.deferred.filter((n) => !discovered.has(n) || loaded.has(n)));
