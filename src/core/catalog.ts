@@ -14,11 +14,19 @@ export interface CatalogDelta {
   removed: string[];
 }
 
+/** C12/H3: a server whose tools are missing because it failed, and why (set by the hub). */
+export interface FailedServer {
+  readonly server: string;
+  readonly reason: string;
+}
+
 /** Plain-data view of the pool that `plan()` and the search entry point read. */
 export interface PoolView {
   readonly tools: readonly ToolSpec[];
   /** Servers still connecting (A4, B6, C8). */
   readonly pendingServers: readonly string[];
+  /** Servers that failed, with the reason (C12): not waited for, named apart from pending ones. */
+  readonly failedServers?: readonly FailedServer[];
 }
 
 /** Model-facing name of a tool: MCP tools are qualified, then made provider-safe (A3). */
@@ -44,6 +52,7 @@ export class Catalog implements PoolView {
   private readonly byName = new Map<string, ToolSpec>();
   private readonly byId = new Map<string, ToolSpec>();
   private readonly pending = new Set<string>();
+  private failed = new Map<string, string>();
   /** Tools of a server that is initializing: deferred until it is ready (A4). */
   private readonly initializing = new Set<string>();
   private readonly listeners = new Set<Listener>();
@@ -71,6 +80,28 @@ export class Catalog implements PoolView {
 
   get pendingServers(): readonly string[] {
     return [...this.pending].sort();
+  }
+
+  get failedServers(): readonly FailedServer[] {
+    return [...this.failed].sort(([a], [b]) => (a < b ? -1 : 1)).map(([server, reason]) => ({ server, reason }));
+  }
+
+  /** C12: a server failed (its tools leave the pool; it is no longer pending). */
+  markFailed(server: string, reason: string): CatalogDelta {
+    const removed = this.serverTools(server).map((t) => t.name);
+    for (const name of removed) this.delete(name);
+    this.pending.delete(server);
+    const changed = this.failed.get(server) !== reason;
+    if (changed) this.failed = new Map(this.failed).set(server, reason);
+    return this.emit({ added: [], removed }, changed);
+  }
+
+  private clearFailed(server: string): boolean {
+    if (!this.failed.has(server)) return false;
+    const next = new Map(this.failed);
+    next.delete(server);
+    this.failed = next;
+    return true;
   }
 
   get size(): number {
@@ -150,7 +181,8 @@ export class Catalog implements PoolView {
 
   /** A server is connecting: the search tool stays available and says so (B6, C8). */
   markPending(server: string): void {
-    if (this.pending.has(server)) return;
+    const wasFailed = this.clearFailed(server);
+    if (this.pending.has(server) && !wasFailed) return;
     this.pending.add(server);
     this.emit({ added: [], removed: [] }, true);
   }
@@ -175,9 +207,10 @@ export class Catalog implements PoolView {
     for (const spec of specs) this.insert(spec);
     const now = new Set(specs.map((s) => s.name));
     const wasPending = this.pending.delete(server);
+    const wasFailed = this.clearFailed(server);
     return this.emit(
       { added: [...now].filter((n) => !previous.has(n)), removed: [...previous].filter((n) => !now.has(n)) },
-      wasPending,
+      wasPending || wasFailed,
     );
   }
 
@@ -185,12 +218,12 @@ export class Catalog implements PoolView {
   removeServer(server: string, options: { pending?: boolean } = {}): CatalogDelta {
     const removed = this.serverTools(server).map((t) => t.name);
     for (const name of removed) this.delete(name);
-    let pendingChanged = false;
+    let pendingChanged = this.clearFailed(server);
     if (options.pending) {
-      pendingChanged = !this.pending.has(server);
+      pendingChanged = !this.pending.has(server) || pendingChanged;
       this.pending.add(server);
     } else {
-      pendingChanged = this.pending.delete(server);
+      pendingChanged = this.pending.delete(server) || pendingChanged;
     }
     return this.emit({ added: [], removed }, pendingChanged);
   }

@@ -253,7 +253,7 @@ export class ToolsearchGateway {
     const maxResults = typeof max === 'number' && Number.isFinite(max) && max >= 1 ? Math.floor(max) : DEFAULT_MAX_RESULTS;
     const outcome: SearchOutcome = await searchWhilePending(this.catalog, this.pendingWaitMs, async () =>
       this.searcher.search(
-        { tools: this.catalog.tools, deferred: this.deferred(), pendingServers: this.catalog.pendingServers, servers: this.catalog.serverInfo },
+        { tools: this.catalog.tools, deferred: this.deferred(), pendingServers: this.catalog.pendingServers, failedServers: this.catalog.failedServers, servers: this.catalog.serverInfo },
         query,
         { maxResults },
       ),
@@ -311,6 +311,8 @@ export class ToolsearchGateway {
     if (parsed && this.catalog.pendingServers.includes(parsed.server)) {
       return `Tool "${name}" is not available yet: MCP server "${parsed.server}" is still connecting (or reconnecting). Try again shortly.`;
     }
+    const failed = parsed && this.catalog.failedServers.find((f) => f.server === parsed.server);
+    if (failed) return `Tool "${name}" is not available: MCP server "${failed.server}" failed: ${failed.reason}`;
     if (parsed) {
       return `Tool "${name}" is not available: MCP server "${parsed.server}" does not offer it now (it may have disconnected or removed it). Search with ${SEARCH_TOOL_NAME} to see what is available.`;
     }

@@ -4,7 +4,7 @@
  */
 import { fullAnnouncement, groupKeyOf, LOCAL_GROUP } from '../core/announce.js';
 import { plan, type Plan } from '../core/plan.js';
-import type { PoolView } from '../core/catalog.js';
+import type { FailedServer, PoolView } from '../core/catalog.js';
 import { toolDefinitionJson, type ToolDefinitionLike, type ToolSpec } from '../core/tool.js';
 import type { TextTokenCounter } from './tokenizer.js';
 
@@ -28,6 +28,8 @@ export interface InspectReport {
   readonly tools: number;
   readonly servers: number;
   readonly pendingServers: readonly string[];
+  /** C12/H3: servers whose tools are missing from this report because they failed, and why. */
+  readonly failedServers: readonly FailedServer[];
   readonly eagerTokens: number;
   readonly deferredTokens: number;
   /** 1 − deferred / eager. */
@@ -131,6 +133,7 @@ export function inspectPool(pool: PoolView, options: InspectOptions): InspectRep
     tools: tools.length,
     servers: new Set(tools.flatMap((t) => (t.origin.kind === 'mcp' ? [t.origin.server] : []))).size,
     pendingServers: pool.pendingServers,
+    failedServers: pool.failedServers ?? [],
     eagerTokens,
     deferredTokens,
     savings: eagerTokens > 0 ? Math.max(0, 1 - deferredTokens / eagerTokens) : 0,

@@ -119,6 +119,8 @@ export interface McpConnection {
   request?(request: McpMessage, options: ForwardOptions): Promise<Record<string, unknown>>;
   /** A client → server notification (`notifications/roots/list_changed`). */
   notify?(notification: McpMessage): Promise<void>;
+  /** H3: how a stdio server's process ended, once it has (to explain a failed start). */
+  exitStatus?(): { code: number | null; signal: string | null } | undefined;
   /** Process id of a stdio server (diagnostics, tests). */
   readonly pid: number | undefined;
   /** Deliberate close: no `onClosed` follows. Safe to call twice. */

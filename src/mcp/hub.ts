@@ -16,33 +16,15 @@ import type { ToolInput } from '../core/tool.js';
 import { cutText, DEFAULT_LIMITS, type Limits } from '../core/limits.js';
 import { ambiguousQualifiedName, qualifyMcpName } from '../core/names.js';
 import { neutralizeStructuralTags } from '../core/untrusted.js';
-import type { HubConfig, ServerConfig } from './config.js';
+import { isStdioServer, type HubConfig, type ServerConfig } from './config.js';
 import { fetchServerFeatures, McpAggregate, type FeatureKind } from './aggregate.js';
 import type { ConnectionFactory, ForwardOptions, McpConnection, McpMessage, UpstreamCallResult, UpstreamCapabilities, UpstreamTool } from './connection.js';
 import { UpstreamError } from './errors.js';
+import { BackoffState, DEFAULT_RECONNECT, describeFailure, type ReconnectOptions, type RetryDecision, type ServerState, type ServerStatus } from './server-state.js';
 import { silentLogger, type Logger } from './log.js';
 import { sdkConnectionFactory } from './sdk-connection.js';
 
-export type ServerState = 'connecting' | 'ready' | 'reconnecting' | 'failed' | 'closed';
-
-export interface ServerStatus {
-  readonly server: string;
-  readonly state: ServerState;
-  readonly tools: number;
-  /** Failed attempts since the last successful connection. */
-  readonly attempts: number;
-  readonly lastError?: string;
-  readonly pid?: number;
-}
-
-export interface ReconnectOptions {
-  /** First delay; doubles each failed attempt. Default 500 ms. */
-  initialDelayMs?: number;
-  /** Cap on the delay. Default 30 s. */
-  maxDelayMs?: number;
-  /** Attempts after a failure before giving up. Default 5. */
-  maxAttempts?: number;
-}
+export type { ReconnectOptions, ServerState, ServerStatus } from './server-state.js';
 
 export interface HubOptions {
   /** Catalog to feed (one with local tools, say). A new one by default. */
@@ -62,16 +44,20 @@ export interface HubOptions {
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
-const DEFAULT_RECONNECT: Required<ReconnectOptions> = { initialDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 5 };
 
 interface ServerEntry {
   readonly name: string;
   readonly config: ServerConfig;
   state: ServerState;
   connection: McpConnection | undefined;
-  attempts: number;
+  /** Consecutive failures, drops, quarantines: the retry decisions (server-state.ts). */
+  backoff: BackoffState;
   lastError: string | undefined;
+  /** The last stderr line of the current attempt: the usual reason a server will not start. */
+  lastStderr: string | undefined;
   retryTimer: NodeJS.Timeout | undefined;
+  nextRetryAt: number | undefined;
+  since: number;
   /** Serializes tool-list refreshes so an older list never overwrites a newer one. */
   refresh: Promise<void>;
   firstAttempt: Promise<void>;
@@ -112,9 +98,12 @@ export class McpHub {
         config: serverConfig,
         state: 'connecting',
         connection: undefined,
-        attempts: 0,
+        backoff: new BackoffState(this.reconnect === false ? DEFAULT_RECONNECT : this.reconnect),
         lastError: undefined,
+        lastStderr: undefined,
         retryTimer: undefined,
+        nextRetryAt: undefined,
+        since: Date.now(),
         refresh: Promise.resolve(),
         firstAttempt,
         resolveFirstAttempt,
@@ -146,15 +135,24 @@ export class McpHub {
     return [...this.entries.keys()];
   }
 
+  /** H3: every server's state, for `inspect`, `search --json`, logs and the status page. */
   status(): ServerStatus[] {
-    return [...this.entries.values()].map((entry) => ({
-      server: entry.name,
-      state: entry.state,
-      tools: this.catalog.serverTools(entry.name).length,
-      attempts: entry.attempts,
-      ...(entry.lastError !== undefined && { lastError: entry.lastError }),
-      ...(entry.connection?.pid !== undefined && { pid: entry.connection.pid }),
-    }));
+    return [...this.entries.values()].map((entry) => {
+      const counts = this.features.counts(entry.name);
+      return {
+        server: entry.name,
+        state: entry.state,
+        tools: this.catalog.serverTools(entry.name).length,
+        attempts: entry.backoff.attempts,
+        reconnects: entry.backoff.reconnects,
+        since: entry.since,
+        ...(entry.lastError !== undefined && { lastError: entry.lastError }),
+        ...(entry.nextRetryAt !== undefined && { nextRetryAt: entry.nextRetryAt }),
+        ...(entry.connection?.pid !== undefined && { pid: entry.connection.pid }),
+        resources: counts.resources + counts.templates,
+        prompts: counts.prompts,
+      };
+    });
   }
 
   /**
@@ -187,14 +185,14 @@ export class McpHub {
   /** A client → server notification to every ready server (`notifications/roots/list_changed`). */
   notifyAll(notification: McpMessage): void {
     for (const entry of this.entries.values()) {
-      if (entry.state === 'ready') entry.connection?.notify?.(notification).catch((error: unknown) => this.logger.debug(`"${entry.name}": ${notification.method} not sent: ${errorMessage(error)}`));
+      if (entry.state === 'connected') entry.connection?.notify?.(notification).catch((error: unknown) => this.logger.debug(`"${entry.name}": ${notification.method} not sent: ${errorMessage(error)}`));
     }
   }
 
   /** What a ready server said it offers at initialize (undefined while it is not ready). */
   capabilities(server: string): UpstreamCapabilities | undefined {
     const entry = this.entries.get(server);
-    return entry?.state === 'ready' ? entry.connection?.capabilities : undefined;
+    return entry?.state === 'connected' ? entry.connection?.capabilities : undefined;
   }
 
   /** Upstream notifications the gateway relays (`resources/updated`, logging `message`). */
@@ -206,7 +204,7 @@ export class McpHub {
   private ready(server: string): { connection: McpConnection; timeoutMs: number } {
     const entry = this.entries.get(server);
     if (!entry) throw new UpstreamError(server, 'is not configured');
-    if (entry.state !== 'ready' || !entry.connection) {
+    if (entry.state !== 'connected' || !entry.connection) {
       throw new UpstreamError(server, `is not connected (${describeState(entry)})`);
     }
     const timeoutMs = entry.config.callTimeoutMs ?? this.config.toolSearch.callTimeoutMs ?? this.options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
@@ -246,7 +244,10 @@ export class McpHub {
     const connection = this.factory(entry.name, {
       onToolsChanged: () => this.scheduleRefresh(entry, connection),
       onClosed: (reason) => this.handleDrop(entry, connection, reason),
-      onStderr: (line) => this.logger.debug(`[${entry.name}] ${line}`),
+      onStderr: (line) => {
+        entry.lastStderr = line;
+        this.logger.debug(`[${entry.name}] ${line}`);
+      },
       onInvalidTool: (tool, reason) => this.logger.error(`"${entry.name}": skipping tool "${tool}": ${reason}`),
       onLimit: (message) => this.logger.warn(message),
       onListChanged: (kind) => this.scheduleFeatureRefresh(entry, connection, kind),
@@ -269,18 +270,24 @@ export class McpHub {
       if (this.closed || entry.connection !== connection) return void (await connection.close());
       this.recordServerInfo(entry.name, connection);
       this.applyTools(entry, tools);
-      entry.state = 'ready';
-      entry.attempts = 0;
-      entry.lastError = undefined;
-      // After `ready`: listeners (subscriptions remade on reconnect) may call the server at once.
+      this.setState(entry, 'connected');
+      entry.backoff.connected(Date.now());
+      // After `connected`: listeners (subscriptions remade on reconnect) may call the server at once.
       this.features.setServer(entry.name, features);
       this.logger.info(`connected to "${entry.name}" (${tools.length} tools)`);
     } catch (error) {
-      const reason = abort.signal.aborted ? errorMessage(abort.signal.reason) : errorMessage(error);
+      const message = abort.signal.aborted ? errorMessage(abort.signal.reason) : errorMessage(error);
       await connection.close();
       if (this.closed || entry.connection !== connection) return;
       entry.connection = undefined;
-      this.handleFailure(entry, `could not connect: ${reason}`);
+      // A timeout is the reason, not the SIGTERM that the abort sent.
+      const reason = abort.signal.aborted ? message : describeFailure({
+        message,
+        ...(isStdioServer(entry.config) && { command: entry.config.command }),
+        ...(connection.exitStatus?.() !== undefined && { exit: connection.exitStatus()! }),
+        ...(entry.lastStderr !== undefined && { lastStderr: entry.lastStderr }),
+      });
+      this.handleFailure(entry, `could not connect: ${reason}`, entry.backoff.failed());
     } finally {
       clearTimeout(timer);
       entry.resolveFirstAttempt();
@@ -362,12 +369,12 @@ export class McpHub {
 
   private scheduleRefresh(entry: ServerEntry, connection: McpConnection): void {
     entry.refresh = entry.refresh.then(async () => {
-      if (entry.connection !== connection || entry.state !== 'ready') return;
+      if (entry.connection !== connection || entry.state !== 'connected') return;
       try {
         // G5: a server whose list never ends cannot hold the refresh queue (the list walk has the
         // same deadline; this also bounds connections that do not walk pages themselves).
         const tools = await withTimeout(connection.listTools(), this.limits.refreshTimeoutMs, `refresh timed out after ${this.limits.refreshTimeoutMs} ms (limit refreshTimeoutMs); keeping the previous tools`);
-        if (entry.connection === connection && entry.state === 'ready') this.applyTools(entry, tools);
+        if (entry.connection === connection && entry.state === 'connected') this.applyTools(entry, tools);
         this.logger.debug(`"${entry.name}" tools changed (${tools.length} tools)`);
       } catch (error) {
         this.logger.warn(`"${entry.name}": refreshing tools failed: ${errorMessage(error)}`);
@@ -378,38 +385,66 @@ export class McpHub {
   /** Same serialization as tool refreshes: an older list never overwrites a newer one. */
   private scheduleFeatureRefresh(entry: ServerEntry, connection: McpConnection, kind: FeatureKind): void {
     entry.refresh = entry.refresh.then(async () => {
-      if (entry.connection !== connection || entry.state !== 'ready') return;
+      if (entry.connection !== connection || entry.state !== 'connected') return;
       const features = await fetchServerFeatures(connection, this.logger, [kind]);
-      if (entry.connection === connection && entry.state === 'ready') this.features.setServer(entry.name, features);
+      if (entry.connection === connection && entry.state === 'connected') this.features.setServer(entry.name, features);
     });
   }
 
   private handleDrop(entry: ServerEntry, connection: McpConnection, reason: string): void {
     // A drop while connecting surfaces as that attempt's failure instead.
-    if (this.closed || entry.connection !== connection || entry.state !== 'ready') return;
+    if (this.closed || entry.connection !== connection || entry.state !== 'connected') return;
     entry.connection = undefined;
     this.logger.warn(`"${entry.name}" disconnected: ${reason}`);
     void connection.close();
-    this.handleFailure(entry, `disconnected: ${reason}`);
+    const exit = connection.exitStatus?.();
+    const why = exit ? describeFailure({ message: reason, exit, ...(entry.lastStderr !== undefined && { lastStderr: entry.lastStderr }) }) : reason;
+    this.handleFailure(entry, `disconnected: ${why}`, entry.backoff.dropped(Date.now()), { dropped: true });
   }
 
-  private handleFailure(entry: ServerEntry, reason: string): void {
+  private setState(entry: ServerEntry, state: ServerState): void {
+    if (entry.state !== state) entry.since = Date.now();
+    entry.state = state;
+  }
+
+  /**
+   * After a failed attempt or a drop: `failed` (named with its reason to the model and the status
+   * page, retried with backoff), `connecting` for the first retry after a drop (searches wait for
+   * it), `quarantined` when it flaps, or `failed` for good after `maxAttempts`.
+   */
+  private handleFailure(entry: ServerEntry, reason: string, decision: RetryDecision, options: { dropped?: boolean } = {}): void {
     entry.lastError = reason;
-    entry.attempts++;
+    entry.lastStderr = undefined;
+    entry.nextRetryAt = undefined;
     this.features.removeServer(entry.name);
-    if (this.reconnect === false || entry.attempts > this.reconnect.maxAttempts) {
-      entry.state = 'failed';
-      this.catalog.removeServer(entry.name);
-      this.logger.error(`"${entry.name}" ${reason}${this.reconnect === false ? '' : ' (giving up)'}`);
+    if (this.reconnect === false || decision.kind === 'give-up') {
+      const final = this.reconnect === false ? reason : `${reason} (gave up after ${entry.backoff.attempts - 1} retries)`;
+      this.setState(entry, 'failed');
+      this.catalog.markFailed(entry.name, final);
+      this.logger.error(`"${entry.name}" ${final}`);
       return;
     }
-    entry.state = 'reconnecting';
-    this.catalog.removeServer(entry.name, { pending: true });
-    const delay = Math.min(this.reconnect.initialDelayMs * 2 ** (entry.attempts - 1), this.reconnect.maxDelayMs);
-    this.logger.warn(`"${entry.name}" ${reason}; retrying in ${delay} ms`);
+    const retryIn = `${Math.round(decision.delayMs / 100) / 10} s`;
+    if (decision.kind === 'quarantine') {
+      this.setState(entry, 'quarantined');
+      this.catalog.markFailed(entry.name, `quarantined: ${decision.reason} (last: ${reason}); next try in ${retryIn}`);
+      this.logger.error(`"${entry.name}" quarantined: ${decision.reason} (last: ${reason}); next try in ${retryIn}`);
+    } else if (options.dropped) {
+      this.setState(entry, 'connecting');
+      this.catalog.removeServer(entry.name, { pending: true });
+      this.logger.warn(`"${entry.name}" ${reason}; reconnecting in ${retryIn}`);
+    } else {
+      this.setState(entry, 'failed');
+      this.catalog.markFailed(entry.name, `${reason} (retrying in ${retryIn})`);
+      this.logger.error(`"${entry.name}" ${reason}; retrying in ${retryIn}`);
+    }
+    entry.nextRetryAt = Date.now() + decision.delayMs;
     entry.retryTimer = setTimeout(() => {
-      if (!this.closed) void this.attempt(entry);
-    }, delay);
+      if (this.closed) return;
+      entry.nextRetryAt = undefined;
+      entry.backoff.reconnects++;
+      void this.attempt(entry);
+    }, decision.delayMs);
     entry.retryTimer.unref();
   }
 }
@@ -425,15 +460,15 @@ function configuredAlwaysLoad(server: string, config: ServerConfig, tool: string
 function describeState(entry: ServerEntry): string {
   switch (entry.state) {
     case 'connecting':
-      return 'still connecting';
-    case 'reconnecting':
-      return `reconnecting after: ${entry.lastError ?? 'a disconnect'}`;
+      return entry.lastError !== undefined ? `reconnecting after: ${entry.lastError}` : 'still connecting';
     case 'failed':
-      return `gave up: ${entry.lastError ?? 'unknown error'}`;
+      return `failed: ${entry.lastError ?? 'unknown error'}`;
+    case 'quarantined':
+      return `quarantined after repeated crashes: ${entry.lastError ?? 'unknown error'}`;
     case 'closed':
       return 'the hub is closed';
-    case 'ready':
-      return 'ready';
+    case 'connected':
+      return 'connected';
   }
 }
 

@@ -48,6 +48,7 @@ class SdkConnection implements McpConnection {
   private closed: Promise<void> | undefined;
   /** Kept after close starts (the SDK forgets it then) so a last-resort kill can still find it. */
   private knownPid: number | undefined;
+  private exit: { code: number | null; signal: string | null } | undefined;
 
   constructor(
     readonly server: string,
@@ -55,6 +56,21 @@ class SdkConnection implements McpConnection {
     private readonly events: McpConnectionEvents,
     private readonly limits: Limits = DEFAULT_LIMITS,
   ) {}
+
+  exitStatus(): { code: number | null; signal: string | null } | undefined {
+    return this.exit;
+  }
+
+  /**
+   * H3: remember how the process ended, so a failed start can say "exited with code 3". The SDK
+   * keeps its ChildProcess private; without it (an SDK change) failures just lack the code.
+   */
+  private watchExit(transport: Transport): void {
+    const child = (transport as unknown as { _process?: { once?(event: 'exit', listener: (code: number | null, signal: string | null) => void): unknown } })._process;
+    child?.once?.('exit', (code, signal) => {
+      this.exit = { code, signal };
+    });
+  }
 
   get pid(): number | undefined {
     const live = this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
@@ -95,6 +111,7 @@ class SdkConnection implements McpConnection {
     const connecting = client.connect(transport, { signal });
     // The SDK spawns synchronously at the start of connect().
     this.knownPid = this.pid;
+    this.watchExit(transport);
     await connecting;
   }
 

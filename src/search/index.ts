@@ -12,3 +12,4 @@ export { fuseRanked, toolEmbeddingText, cosine, RRF_K, type FusedHit } from './f
 export { formatExplanation, type HitExplanation, type TermEvidence } from './explain.js';
 export { formatServerSuggestions, serverSummary, LOW_CONFIDENCE, SUGGESTED_SERVERS, type SuggestedServer } from './suggest.js';
 export { parseThesaurus, shippedThesaurus, type Thesaurus, type Neighbour } from './thesaurus.js';
+export { formatFailedServers } from './server-failures.js';

@@ -9,12 +9,14 @@
 import { MCP_PREFIX } from '../core/names.js';
 import { DEFAULT_MAX_RESULTS } from '../core/search-tool.js';
 import type { ServerInfo, ToolSpec } from '../core/tool.js';
+import type { FailedServer } from '../core/catalog.js';
 import { cleanQuery, parseKeywordQuery, parseSelect, type ParsedQuery } from './query.js';
 import type { Embedder, Ranker, RankerIndex, RankerName } from './ranker.js';
 import { createRanker } from './rankers.js';
 import { fuseRanked, toolEmbeddingText, type FusedHit } from './fusion.js';
 import { toolNameParts, wordBoundaryPattern } from './text.js';
 import type { HitExplanation } from './explain.js';
+import { formatFailedServers } from './server-failures.js';
 import { formatServerSuggestions, isLowConfidence, suggestServers, type SuggestedServer } from './suggest.js';
 
 export interface SearchPool {
@@ -23,6 +25,8 @@ export interface SearchPool {
   readonly deferred: ReadonlySet<string>;
   /** MCP servers still connecting (C8). */
   readonly pendingServers: readonly string[];
+  /** MCP servers that failed, with the reason (C12); named apart from those still connecting. */
+  readonly failedServers?: readonly FailedServer[];
   /** What servers said about themselves at initialize (title, instructions): server-level evidence. */
   readonly servers?: ReadonlyMap<string, ServerInfo>;
 }
@@ -39,6 +43,8 @@ export interface ToolSearchResult {
   notFound: string[];
   totalDeferred: number;
   pendingServers: string[];
+  /** C12: servers that failed, with the reason (absent when none). */
+  failedServers?: FailedServer[];
   /** Regex mode only: why the pattern was not used (too long, unsupported syntax). */
   error?: string;
   /** C11, with `explain: true`: why each match is there, in `matches` order. */
@@ -333,7 +339,10 @@ export class ToolSearcher {
   private emptyResult(pool: SearchPool, query: string, kind: QueryKind): ToolSearchResult {
     let totalDeferred = 0;
     for (const tool of pool.tools) if (pool.deferred.has(tool.name)) totalDeferred++;
-    return { query, kind, matches: [], notFound: [], totalDeferred, pendingServers: [...pool.pendingServers] };
+    return {
+      query, kind, matches: [], notFound: [], totalDeferred, pendingServers: [...pool.pendingServers],
+      ...(pool.failedServers !== undefined && pool.failedServers.length > 0 && { failedServers: [...pool.failedServers] }),
+    };
   }
 }
 
@@ -353,6 +362,7 @@ export function formatSearchResult(result: ToolSearchResult): string {
   if (result.pendingServers.length > 0) {
     lines.push(`MCP servers still connecting: ${result.pendingServers.join(', ')}. Their tools are not searchable yet.`);
   }
+  lines.push(...formatFailedServers(result.failedServers ?? []));
   lines.push(...formatServerSuggestions(result.suggestedServers ?? [], result.matches.length > 0));
   if (result.matches.length === 0) {
     lines.push(

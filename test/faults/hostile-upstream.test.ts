@@ -70,7 +70,7 @@ const state = (server: string) => hub.status().find((s) => s.server === server)?
 
 describe('G5: hostile upstream servers', () => {
   it('G5: a 800,000-character description: keyword search works for every session, the description is cut and logged', async () => {
-    expect(state('huge')).toBe('ready');
+    expect(state('huge')).toBe('connected');
     const huge = hub.catalog.get('mcp__huge__huge')!;
     expect(huge.description.length).toBeLessThan(LIMITS.descriptionChars + 100);
     expect(huge.description).toMatch(/characters cut by toolsearch\]$/);
@@ -84,10 +84,10 @@ describe('G5: hostile upstream servers', () => {
   });
 
   it('G5: endless pagination is cut at the tool cap (toolsPerServer) and the page cap (pagesPerList), with a warning; the server works', async () => {
-    expect(state('endless')).toBe('ready');
+    expect(state('endless')).toBe('connected');
     expect(hub.catalog.serverTools('endless')).toHaveLength(LIMITS.toolsPerServer);
     expect(logs.some((l) => l.includes('"endless" tools/list: more than 1000 items; kept the first 1000'))).toBe(true);
-    expect(state('tiny')).toBe('ready');
+    expect(state('tiny')).toBe('connected');
     // 30 pages: the first has the 3 base tools plus 3 generated, then 3 per page.
     expect(hub.catalog.serverTools('tiny')).toHaveLength(3 + 3 * LIMITS.pagesPerList);
     expect(logs.some((l) => l.includes('"tiny" tools/list: more than 30 pages') && l.includes('(limit pagesPerList)'))).toBe(true);
@@ -97,14 +97,14 @@ describe('G5: hostile upstream servers', () => {
   });
 
   it('G5: a cursor cycle ends the walk with the pages read, and says so', async () => {
-    expect(state('cycle')).toBe('ready');
+    expect(state('cycle')).toBe('connected');
     expect(hub.catalog.serverTools('cycle').map((t) => t.originalName ?? t.name)).toEqual(expect.arrayContaining(['ping', 'p1_0', 'p2_99']));
     expect(hub.catalog.serverTools('cycle')).toHaveLength(3 + 200);
     expect(logs.some((l) => l.includes('"cycle" tools/list: the server repeated a page cursor after 3 page(s)'))).toBe(true);
   });
 
   it('G5: a refresh that never ends times out (refreshTimeoutMs); the previous tools stay and later refreshes still run', async () => {
-    expect(state('stalls')).toBe('ready');
+    expect(state('stalls')).toBe('connected');
     const before = hub.catalog.serverTools('stalls').map((t) => t.name).sort();
     await session.call('tool_search', { query: 'select:mcp__stalls__change,mcp__stalls__ping' });
     expect((await session.call('mcp__stalls__change')).text).toBe('changed');
@@ -124,20 +124,20 @@ describe('G5: hostile upstream servers', () => {
     const floodLines = logs.filter((l) => l.includes('[flood]'));
     expect(floodLines.length).toBeGreaterThan(0);
     for (const line of floodLines) expect(line.length).toBeLessThan(LIMITS.stderrLineChars + 200);
-    expect(state('flood')).toBe('ready');
+    expect(state('flood')).toBe('connected');
     await session.call('tool_search', { query: 'select:mcp__flood__ping' });
     expect((await session.call('mcp__flood__ping')).text).toBe('pong from flood');
     await steadyStillWorks();
   });
 
   it('G1/G5: non-JSON garbage on stdout is skipped; tools and calls work', async () => {
-    expect(state('garbage')).toBe('ready');
+    expect(state('garbage')).toBe('connected');
     await session.call('tool_search', { query: 'select:mcp__garbage__add' });
     expect((await session.call('mcp__garbage__add', { a: 1, b: 1 })).text).toBe('2');
   });
 
   it('G5: names with newlines, ANSI escapes and fake log lines cannot forge or colour log lines', async () => {
-    expect(state('evil')).toBe('ready');
+    expect(state('evil')).toBe('connected');
     const joined = logs.join('');
     expect(joined).not.toContain('\u001b');
     // Every line the logger wrote is exactly one line that starts with our prefix.

@@ -99,7 +99,7 @@ describe('fault injection: upstream servers misbehaving behind the gateway', () 
     expect(hung.isError).toBe(true);
     expect(hung.text).toMatch(/MCP server "hangs" failed to run "sleep": .*timed out/i);
     expect((await session.call('mcp__hangs__sleep', { ms: 1 })).text).toBe('slept 1 ms');
-    expect(hub.status().find((s) => s.server === 'hangs')?.state).toBe('ready');
+    expect(hub.status().find((s) => s.server === 'hangs')?.state).toBe('connected');
     await anchorStillWorks();
   });
 
@@ -129,7 +129,7 @@ describe('fault injection: upstream servers misbehaving behind the gateway', () 
     await hub.settled();
     const tools = hub.catalog.serverTools('malformed').map((t) => t.originalName ?? t.name);
     expect(tools.sort()).toEqual([...FIXTURE_BASE_TOOLS].sort());
-    expect(hub.status().find((s) => s.server === 'malformed')?.state).toBe('ready');
+    expect(hub.status().find((s) => s.server === 'malformed')?.state).toBe('connected');
     for (const bad of ['bad_type', 'bad_string', 'bad_missing', 'bad_properties']) {
       expect(logs.some((l) => l.includes(`"malformed": skipping tool "${bad}": not a valid MCP tool (inputSchema`)), bad).toBe(true);
     }
@@ -171,7 +171,7 @@ describe('fault injection: upstream servers misbehaving behind the gateway', () 
 
   it('G1: non-JSON garbage on an upstream\'s stdout is skipped; its tools and calls work', async () => {
     await hub.settled();
-    expect(hub.status().find((s) => s.server === 'noisy')?.state).toBe('ready');
+    expect(hub.status().find((s) => s.server === 'noisy')?.state).toBe('connected');
     expect(hub.catalog.serverTools('noisy')).toHaveLength(FIXTURE_BASE_TOOLS.length);
     await load('mcp__noisy__add');
     for (let i = 0; i < 5; i++) expect((await session.call('mcp__noisy__add', { a: i, b: 1 })).text).toBe(String(i + 1));

@@ -98,7 +98,7 @@ describe('G1 one-shot loading (loadCatalogFromConfig)', () => {
       expect(loaded.catalog.has('mcp__ok__ping')).toBe(true);
       expect(loaded.catalog.pendingServers).toEqual([]);
       const status = Object.fromEntries(loaded.hub.status().map((s) => [s.server, s]));
-      expect(status['ok']?.state).toBe('ready');
+      expect(status['ok']?.state).toBe('connected');
       expect(status['broken']).toMatchObject({ state: 'failed', lastError: expect.stringMatching(/could not connect/) });
       expect(status['sluggish']).toMatchObject({ state: 'failed', lastError: expect.stringMatching(/timed out after 400 ms/) });
     } finally {

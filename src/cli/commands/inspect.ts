@@ -48,6 +48,7 @@ function pct(x: number): string {
 export function renderInspectText(report: InspectReport, top = 15, exact?: ExactAnthropicCounts | { error: string }): string {
   const lines: string[] = [];
   lines.push(`${report.tools} tools from ${report.servers} servers${report.pendingServers.length ? ` (pending: ${report.pendingServers.join(', ')})` : ''}`);
+  for (const failed of report.failedServers) lines.push(`FAILED ${failed.server}: ${failed.reason} (its tools are not counted)`);
   lines.push('');
   lines.push(`eager (every schema sent):            ${report.eagerTokens.toLocaleString('en-US')} tokens`);
   lines.push(

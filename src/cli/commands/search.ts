@@ -10,6 +10,7 @@ import type { RankerName } from '../../search/ranker.js';
 import { formatExplanation } from '../../search/explain.js';
 import { addEmbeddingsOptions, embeddingsFromFlags, type EmbeddingsFlags } from '../embeddings-options.js';
 import { formatServerSuggestions } from '../../search/suggest.js';
+import { formatFailedServers } from '../../search/server-failures.js';
 import { loadCatalogFile, loadQueriesFile, type QueryEntry } from '../catalog-file.js';
 
 interface SearchCommandOptions extends EmbeddingsFlags {
@@ -26,7 +27,7 @@ interface SearchCommandOptions extends EmbeddingsFlags {
 
 function poolOf(catalog: Catalog): SearchPool {
   const tools = catalog.tools;
-  return { tools, deferred: new Set(tools.map((t) => t.name)), pendingServers: catalog.pendingServers, servers: catalog.serverInfo };
+  return { tools, deferred: new Set(tools.map((t) => t.name)), pendingServers: catalog.pendingServers, failedServers: catalog.failedServers, servers: catalog.serverInfo };
 }
 
 function readQueries(options: SearchCommandOptions): QueryEntry[] {
@@ -70,6 +71,7 @@ export async function runSearchCommand(catalog: Catalog, options: SearchCommandO
           totalDeferred: result.totalDeferred,
           ...(result.notFound.length > 0 && { notFound: result.notFound }),
           ...(result.pendingServers.length > 0 && { pendingServers: result.pendingServers }),
+          ...(result.failedServers !== undefined && { failedServers: result.failedServers }),
           ...(result.lowConfidence && { lowConfidence: true }),
           ...(result.suggestedServers && { suggestedServers: result.suggestedServers }),
           ...(result.explanations && { explanations: result.explanations }),
@@ -86,6 +88,7 @@ export async function runSearchCommand(catalog: Catalog, options: SearchCommandO
     });
     for (const name of result.notFound) write(`    not found: ${name}`);
     for (const line of formatServerSuggestions(result.suggestedServers ?? [], result.matches.length > 0)) write(`    ${line}`);
+    for (const line of formatFailedServers(result.failedServers ?? [])) write(`    ${line}`);
   }
 }
 

@@ -1,0 +1,17 @@
+/**
+ * C12 — servers that failed are named, with the reason, apart from servers still connecting: the
+ * model should not retry for a server that cannot start, and the user reading the transcript sees
+ * why its tools are missing.
+ */
+import type { FailedServer } from '../core/catalog.js';
+
+/** At most this many characters of one reason reach the model (upstream stderr can be long). */
+const REASON_CHARS = 300;
+
+export function formatFailedServers(failed: readonly FailedServer[]): string[] {
+  if (failed.length === 0) return [];
+  return [
+    `MCP servers that failed (their tools are unavailable; retrying will not help until they are fixed):`,
+    ...failed.map((f) => `- ${f.server}: ${f.reason.length > REASON_CHARS ? `${f.reason.slice(0, REASON_CHARS)}…` : f.reason}`),
+  ];
+}
