@@ -1,21 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpGateway, type RunningHttpGateway } from '../../src/gateway/http.js';
 import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/run.js';
 import { parseHubConfig } from '../../src/mcp/config.js';
 import { REFERENCE_SERVER_PACKAGES, resolvePackageBin } from '../../src/mcp/defaults.js';
+import { freePort } from '../faults/redis.js';
 import { waitFor } from '../fixtures/wait.js';
 import { capableClient, type CapableClient } from './fidelity-clients.js';
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** G4 with a Streamable HTTP upstream: server → client requests arrive on the upstream's SSE streams. */
 describe('G4 faithful proxy in front of a Streamable HTTP upstream (server-everything streamableHttp)', () => {
