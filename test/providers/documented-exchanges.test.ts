@@ -20,7 +20,7 @@ import OpenAI from 'openai';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/core/catalog.js';
-import { AnthropicToolSearch, runAnthropicAgent, type AnthropicToolSearchOptions } from '../../src/providers/anthropic/index.js';
+import { AnthropicToolSearch, loadedByResponse, runAnthropicAgent, type AnthropicToolSearchOptions } from '../../src/providers/anthropic/index.js';
 import { OpenAIChatToolSearch, OpenAIResponsesToolSearch, runChatAgent, runResponsesAgent } from '../../src/providers/openai/index.js';
 import { message, serverSearchError, serverSearchResult, serverSearchUse, text, toolUse } from '../fixtures/wire/anthropic.js';
 import { chatCall, completion, functionCall, outputText, response, toolSearchCall } from '../fixtures/wire/openai.js';
@@ -208,6 +208,28 @@ describe.each(['regex', 'bm25'] as const)('F1 Anthropic server-side search (%s),
     // The call of the never-sent tool is answered with an error; nothing of the user's ran.
     expect(run.steps.map((s) => [s.name, s.isError])).toEqual([[searchName, false], ['unknown_tool', true]]);
     expect(calls.size).toBe(0);
+  });
+});
+
+describe('F1 your own Anthropic loop', () => {
+  it('F1: runToolUse(block, plan, response.content) honours the same-response references; loadedByResponse reads them', async () => {
+    const { catalog, calls } = makeCatalog();
+    const toolSearch = anthropicSearch(catalog, { serverSearch: 'regex' });
+    server.script('/v1/messages', message([
+      serverSearchUse('srvtoolu_o', 'regex', 'weather'), serverSearchResult('srvtoolu_o', ['get_weather']), toolUse('toolu_o', 'get_weather', WEATHER_INPUT),
+    ], 'tool_use'));
+    const prepared = await toolSearch.prepare(ask('Weather?'));
+    const response = await anthropic.messages.create(prepared.params, prepared.headers ? { headers: prepared.headers } : {});
+    expect([...loadedByResponse(response.content)]).toEqual(['get_weather']);
+    const use = response.content.find((b) => b.type === 'tool_use')!;
+    if (use.type !== 'tool_use') throw new Error('no tool_use');
+    // Without the response, the plan made before it still sees get_weather as not loaded.
+    const without = await toolSearch.runToolUse(use, prepared.plan);
+    expect(without.result.is_error).toBe(true);
+    expect(without.output).toContain('tool_search_tool_regex({"query": "get_weather"})');
+    const run = await toolSearch.runToolUse(use, prepared.plan, response.content);
+    expect(run.result).toEqual({ type: 'tool_result', tool_use_id: 'toolu_o', content: `get_weather ran with ${JSON.stringify(WEATHER_INPUT)}` });
+    expect(calls.get('get_weather')).toBe(1);
   });
 });
 

@@ -8,7 +8,9 @@
  * is part of the GA Messages types (`defer_loading`, `ToolSearchToolRegex20251119`,
  * `ToolReferenceBlockParam` in `resources/messages`) and `advanced-tool-use-2025-11-20` is no
  * longer among the SDK's `AnthropicBeta` values, so the first-party API (and Foundry, which the
- * docs group with it) gets no header; Bedrock and Vertex get the header their docs name.
+ * docs group with it) gets no header; Bedrock and Vertex get the header their docs name. The
+ * peer range (`@anthropic-ai/sdk >=1.12.0`) guarantees that GA surface; on the beta-only SDKs
+ * (< 0.80) the first-party API needed `advanced-tool-use-2025-11-20`, which `betas` can still send.
  * `betas` in the adapter's options overrides this per platform.
  */
 import { FIRST_PARTY_HOSTS } from '../../core/gates.js';
