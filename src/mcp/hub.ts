@@ -297,8 +297,8 @@ export class McpHub {
   /** C12: the server's title/instructions go to the catalog as search evidence (third-party text). */
   private recordServerInfo(server: string, connection: McpConnection): void {
     const info = connection.serverInfo?.();
-    const title = typeof info?.title === 'string' ? info.title : undefined;
-    const description = typeof info?.instructions === 'string' ? info.instructions : undefined;
+    const title = typeof info?.title === 'string' ? this.untrusted(info.title) : undefined;
+    const description = typeof info?.instructions === 'string' ? this.untrusted(info.instructions) : undefined;
     this.catalog.setServerInfo(server, { ...(title !== undefined && { title }), ...(description !== undefined && { description }) });
   }
 
@@ -364,7 +364,12 @@ export class McpHub {
     if (raw.length > this.limits.descriptionChars) {
       this.logger.warn(`"${entry.name}": tool "${tool.name}" has a ${raw.length}-character description; kept ${this.limits.descriptionChars} (limit descriptionChars)`);
     }
-    return neutralizeStructuralTags(cutText(raw, this.limits.descriptionChars));
+    return this.untrusted(raw);
+  }
+
+  /** Third-party text as the catalog keeps it: at most `descriptionChars`, no structural tags. */
+  private untrusted(text: string): string {
+    return neutralizeStructuralTags(cutText(text, this.limits.descriptionChars));
   }
 
   private scheduleRefresh(entry: ServerEntry, connection: McpConnection): void {

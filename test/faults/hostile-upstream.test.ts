@@ -69,12 +69,12 @@ async function steadyStillWorks(): Promise<void> {
 const state = (server: string) => hub.status().find((s) => s.server === server)?.state;
 
 describe('G5: hostile upstream servers', () => {
-  it('G5: a 800,000-character description: keyword search works for every session, the description is cut and logged', async () => {
+  it('G5: a 2,000,000-character description (it overflowed the ranker call stack): keyword search works for every session, the description is cut and logged', async () => {
     expect(state('huge')).toBe('connected');
     const huge = hub.catalog.get('mcp__huge__huge')!;
     expect(huge.description.length).toBeLessThan(LIMITS.descriptionChars + 100);
     expect(huge.description).toMatch(/characters cut by toolsearch\]$/);
-    expect(logs.some((l) => /"huge": tool "huge" has a 800000-character description; kept 16384/.test(l))).toBe(true);
+    expect(logs.some((l) => /"huge": tool "huge" has a 2000000-character description; kept 16384/.test(l))).toBe(true);
     const result = await session.call('tool_search', { query: 'huge description alpha beta' });
     expect(result.text).not.toMatch(/Search error|RangeError/);
     expect(result.text).toContain('mcp__huge__huge');
@@ -171,6 +171,10 @@ describe('G5: hostile upstream servers', () => {
     const listed = (await session.client.listTools()).tools.find((t) => t.name === 'mcp__evil__weather')!;
     expect(listed.description).not.toMatch(/<\/?(system|tools-loaded)\b/i);
     expect(HOSTILE_INJECTED_DESCRIPTION).toMatch(/<system>/);
+    // The server's own title and instructions (search evidence, shown in server suggestions) too.
+    const info = hub.catalog.serverInfo.get('evil')!;
+    expect(`${info.title} ${info.description}`).not.toMatch(/<\/?(system|available-deferred-tools|tools-loaded)\b/i);
+    expect(info.description).toContain('&lt;system>');
   });
 
   it('G5: servers "a" (tool "_ping") and "a_" (tool "ping") both stay reachable under deterministic names, and the clash is reported', async () => {
