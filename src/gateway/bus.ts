@@ -10,11 +10,14 @@
  */
 import type { JSONRPCNotification } from '@modelcontextprotocol/sdk/types.js';
 
+/** A notification as the SDK `Server.notification()` takes it. */
+export type BusNotification = Omit<JSONRPCNotification, 'jsonrpc'>;
+
 export type BusEvent =
-  /** The catalog changed somewhere: every session should re-list its tools. */
-  | { type: 'tools-changed' }
+  /** Every session's client should receive this (e.g. tools/list_changed after an upstream change). */
+  | { type: 'notify-all'; notification: BusNotification }
   /** One session's client should receive this notification (resource updated, list_changed, …). */
-  | { type: 'notify'; sessionId: string; notification: Omit<JSONRPCNotification, 'jsonrpc'> }
+  | { type: 'notify'; sessionId: string; notification: BusNotification }
   /** The session ended (DELETE, or gone from the store): close it wherever it is open. */
   | { type: 'ended'; sessionId: string };
 
@@ -58,17 +61,20 @@ export class InMemoryNotificationBus implements NotificationBus {
 export function parseBusEvent(value: unknown): BusEvent | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const event = value as Record<string, unknown>;
-  if (event['type'] === 'tools-changed') return { type: 'tools-changed' };
+  if (event['type'] === 'notify-all') {
+    const notification = parseNotification(event['notification']);
+    return notification && { type: 'notify-all', notification };
+  }
   if (typeof event['sessionId'] !== 'string') return undefined;
   if (event['type'] === 'ended') return { type: 'ended', sessionId: event['sessionId'] };
-  const notification = event['notification'] as Record<string, unknown> | undefined;
-  if (event['type'] === 'notify' && typeof notification === 'object' && notification !== null && typeof notification['method'] === 'string') {
-    const params = notification['params'];
-    return {
-      type: 'notify',
-      sessionId: event['sessionId'],
-      notification: { method: notification['method'], ...(typeof params === 'object' && params !== null && { params: params as Record<string, unknown> }) },
-    };
-  }
+  const notification = parseNotification(event['notification']);
+  if (event['type'] === 'notify' && notification) return { type: 'notify', sessionId: event['sessionId'], notification };
   return undefined;
+}
+
+function parseNotification(value: unknown): BusNotification | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { method, params } = value as Record<string, unknown>;
+  if (typeof method !== 'string') return undefined;
+  return { method, ...(typeof params === 'object' && params !== null && { params: params as Record<string, unknown> }) };
 }

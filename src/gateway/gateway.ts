@@ -26,7 +26,8 @@ import { deferredNames, parseGatewayMode, type GatewayMode } from './deferral.js
 import { defaultGatewaySearcher, formatSearchOutcome, type GatewaySearcher, type SearchOutcome } from './search.js';
 import { DEFAULT_PENDING_WAIT_MS, searchWhilePending } from './pending-wait.js';
 import { InMemorySessionStore, type SessionStore } from './sessions.js';
-import { InMemoryNotificationBus, type BusEvent, type NotificationBus } from './bus.js';
+import { SessionGoneError } from './errors.js';
+import { InMemoryNotificationBus, type BusEvent, type BusNotification, type NotificationBus } from './bus.js';
 import { COALESCED_NOTIFICATIONS } from './notifications.js';
 import { GATEWAY_CAPABILITIES, GatewayProxy } from './proxy.js';
 import type { SessionExtra } from './server-requests.js';
@@ -110,6 +111,7 @@ export class ToolsearchGateway {
     this.proxy = new GatewayProxy({
       upstream: options.upstream,
       send: (sessionId, notification) => this.notifySession(sessionId, notification),
+      sendAll: (notification) => this.notifyAllSessions(notification),
       sessionServer: (sessionId) => this.live.get(sessionId),
       liveSessions: () => [...this.live.keys()],
       logger: this.logger,
@@ -140,8 +142,10 @@ export class ToolsearchGateway {
 
   /**
    * Serve one session over `transport`; the session ends when the transport closes.
-   * `openInStore: false` leaves recording the session in the store to the caller (the HTTP gateway
-   * does it once the SDK accepts the handshake, so a refused initialize leaves no entry).
+   * `openInStore: false` leaves recording the session in the store to the caller: the HTTP gateway
+   * does it once the SDK accepts the handshake (so a refused initialize leaves no entry), and never
+   * for a session resumed from a shared store (already there; writing it again would bring it
+   * back empty if the store lost it in between, e.g. Redis restarted empty).
    */
   async connect(transport: Transport, sessionId: string, options: { openInStore?: boolean } = {}): Promise<Server> {
     const server = this.createServer(sessionId);
@@ -176,8 +180,16 @@ export class ToolsearchGateway {
    * Send a notification to one session's client out of band (not in answer to a request), on
    * whichever process holds its stream.
    */
-  notifySession(sessionId: string, notification: { method: string; params?: Record<string, unknown> }): void {
+  notifySession(sessionId: string, notification: BusNotification): void {
     this.bus.publish({ type: 'notify', sessionId, notification });
+  }
+
+  /**
+   * Send a notification to every session's client, on every process sharing the bus (an upstream
+   * change seen by this process's hub concerns sessions whose streams are elsewhere too).
+   */
+  notifyAllSessions(notification: BusNotification): void {
+    this.bus.publish({ type: 'notify-all', notification });
   }
 
   /** Names deferred in the current pool (memoized by catalog version). */
@@ -204,7 +216,7 @@ export class ToolsearchGateway {
    */
   async listTools(sessionId?: string): Promise<Tool[]> {
     const deferred = this.deferred();
-    const discovered = new Set(sessionId === undefined ? [] : ((await this.sessions.get(sessionId))?.discovered ?? []));
+    const discovered = new Set(sessionId === undefined ? [] : await this.discovered(sessionId));
     const visible = this.catalog.tools.filter((tool) => !deferred.has(tool.name) || discovered.has(tool.name));
     const tools: Tool[] = [];
     if (deferred.size > 0 || this.catalog.pendingServers.length > 0) {
@@ -213,6 +225,17 @@ export class ToolsearchGateway {
     }
     for (const tool of visible) tools.push(toMcpTool(tool));
     return tools;
+  }
+
+  /**
+   * What the session loaded. A shared store that no longer knows the session (ended elsewhere,
+   * expired, Redis restarted empty) is an error, not an empty set: answering as if nothing had been
+   * discovered would make loaded tools fail as "not loaded" (G6).
+   */
+  private async discovered(sessionId: string): Promise<readonly string[]> {
+    const record = await this.sessions.get(sessionId);
+    if (!record && this.sessions.shared) throw new SessionGoneError(sessionId);
+    return record?.discovered ?? [];
   }
 
   /** Stop listening to the catalog and close every live session. */
@@ -278,7 +301,7 @@ export class ToolsearchGateway {
     const tool = this.catalog.get(name);
     if (!tool) return toolError(this.describeMissing(name));
     if (this.deferred().has(name)) {
-      const discovered = (await this.sessions.get(sessionId))?.discovered ?? [];
+      const discovered = await this.discovered(sessionId);
       if (!discovered.includes(name)) {
         return toolError(`Tool "${name}" is deferred and not loaded in this session. Load it first: call ${SEARCH_TOOL_NAME} with {"query": "select:${name}"}.`);
       }
@@ -328,15 +351,15 @@ export class ToolsearchGateway {
     this.broadcastQueued = true;
     setTimeout(() => {
       this.broadcastQueued = false;
-      this.bus.publish({ type: 'tools-changed' });
+      this.notifyAllSessions({ method: 'notifications/tools/list_changed' });
     }, BROADCAST_DEBOUNCE_MS).unref();
   }
 
   /** G6: act on an event from this process or another one; only sessions open here are touched. */
   private onBusEvent(event: BusEvent): void {
     const failed = (sessionId: string, what: string) => (error: unknown) => this.logger.debug(`session ${sessionId}: ${what} not sent: ${errorMessage(error)}`);
-    if (event.type === 'tools-changed') {
-      for (const [sessionId, server] of this.live) server.sendToolListChanged().catch(failed(sessionId, 'list_changed'));
+    if (event.type === 'notify-all') {
+      for (const [sessionId, server] of this.live) server.notification(event.notification).catch(failed(sessionId, event.notification.method));
       return;
     }
     const server = this.live.get(event.sessionId);

@@ -92,6 +92,23 @@ export class HttpSessions {
   }
 
   /**
+   * DELETE: the tombstone is written (and every process told to close the session) BEFORE the
+   * client hears 200, so no request it sends afterwards, to any replica, finds the session alive.
+   * The SDK transport's own DELETE handling would answer first. A store failure answers 503: DELETE
+   * is safe to retry.
+   */
+  async end(sessionId: string, res: ServerResponse): Promise<void> {
+    try {
+      await this.gateway.endSession(sessionId);
+    } catch (error) {
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Session store unavailable (${errorMessage(error)}); retry shortly.` }, id: null }));
+      return;
+    }
+    res.writeHead(200).end();
+  }
+
+  /**
    * Scale-out: a session id this process never saw, but which the session store knows (another
    * gateway process opened it and may be gone), continues here with its discovered tools.
    * Concurrent requests of the session share one resume.
@@ -103,7 +120,7 @@ export class HttpSessions {
         return undefined;
       }
       const transport = this.createResumed(sessionId);
-      await this.gateway.connect(transport, sessionId).catch(async (error: unknown) => {
+      await this.gateway.connect(transport, sessionId, { openInStore: false }).catch(async (error: unknown) => {
         await transport.close().catch(() => undefined);
         throw error;
       });

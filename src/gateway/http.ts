@@ -109,11 +109,11 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
         if (found.status === 503) res.setHeader('Retry-After', '1');
         return sendJson(res, found.status, jsonRpcError(found.message));
       }
+      // The client ends its session: forget it everywhere (a shared store keeps a tombstone) before answering.
+      if (req.method === 'DELETE') return sessions.end(sessionId, res);
       activity.track(sessionId, res);
       if (req.method === 'POST') holdHeadersUntilFirstEvent(res);
       await found.transport.handleRequest(req, res);
-      // The client ended its session: forget it everywhere (a shared store keeps a tombstone).
-      if (req.method === 'DELETE' && res.statusCode === 200) await gateway.endSession(sessionId);
       return;
     }
     if (req.method !== 'POST') return sendJson(res, 400, jsonRpcError('No session: send an initialize request first.'));

@@ -2,8 +2,8 @@
  * G4 — out-of-band notifications to client sessions (not answers to one of their requests):
  * resources/prompts list_changed, resources/updated, logging messages.
  *
- * Every such send goes through `toSession`, which hands it to the gateway's notification bus, so
- * it reaches the session's stream on whichever gateway process holds it (G6).
+ * Every such send goes through `toSession` (or `toAll`), which hands it to the gateway's
+ * notification bus, so it reaches the session's stream on whichever gateway process holds it (G6).
  */
 import type { McpMessage } from '../mcp/connection.js';
 
@@ -24,10 +24,10 @@ export class SessionNotifications {
   private readonly queued = new Set<string>();
 
   constructor(
-    /** The gateway's send (through the bus). */
+    /** The gateway's send to one session (through the bus). */
     private readonly send: (sessionId: string, notification: McpMessage) => void,
-    /** Sessions open in this process. */
-    private readonly liveSessions: () => Iterable<string>,
+    /** The gateway's send to every session, on every process sharing the bus. */
+    private readonly sendAll: (notification: McpMessage) => void,
   ) {}
 
   /** The one path by which an out-of-band notification reaches a session. */
@@ -35,9 +35,13 @@ export class SessionNotifications {
     this.send(sessionId, notification);
   }
 
-  /** To every session open here (each process's hub sees its own upstream changes). */
+  /**
+   * To every session, including those whose streams are on other processes: an upstream change
+   * seen by this process's hub (the others may run their own copy of that server and see it too;
+   * the SDK coalesces the repeats per session).
+   */
   toAll(notification: McpMessage): void {
-    for (const sessionId of this.liveSessions()) this.toSession(sessionId, notification);
+    this.sendAll(notification);
   }
 
   /**

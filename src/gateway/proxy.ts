@@ -54,6 +54,8 @@ export interface GatewayProxyOptions {
   upstream: UpstreamCaller | undefined;
   /** The gateway's out-of-band send (through its notification bus). */
   send: (sessionId: string, notification: McpMessage) => void;
+  /** To every session of every gateway process sharing the bus (G6). */
+  sendAll: (notification: McpMessage) => void;
   sessionServer: (sessionId: string) => Server | undefined;
   liveSessions: () => string[];
   logger: Logger;
@@ -71,7 +73,7 @@ export class GatewayProxy {
     this.upstream = isUpstreamProxy(options.upstream) ? options.upstream : undefined;
     const logger = options.logger;
     this.router = new RequestRouter(options.sessionServer, options.liveSessions);
-    this.notifications = new SessionNotifications(options.send, options.liveSessions);
+    this.notifications = new SessionNotifications(options.send, options.sendAll);
     this.subscriptions = new Subscriptions(async (server, method, uri) => {
       await this.requestUpstream(server, { method, params: { uri } });
     });

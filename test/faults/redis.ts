@@ -1,6 +1,6 @@
 /** A throwaway `redis-server` on a random loopback port, for the scale-out tests. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,8 +10,8 @@ export interface TestRedis {
   port: number;
   /** SIGKILL the server (data kept only with `persist`). */
   stop(): Promise<void>;
-  /** Start it again on the same port: with `persist`, from its append-only file; else empty. */
-  restart(): Promise<void>;
+  /** Start it again on the same port: with `persist`, from its append-only file (unless `empty`); else empty. */
+  restart(options?: { empty?: boolean }): Promise<void>;
 }
 
 /** Why Redis tests cannot run here, or undefined when `redis-server` is available. */
@@ -57,5 +57,10 @@ export async function startRedis(options: { persist?: boolean } = {}): Promise<T
     await new Promise((resolve) => proc.once('exit', resolve));
   };
   await launch();
-  return { url: `redis://127.0.0.1:${port}`, port, stop, restart: launch };
+  const restart = async (restartOptions: { empty?: boolean } = {}) => {
+    await stop();
+    if (restartOptions.empty) for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true });
+    await launch();
+  };
+  return { url: `redis://127.0.0.1:${port}`, port, stop, restart };
 }

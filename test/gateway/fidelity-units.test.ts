@@ -83,7 +83,11 @@ describe('G4 gateway cursors (src/gateway/cursor.ts)', () => {
 describe('G4 out-of-band notifications (src/gateway/notifications.ts)', () => {
   it('G4: a burst of upstream list changes reaches each session as one list_changed per kind', async () => {
     const sent: string[] = [];
-    const notifications = new SessionNotifications((sessionId, n) => sent.push(`${sessionId} ${n.method}`), () => ['s1', 's2']);
+    // toAll goes to every session (on every replica, through the bus): here two sessions.
+    const notifications = new SessionNotifications(
+      (sessionId, n) => sent.push(`${sessionId} ${n.method}`),
+      (n) => ['s1', 's2'].forEach((sessionId) => sent.push(`${sessionId} ${n.method}`)),
+    );
     for (let i = 0; i < 5; i++) notifications.listChanged('prompts');
     notifications.listChanged('resources');
     await waitFor(() => sent.length >= 4, 'the coalesced notifications');

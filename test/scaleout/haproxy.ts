@@ -21,9 +21,11 @@ export function haproxyUnavailable(): string | undefined {
  * the gateway's 503s (answered before anything ran). Long timeouts for the SSE streams (the SDK
  * sends a keep-alive comment every 15 s).
  */
-export function haproxyConfig(port: number, backends: string[], healthCheck = ''): string {
+export function haproxyConfig(port: number, backends: string[], healthCheck = '', logToStderr = false): string {
   return [
+    ...(logToStderr ? ['global', '  log stderr format raw local0'] : []),
     'defaults',
+    ...(logToStderr ? ['  log global', '  option httplog'] : []),
     '  mode http',
     '  timeout connect 2s',
     '  timeout client 1h',
@@ -48,14 +50,17 @@ export interface TestHaproxy {
   stop(): Promise<void>;
 }
 
-export async function startHaproxy(port: number, backends: string[]): Promise<TestHaproxy> {
+export async function startHaproxy(port: number, backends: string[], options: { log?: (line: string) => void } = {}): Promise<TestHaproxy> {
   const dir = mkdtempSync(join(tmpdir(), 'toolsearch-haproxy-'));
   const file = join(dir, 'haproxy.cfg');
-  writeFileSync(file, haproxyConfig(port, backends));
+  writeFileSync(file, haproxyConfig(port, backends, '', options.log !== undefined));
   const child: ChildProcess = spawn('haproxy', ['-db', '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => {
+    output += d.toString();
+    for (const line of d.toString().split('\n')) if (line) options.log?.(line);
+  });
   await waitFor(() => (child.exitCode !== null ? true : canConnect(port)), 'haproxy to listen', 10_000);
   if (child.exitCode !== null) throw new Error(`haproxy exited: ${output}`);
   return {

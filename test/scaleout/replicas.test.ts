@@ -55,13 +55,17 @@ describe.skipIf(skipReason !== undefined)('G6: two replicas on one Redis', () =>
   });
 
   it('G6: a request arriving while another request of the session is resuming it waits for the session instead of being dropped', async () => {
-    // Redis slow to answer the resume's write widens the window in which the old resume path
-    // handed out a transport whose Server was not connected yet (the second request hung).
+    // Redis slow to answer widens the window in which the old resume path handed out a transport
+    // whose Server was not connected yet (the second request hung): it awaited a store write there.
     const client = new Redis(redis.url);
     const slow = new (class extends RedisSessionStore {
       override async open(sessionId: string): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, 300));
         return super.open(sessionId);
+      }
+      override async get(sessionId: string) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return super.get(sessionId);
       }
     })({ client });
     const c = await startReplica(config, redis.url, slow);
@@ -69,8 +73,9 @@ describe.skipIf(skipReason !== undefined)('G6: two replicas on one Redis', () =>
       for (let i = 0; i < 3; i++) {
         const sessionId = await rawSession(a.url);
         const first = rawRequest(c.url, sessionId, 'tools/list', {}, 1);
-        // Let the first request start the resume (its store write takes 300 ms), then send more.
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        // Send more while the first request's resume is past its store read (300 ms) and, on the old
+        // path, still in its store write (300 ms more).
+        await new Promise((resolve) => setTimeout(resolve, 400));
         const stream = new AbortController();
         const [get, second] = await Promise.all([openStream(c.url, sessionId, stream.signal), rawRequest(c.url, sessionId, 'tools/list', {}, 2)]);
         stream.abort();
@@ -101,6 +106,14 @@ describe.skipIf(skipReason !== undefined)('G6: two replicas on one Redis', () =>
     const beforeSession = client.listChanged();
     a.stack.gateway.notifySession(client.transport.sessionId!, { method: 'notifications/tools/list_changed' });
     await waitFor(() => client.listChanged() > beforeSession, 'a per-session notification sent on A to arrive through B');
+    // A resource update for this session (what a subscription sends), and a change for every session.
+    a.stack.gateway.notifySession(client.transport.sessionId!, { method: 'notifications/resources/updated', params: { uri: 'file:///watched.txt' } });
+    a.stack.gateway.notifyAllSessions({ method: 'notifications/prompts/list_changed' });
+    await waitFor(
+      () => ['notifications/resources/updated', 'notifications/prompts/list_changed'].every((m) => client.notifications.some((n) => n.method === m)),
+      'resources/updated and prompts/list_changed sent on A to arrive through B',
+    );
+    expect(client.notifications.find((n) => n.method === 'notifications/resources/updated')?.params).toEqual({ uri: 'file:///watched.txt' });
   });
 
   it('G6: DELETE through one replica is honoured on every replica: 404 everywhere, streams closed, nothing written back', async () => {
@@ -120,6 +133,29 @@ describe.skipIf(skipReason !== undefined)('G6: two replicas on one Redis', () =>
     await waitFor(() => a.http.sessionCount() === onA && b.http.sessionCount() === onB, 'both replicas to close the session');
     expect(await inspect.exists(`toolsearch:session:${sessionId}:open`, `toolsearch:session:${sessionId}:list`)).toBe(0);
     expect(await inspect.exists(`toolsearch:session:${sessionId}:deleted`)).toBe(1);
+  });
+
+  it('G6: once DELETE is answered, the very next request to another replica already gets 404', async () => {
+    // Redis slow to take the tombstone: DELETE must not be answered before it is written.
+    const client = new Redis(redis.url);
+    const slow = new (class extends RedisSessionStore {
+      override async delete(sessionId: string): Promise<void> {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return super.delete(sessionId);
+      }
+    })({ client });
+    const c = await startReplica(config, redis.url, slow);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const sessionId = await rawSession(c.url);
+        expect((await rawRequest(b.url, sessionId, 'tools/list')).status).toBe(200);
+        expect((await fetch(c.url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } })).status).toBe(200);
+        expect((await rawRequest(b.url, sessionId, 'tools/list')).status).toBe(404);
+      }
+    } finally {
+      await c.close();
+      client.disconnect();
+    }
   });
 });
 
@@ -151,6 +187,43 @@ describe.skipIf(skipReason !== undefined)('G6: Redis restarts under two replicas
       // Logged once per state change, not per request.
       expect(a.logs.filter((l) => l.includes('unreachable')).length).toBeLessThanOrEqual(1);
     });
+  });
+
+  it('G6: a session resumed while Redis restarts empty is not written back empty (the next request gets 404)', async () => {
+    const redis = await startRedis();
+    const client = new Redis(redis.url);
+    let pause: Promise<void> | undefined;
+    let paused = false;
+    // Reads answer after a pause, during which Redis restarts empty: the resume saw the session, the store no longer has it.
+    const slow = new (class extends RedisSessionStore {
+      override async get(sessionId: string) {
+        const record = await super.get(sessionId);
+        if (pause) {
+          paused = true;
+          await pause;
+        }
+        return record;
+      }
+    })({ client });
+    const [a, c] = await Promise.all([startReplica(config, redis.url), startReplica(config, redis.url, slow)]);
+    try {
+      const sessionId = await rawSession(a.url);
+      let release!: () => void;
+      pause = new Promise((resolve) => (release = resolve));
+      const first = rawRequest(c.url, sessionId, 'tools/list');
+      await waitFor(() => paused, 'the resume to have read the session');
+      await redis.restart();
+      release();
+      pause = undefined;
+      await first;
+      expect(await client.exists(`toolsearch:session:${sessionId}:open`, `toolsearch:session:${sessionId}:list`)).toBe(0);
+      expect((await rawRequest(c.url, sessionId, 'tools/list')).status).toBe(404);
+      expect((await rawRequest(a.url, sessionId, 'tools/list')).status).toBe(404);
+    } finally {
+      await Promise.allSettled([a.close(), c.close()]);
+      client.disconnect();
+      await redis.stop();
+    }
   });
 
   it('G6: Redis restarted empty: the session answers 404 (the client starts a new one), and the log points at Redis', async () => {
