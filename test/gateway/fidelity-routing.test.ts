@@ -75,6 +75,18 @@ describe('G4 routing and isolation: concurrent sessions over Streamable HTTP, tw
     expect(text(result)).toMatch(/does not support sampling/);
   });
 
+  it('G4: a session that closes releases its subscriptions: the last holder gone, the server is unsubscribed', async () => {
+    const c = await capableClient('C', new StreamableHTTPClientTransport(new URL(http.url)));
+    const uri = (await c.client.listResources()).resources.find((r) => r.uri.startsWith('demo://resource/static/document/'))!.uri;
+    await c.client.subscribeResource({ uri });
+    await a.client.setLoggingLevel('info');
+    const logsBefore = a.logs.length;
+    // Closing the HTTP session (DELETE) ends it on the gateway; server-everything logs each unsubscribe.
+    await (c.client.transport as StreamableHTTPClientTransport).terminateSession();
+    await c.close();
+    await waitFor(() => a.logs.slice(logsBefore).some((l) => String(l.data).includes(`Unsubscribe Resource request: ${uri}`)), 'the upstream unsubscribe');
+  });
+
   it('G4: an upstream resources/list_changed reaches sessions, and the new resource is listed and readable', async () => {
     const before = a.listChanged.resources;
     const name = `note-${Date.now()}.txt`;
