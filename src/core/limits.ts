@@ -23,6 +23,10 @@ export interface Limits {
   readonly stderrLineChars: number;
   /** Bytes of upstream stderr held while waiting for a newline; past it the partial line is logged cut and the rest of that line dropped. */
   readonly stderrBufferBytes: number;
+  /** Bytes of one JSON-RPC message line from a stdio server (the SDK's read buffer); past it the connection is closed and retried. */
+  readonly upstreamMessageBytes: number;
+  /** Bytes of one HTTP request body to the gateway; past it the request gets 413. */
+  readonly requestBodyBytes: number;
   /** Open MCP sessions on one HTTP gateway; a full gateway answers 503 with Retry-After. */
   readonly sessions: number;
   /** Close HTTP sessions idle this long (0: never). */
@@ -37,6 +41,8 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   refreshTimeoutMs: 30_000,
   stderrLineChars: 2_000,
   stderrBufferBytes: 64 * 1024,
+  upstreamMessageBytes: 10 * 1024 * 1024,
+  requestBodyBytes: 4 * 1024 * 1024,
   sessions: 1_000,
   idleSessionTimeoutMs: 30 * 60 * 1000,
 });

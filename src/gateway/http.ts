@@ -49,7 +49,7 @@ export interface HttpGatewayOptions {
    * Default 30 min.
    */
   idleSessionTimeoutMs?: number;
-  /** Largest accepted request body. Default 4 MiB. */
+  /** Largest accepted request body (limit `requestBodyBytes`). Default 4 MiB. */
   maxBodyBytes?: number;
   logger?: Logger;
 }
@@ -74,7 +74,7 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
   const host = options.host ?? DEFAULT_HTTP_HOST;
   const path = options.path ?? DEFAULT_HTTP_PATH;
   const logger = options.logger ?? silentLogger;
-  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_LIMITS.requestBodyBytes;
   const sessions = new HttpSessions(gateway, (sessionId) => resumedTransport(sessionId), logger);
   const checkToken = options.token !== undefined ? bearerChecker(options.token) : undefined;
   const loopbackOnly = isLoopbackHost(host);

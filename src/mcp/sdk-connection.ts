@@ -238,6 +238,8 @@ class SdkConnection implements McpConnection {
         ...(this.config.cwd !== undefined && { cwd: this.config.cwd }),
         // Never 'inherit': in stdio gateway mode our stderr is the user's log, keep it tidy.
         stderr: 'pipe',
+        // G5: one message line from the server is bounded (the SDK closes the connection past it).
+        maxBufferSize: this.limits.upstreamMessageBytes,
       });
       pipeLines(transport.stderr, (line) => this.events.onStderr?.(line), { maxBufferBytes: this.limits.stderrBufferBytes, maxLineChars: this.limits.stderrLineChars });
       return transport;

@@ -77,6 +77,13 @@ describe('G5: hostile HTTP clients', () => {
     await client.close();
   });
 
+  it('G5: a request body past requestBodyBytes gets 413 and opens nothing', async () => {
+    const before = { open: http.sessionCount(), live: gateway.liveSessions, stored: store.size };
+    const big = { ...INIT, params: { ...INIT.params, padding: 'p'.repeat(5 * 1024 * 1024) } };
+    expect((await raw(http.url, GOOD, big)).status).toBe(413);
+    expect({ open: http.sessionCount(), live: gateway.liveSessions, stored: store.size }).toEqual(before);
+  });
+
   it('G5: a session flood stops at the cap: the gateway answers 503 with Retry-After, and frees a place when a session ends', async () => {
     // 20 initializes at once: exactly the free places succeed (initializes under way count).
     const free = MAX - http.sessionCount();

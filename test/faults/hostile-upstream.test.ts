@@ -17,7 +17,7 @@ import { waitFor } from '../fixtures/wait.js';
 
 /** Small caps so every attack hits its limit quickly (the defaults are in src/core/limits.ts). */
 const LIMITS = resolveLimits({
-  values: { toolsPerServer: 1_000, pagesPerList: 30, refreshTimeoutMs: 1_500, stderrBufferBytes: 4_096, stderrLineChars: 500 },
+  values: { toolsPerServer: 1_000, pagesPerList: 30, refreshTimeoutMs: 1_500, stderrBufferBytes: 4_096, stderrLineChars: 500, upstreamMessageBytes: 4 * 1024 * 1024 },
   source: 'test',
 });
 const STDERR_FLOOD_BYTES = 20 * 1024 * 1024;
@@ -39,6 +39,7 @@ beforeAll(async () => {
       stalls: hostileServer('stalls', ['endless_on_change'], { env: { HOSTILE_PAGE_DELAY_MS: '300' } }),
       flood: hostileServer('flood', ['stderr_flood'], { env: { HOSTILE_STDERR_BYTES: String(STDERR_FLOOD_BYTES) } }),
       garbage: hostileServer('garbage', ['stdout_garbage']),
+      stdoutflood: hostileServer('stdoutflood', ['stdout_flood'], { env: { HOSTILE_STDOUT_BYTES: String(8 * 1024 * 1024) } }),
       evil: hostileServer('evil', ['injected']),
       a: hostileServer('a', [], { env: { HOSTILE_TOOLS: '_ping' } }),
       a_: hostileServer('a_', []),
@@ -134,6 +135,13 @@ describe('G5: hostile upstream servers', () => {
     expect(state('garbage')).toBe('connected');
     await session.call('tool_search', { query: 'select:mcp__garbage__add' });
     expect((await session.call('mcp__garbage__add', { a: 1, b: 1 })).text).toBe('2');
+  });
+
+  it('G5: 8 MB on stdout without a newline passes upstreamMessageBytes: that connection is closed, never connected; the others work', async () => {
+    await waitFor(() => state('stdoutflood') !== undefined && state('stdoutflood') !== 'connecting', 'the flooding server to fail', 15_000);
+    expect(state('stdoutflood')).not.toBe('connected');
+    expect(hub.catalog.serverTools('stdoutflood')).toEqual([]);
+    await steadyStillWorks();
   });
 
   it('G5: names with newlines, ANSI escapes and fake log lines cannot forge or colour log lines', async () => {

@@ -142,6 +142,7 @@ export async function runServe(options: ServeOptions, out: (text: string) => voi
         host,
         port,
         maxSessions: stack.limits.sessions,
+    maxBodyBytes: stack.limits.requestBodyBytes,
         idleSessionTimeoutMs: stack.limits.idleSessionTimeoutMs,
         ...(options.dangerouslyAllowUnauthenticated === true && { allowUnauthenticated: true }),
         allowedOrigins: options.allowOrigin,
