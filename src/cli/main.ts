@@ -6,6 +6,7 @@
  */
 import { Command } from 'commander';
 import { demoCommand } from './commands/demo.js';
+import { statusCommand } from './commands/status.js';
 import { registerInspectCommand } from './commands/inspect.js';
 import { registerSearchCommand } from './commands/search.js';
 import { addLiveConfigToInspect, serveCommand } from './commands/serve.js';
@@ -20,6 +21,7 @@ registerSearchCommand(program);
 addLiveConfigToInspect(registerInspectCommand(program));
 program.addCommand(serveCommand());
 program.addCommand(demoCommand());
+program.addCommand(statusCommand());
 
 // H4: a failed command prints one line and exits non-zero at once, whatever handles are still
 // open (the 'exit' hooks stop any spawned server).

@@ -51,8 +51,16 @@ export interface HttpGatewayOptions {
   idleSessionTimeoutMs?: number;
   /** Largest accepted request body (limit `requestBodyBytes`). Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * H3: other paths (the status page, `/healthz`), after the same Origin and Host checks as the MCP
+   * endpoint; `authorized` is the bearer-token check's answer (true when no token is set). Returns
+   * true once it has answered; otherwise the request gets 404.
+   */
+  routes?: ExtraRoutes;
   logger?: Logger;
 }
+
+export type ExtraRoutes = (req: IncomingMessage, res: ServerResponse, url: URL, authorized: boolean) => boolean | Promise<boolean>;
 
 export interface RunningHttpGateway {
   /** The MCP endpoint, e.g. `http://127.0.0.1:39123/mcp`. */
@@ -93,11 +101,16 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== path) return sendJson(res, 404, { error: `not found; the MCP endpoint is ${path}` });
+    const notFound = () => sendJson(res, 404, { error: `not found; the MCP endpoint is ${path}` });
+    if (url.pathname !== path && !options.routes) return notFound();
     if (!isOriginAllowed(req.headers.origin, options.allowedOrigins ?? [])) {
       return sendJson(res, 403, jsonRpcError(`Origin ${req.headers.origin ?? ''} is not allowed.`));
     }
     if (checkHost && !checkHost(req, res)) return;
+    if (url.pathname !== path) {
+      const authorized = checkToken === undefined || checkToken(req.headers.authorization);
+      return void ((await options.routes!(req, res, url, authorized)) || notFound());
+    }
     if (checkToken && !checkToken(req.headers.authorization)) {
       res.setHeader('WWW-Authenticate', 'Bearer');
       return sendJson(res, 401, jsonRpcError('Missing or invalid bearer token.'));

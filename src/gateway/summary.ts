@@ -5,11 +5,14 @@
  */
 import { definitionTokens } from '../inspect/report.js';
 import { o200kTokens } from '../inspect/tokenizer.js';
+import type { FailedServer } from '../core/catalog.js';
 import type { ToolsearchGateway } from './gateway.js';
 
 export interface CatalogSummary {
   servers: string[];
   pendingServers: string[];
+  /** C12/H3: servers that failed, with the reason. */
+  failedServers: FailedServer[];
   tools: number;
   deferredTools: number;
   /** Every tool's definition sent on every request. */
@@ -26,6 +29,7 @@ export async function summarizeGateway(gateway: ToolsearchGateway): Promise<Cata
   return {
     servers: catalog.servers(),
     pendingServers: [...catalog.pendingServers],
+    failedServers: [...catalog.failedServers],
     tools: catalog.size,
     deferredTools: gateway.deferred().size,
     eagerTokens,
@@ -38,7 +42,8 @@ export function formatSummary(summary: CatalogSummary): string {
   const pct = summary.eagerTokens > 0 ? Math.round((saved / summary.eagerTokens) * 100) : 0;
   return [
     `servers: ${summary.servers.length} connected (${summary.servers.join(', ') || 'none'})` +
-      (summary.pendingServers.length > 0 ? `, ${summary.pendingServers.length} pending (${summary.pendingServers.join(', ')})` : ''),
+      (summary.pendingServers.length > 0 ? `, ${summary.pendingServers.length} pending (${summary.pendingServers.join(', ')})` : '') +
+      (summary.failedServers.length > 0 ? `, ${summary.failedServers.length} failed (${summary.failedServers.map((f) => `${f.server}: ${f.reason}`).join('; ')})` : ''),
     `tools: ${summary.tools} (${summary.deferredTools} deferred, ${summary.tools - summary.deferredTools} always loaded)`,
     `tool-definition tokens per request: ${summary.eagerTokens} eager vs ${summary.deferredTokens} deferred (saves ${saved}, ${pct}%)` +
       ' — exact o200k_base count (OpenAI GPT-4o/4.1/5); an estimate for Claude',

@@ -14,6 +14,8 @@ import { addEmbeddingsOptions, embeddingsFromFlags, type EmbeddingsFlags } from 
 import { DEFAULT_HTTP_HOST, isLoopbackHost, startHttpGateway, type RunningHttpGateway } from '../../gateway/http.js';
 import { UnauthenticatedBindError } from '../../gateway/errors.js';
 import { serveStdio } from '../../gateway/stdio.js';
+import { HEALTH_PATH, STATUS_PATH, statusRoutes } from '../../gateway/status.js';
+import { GATEWAY_SERVER_INFO } from '../../gateway/gateway.js';
 import { REDIS_PASSWORD_ENV, REDIS_PASSWORD_FILE_ENV, SESSION_STORE_ENV } from '../../gateway/store-url.js';
 import { formatSummary, summarizeGateway } from '../../gateway/summary.js';
 
@@ -137,8 +139,11 @@ export async function runServe(options: ServeOptions, out: (text: string) => voi
   let http: RunningHttpGateway | undefined;
   if (bind !== undefined) {
     const { host, port, token } = bind;
+    // H3: /healthz and the status page, under the same Origin, Host and token rules as /mcp.
+    const routes = statusRoutes({ gateway: stack.gateway, servers: () => stack.hub.status(), sessions: () => http?.sessionCount() ?? 0 }, GATEWAY_SERVER_INFO.version);
     try {
       http = await startHttpGateway(stack.gateway, {
+        routes,
         host,
         port,
         maxSessions: stack.limits.sessions,
@@ -177,6 +182,7 @@ export async function runServe(options: ServeOptions, out: (text: string) => voi
   }
   const shared = stack.redis ? `, sessions shared in ${stack.redis.display}` : '';
   out(`toolsearch gateway listening on ${http.url}${token !== undefined ? ' (bearer token required)' : ''}${shared}\n`);
+  out(`status page: ${new URL(STATUS_PATH, http.url).href} (health: ${new URL(HEALTH_PATH, http.url).href})\n`);
   const running = http;
   const closeStack = stack.close.bind(stack);
   stack.close = async () => {

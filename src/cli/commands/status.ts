@@ -1,0 +1,89 @@
+/**
+ * H3 — `toolsearch status --http URL`: the status page in a terminal. Reads the gateway's
+ * `/status.json` (and `/status/search` with `--search`) with the same bearer token as `/mcp`.
+ */
+import { Command } from 'commander';
+import type { StatusSearchAnswer, StatusSnapshot } from '../../gateway/status.js';
+import { STATUS_JSON_PATH, STATUS_SEARCH_PATH } from '../../gateway/status.js';
+
+interface StatusOptions {
+  http: string;
+  token?: string;
+  search?: string;
+  json?: boolean;
+}
+
+export function statusCommand(): Command {
+  return new Command('status')
+    .description('Show a running HTTP gateway\'s servers, sessions and token savings (what its /status page shows)')
+    .requiredOption('--http <url>', 'the gateway, e.g. http://127.0.0.1:8765 (its /mcp URL works too)')
+    .option('--token <token>', 'bearer token (or set TOOLSEARCH_TOKEN)')
+    .option('--search <query>', 'also run a live search and show the ranking with its explanation')
+    .option('--json', 'print the raw status JSON')
+    .action(async (options: StatusOptions) => {
+      const token = options.token ?? process.env['TOOLSEARCH_TOKEN'];
+      const snapshot = (await fetchJson(options.http, STATUS_JSON_PATH, token)) as StatusSnapshot;
+      const answer = options.search !== undefined ? ((await fetchJson(options.http, `${STATUS_SEARCH_PATH}?q=${encodeURIComponent(options.search)}`, token)) as StatusSearchAnswer) : undefined;
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(answer ? { ...snapshot, search: answer } : snapshot)}\n`);
+        return;
+      }
+      process.stdout.write(`${formatStatus(snapshot, baseUrl(options.http))}\n`);
+      if (answer) process.stdout.write(`\n${formatSearchAnswer(answer)}\n`);
+    });
+}
+
+/** `http://host:port` from whatever the user pasted (`…/mcp`, `…/status`, no scheme). */
+export function baseUrl(value: string): string {
+  const url = new URL(/^https?:\/\//.test(value) ? value : `http://${value}`);
+  return url.origin;
+}
+
+async function fetchJson(gateway: string, path: string, token: string | undefined): Promise<unknown> {
+  const url = `${baseUrl(gateway)}${path}`;
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: token !== undefined ? { authorization: `Bearer ${token}` } : {}, signal: AbortSignal.timeout(10_000) });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    throw new Error(`cannot reach ${url}${cause ? ` (${cause})` : ''}: is \`toolsearch serve --http\` running there?`);
+  }
+  if (response.status === 401) throw new Error(`${url}: the gateway needs its bearer token (--token or TOOLSEARCH_TOKEN)`);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response.json();
+}
+
+function pad(text: string | number, width: number, right = false): string {
+  const s = String(text);
+  return right ? s.padStart(width) : s.padEnd(width);
+}
+
+export function formatStatus(s: StatusSnapshot, base: string): string {
+  const pct = s.tokens.eager > 0 ? Math.round((s.tokens.savedPerRequest / s.tokens.eager) * 100) : 0;
+  const lines = [
+    `toolsearch ${s.version} at ${base} — up ${s.uptimeSeconds} s, ${s.sessions} session(s)`,
+    `servers: ${s.states.connected} connected, ${s.states.connecting} connecting, ${s.states.failed} failed, ${s.states.quarantined} quarantined`,
+    `tools: ${s.tools.total} (${s.tools.deferred} deferred)`,
+    `tool-definition tokens per request: ${s.tokens.eager} eager vs ${s.tokens.deferred} deferred (saves ${s.tokens.savedPerRequest}, ${pct}%) — ${s.tokens.counted}`,
+    '',
+    `${pad('server', 24)} ${pad('state', 12)} ${pad('tools', 6, true)} ${pad('res', 5, true)} ${pad('prompts', 7, true)} ${pad('reconnects', 10, true)}  last error`,
+  ];
+  for (const server of s.servers) {
+    const retry = server.nextRetryAt !== undefined ? ` (next try in ${Math.max(0, Math.round((server.nextRetryAt - Date.now()) / 1000))} s)` : '';
+    lines.push(
+      `${pad(server.server, 24)} ${pad(server.state, 12)} ${pad(server.tools, 6, true)} ${pad(server.resources ?? 0, 5, true)} ${pad(server.prompts ?? 0, 7, true)} ${pad(server.reconnects, 10, true)}  ${(server.lastError ?? '') + retry}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+export function formatSearchAnswer(a: StatusSearchAnswer): string {
+  const lines = [`search "${a.query}": ${a.hits.length} of ${a.totalDeferred} deferred tools (${a.kind}${a.lowConfidence ? ', low confidence' : ''})`];
+  for (const hit of a.hits) {
+    lines.push(`  ${pad(hit.rank, 2, true)}. ${hit.name}`);
+    for (const line of hit.explanation) lines.push(`        ${line}`);
+  }
+  if (a.pendingServers.length > 0) lines.push(`  still connecting: ${a.pendingServers.join(', ')}`);
+  for (const f of a.failedServers) lines.push(`  failed: ${f.server}: ${f.reason}`);
+  return lines.join('\n');
+}

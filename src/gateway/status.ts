@@ -1,0 +1,195 @@
+/**
+ * H3 — what the HTTP gateway says about itself: `/healthz` for process managers and containers,
+ * and the status page's data (`/status.json`): each upstream server's state (connected /
+ * connecting / failed + reason / quarantined), tools, resources, prompts, reconnects and last
+ * error; sessions; tokens saved per request; and a live search with its explanation
+ * (`/status/search?q=`). The page itself (`/status`) is static HTML with no data in it, so a
+ * browser can open it; everything with data needs the same bearer token as `/mcp`, and every
+ * path passes the same Origin and Host checks (`http.ts` calls these routes after them).
+ */
+import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { FailedServer } from '../core/catalog.js';
+import type { ServerState, ServerStatus } from '../mcp/server-state.js';
+import { formatExplanation, ToolSearcher, type SuggestedServer } from '../search/index.js';
+import type { ToolsearchGateway } from './gateway.js';
+import type { ExtraRoutes } from './http.js';
+import { statusPageHtml } from './status-page.js';
+import { summarizeGateway, type CatalogSummary } from './summary.js';
+
+export const HEALTH_PATH = '/healthz';
+export const STATUS_PATH = '/status';
+export const STATUS_JSON_PATH = '/status.json';
+export const STATUS_SEARCH_PATH = '/status/search';
+
+export interface StatusSource {
+  readonly gateway: ToolsearchGateway;
+  /** The upstream servers' states (`McpHub.status()`). */
+  servers(): readonly ServerStatus[];
+  /** Open MCP sessions on this process. */
+  sessions(): number;
+  /** Epoch ms the gateway started. Default: when the routes were made. */
+  readonly startedAt?: number;
+}
+
+export interface StatusSnapshot {
+  readonly version: string;
+  readonly uptimeSeconds: number;
+  readonly servers: readonly ServerStatus[];
+  readonly states: Readonly<Record<ServerState, number>>;
+  readonly sessions: number;
+  readonly tools: { readonly total: number; readonly deferred: number };
+  /** Tool-definition tokens of one request: everything eager vs through the gateway. */
+  readonly tokens: { readonly eager: number; readonly deferred: number; readonly savedPerRequest: number; readonly counted: string };
+  readonly pendingServers: readonly string[];
+  readonly failedServers: readonly FailedServer[];
+}
+
+export interface StatusSearchHit {
+  readonly rank: number;
+  readonly name: string;
+  readonly server?: string;
+  readonly description: string;
+  /** C11: why it ranks here (terms and fields, expansions, server and clause evidence). */
+  readonly explanation: readonly string[];
+}
+
+export interface StatusSearchAnswer {
+  readonly query: string;
+  readonly kind: string;
+  readonly totalDeferred: number;
+  readonly lowConfidence: boolean;
+  readonly hits: readonly StatusSearchHit[];
+  readonly suggestedServers: readonly SuggestedServer[];
+  readonly pendingServers: readonly string[];
+  readonly failedServers: readonly FailedServer[];
+}
+
+const COUNTED = 'exact o200k_base count (OpenAI GPT-4o/4.1/5); an estimate for Claude';
+const SEARCH_RESULTS = 10;
+const QUERY_CHARS = 500;
+
+export function countStates(servers: readonly ServerStatus[]): Record<ServerState, number> {
+  const states: Record<ServerState, number> = { connected: 0, connecting: 0, failed: 0, quarantined: 0, closed: 0 };
+  for (const s of servers) states[s.state]++;
+  return states;
+}
+
+/**
+ * The status page's data. Token figures are memoized by catalog version: a page polling every few
+ * seconds must not re-tokenize a 10,000-tool catalog each time.
+ */
+export function statusReporter(source: StatusSource, version: string): () => Promise<StatusSnapshot> {
+  const startedAt = source.startedAt ?? Date.now();
+  let memo: { version: number; summary: CatalogSummary } | undefined;
+  return async () => {
+    const catalog = source.gateway.catalog;
+    if (memo?.version !== catalog.version) memo = { version: catalog.version, summary: await summarizeGateway(source.gateway) };
+    const { summary } = memo;
+    const servers = source.servers();
+    return {
+      version,
+      uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+      servers,
+      states: countStates(servers),
+      sessions: source.sessions(),
+      tools: { total: summary.tools, deferred: summary.deferredTools },
+      tokens: { eager: summary.eagerTokens, deferred: summary.deferredTokens, savedPerRequest: summary.eagerTokens - summary.deferredTokens, counted: COUNTED },
+      pendingServers: catalog.pendingServers,
+      failedServers: catalog.failedServers,
+    };
+  };
+}
+
+/**
+ * The live search as the status page shows it: the deferred pool the model searches, ranked with
+ * explanations. It loads nothing into any session.
+ */
+export function statusSearcher(gateway: ToolsearchGateway): (query: string) => Promise<StatusSearchAnswer> {
+  const searcher = new ToolSearcher();
+  return async (query) => {
+    const catalog = gateway.catalog;
+    const pool = { tools: catalog.tools, deferred: gateway.deferred(), pendingServers: catalog.pendingServers, failedServers: catalog.failedServers, servers: catalog.serverInfo };
+    const result = searcher.search(pool, query, { maxResults: SEARCH_RESULTS, explain: true });
+    const hits = result.matches.map((name, i): StatusSearchHit => {
+      const tool = catalog.get(name);
+      const explanation = result.explanations?.[i];
+      return {
+        rank: i + 1,
+        name,
+        ...(tool?.origin.kind === 'mcp' && { server: tool.origin.server }),
+        description: (tool?.description ?? '').slice(0, 300),
+        explanation: explanation ? formatExplanation(explanation) : [],
+      };
+    });
+    return {
+      query: result.query,
+      kind: result.kind,
+      totalDeferred: result.totalDeferred,
+      lowConfidence: result.lowConfidence === true,
+      hits,
+      suggestedServers: result.suggestedServers ?? [],
+      pendingServers: result.pendingServers,
+      failedServers: result.failedServers ?? [],
+    };
+  };
+}
+
+/** The routes `startHttpGateway({ routes })` serves besides `/mcp`. */
+export function statusRoutes(source: StatusSource, version: string): ExtraRoutes {
+  const snapshot = statusReporter(source, version);
+  const search = statusSearcher(source.gateway);
+  return async (req, res, url, authorized) => {
+    const known = [HEALTH_PATH, STATUS_PATH, `${STATUS_PATH}/`, STATUS_JSON_PATH, STATUS_SEARCH_PATH];
+    if (!known.includes(url.pathname)) return false;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD');
+      sendJson(res, 405, { error: 'use GET' });
+      return true;
+    }
+    if (url.pathname === HEALTH_PATH) {
+      // For process managers: alive and serving. No server names or errors without the token.
+      sendJson(res, 200, { status: 'ok', servers: countStates(source.servers()) });
+      return true;
+    }
+    if (url.pathname === STATUS_PATH || url.pathname === `${STATUS_PATH}/`) {
+      sendPage(res);
+      return true;
+    }
+    if (!authorized) {
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      sendJson(res, 401, { error: 'Missing or invalid bearer token (the same token as /mcp).' });
+      return true;
+    }
+    if (url.pathname === STATUS_JSON_PATH) {
+      sendJson(res, 200, await snapshot());
+      return true;
+    }
+    const query = (url.searchParams.get('q') ?? '').slice(0, QUERY_CHARS);
+    if (query.trim() === '') {
+      sendJson(res, 400, { error: 'give a query: /status/search?q=…' });
+      return true;
+    }
+    sendJson(res, 200, await search(query));
+    return true;
+  };
+}
+
+function sendPage(res: ServerResponse): void {
+  // The page's one inline script runs by nonce; nothing else may load or run (the data it shows
+  // is third-party text: server names, error lines, tool descriptions).
+  const nonce = randomBytes(16).toString('base64');
+  res.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+  });
+  res.end(statusPageHtml(nonce));
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }).end(JSON.stringify(body));
+}
+
