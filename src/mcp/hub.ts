@@ -21,7 +21,7 @@ import { fetchServerFeatures, McpAggregate, type FeatureKind } from './aggregate
 import type { ConnectionFactory, ForwardOptions, McpConnection, McpMessage, UpstreamCallResult, UpstreamCapabilities, UpstreamTool } from './connection.js';
 import { UpstreamError } from './errors.js';
 import { BackoffState, DEFAULT_RECONNECT, describeFailure, type ReconnectOptions, type RetryDecision, type ServerState, type ServerStatus } from './server-state.js';
-import { silentLogger, type Logger } from './log.js';
+import { sanitizeLogText, silentLogger, type Logger } from './log.js';
 import { sdkConnectionFactory } from './sdk-connection.js';
 
 export type { ReconnectOptions, ServerState, ServerStatus } from './server-state.js';
@@ -417,7 +417,10 @@ export class McpHub {
    * page, retried with backoff), `connecting` for the first retry after a drop (searches wait for
    * it), `quarantined` when it flaps, or `failed` for good after `maxAttempts`.
    */
-  private handleFailure(entry: ServerEntry, reason: string, decision: RetryDecision, options: { dropped?: boolean } = {}): void {
+  private handleFailure(entry: ServerEntry, rawReason: string, decision: RetryDecision, options: { dropped?: boolean } = {}): void {
+    // G5: the reason reaches the model, the status page and stdout banners: third-party text
+    // (stderr, URLs with credentials) made safe once, here.
+    const reason = neutralizeStructuralTags(sanitizeLogText(rawReason));
     entry.lastError = reason;
     entry.lastStderr = undefined;
     entry.nextRetryAt = undefined;

@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StatusSearchAnswer, StatusSnapshot } from '../../src/gateway/status.js';
 import { httpClient } from '../fixtures/clients.js';
 import { startStatusGateway, STATUS_TOKEN } from '../fixtures/status-gateway.js';
 
@@ -39,8 +40,8 @@ describe('H3 status over HTTP', () => {
   it('H3/C12: each server with its state, tools, reconnects and last error; sessions; tokens saved', async () => {
     const client = await httpClient(gateway.mcpUrl, auth);
     try {
-      const status = await (await fetch(`${gateway.base}/status.json`, { headers: auth })).json();
-      const byName = Object.fromEntries(status.servers.map((s: { server: string }) => [s.server, s]));
+      const status = (await (await fetch(`${gateway.base}/status.json`, { headers: auth })).json()) as StatusSnapshot;
+      const byName = Object.fromEntries(status.servers.map((s) => [s.server, s]));
       expect(byName['memory']).toMatchObject({ state: 'connected', tools: 9, reconnects: 0 });
       expect(byName['supabase']).toMatchObject({ state: 'failed', tools: 0, lastError: 'could not connect: command not found: toolsearch-test-no-such-command' });
       expect(status.sessions).toBe(1);
@@ -53,10 +54,10 @@ describe('H3 status over HTTP', () => {
   });
 
   it('H3/C11: the live search ranks the deferred tools with an explanation per hit', async () => {
-    const answer = await (await fetch(`${gateway.base}/status/search?q=${encodeURIComponent('create entities in the knowledge graph')}`, { headers: auth })).json();
+    const answer = (await (await fetch(`${gateway.base}/status/search?q=${encodeURIComponent('create entities in the knowledge graph')}`, { headers: auth })).json()) as StatusSearchAnswer;
     expect(answer.hits[0]).toMatchObject({ rank: 1, name: 'mcp__memory__create_entities', server: 'memory' });
-    expect(answer.hits[0].explanation.join('\n')).toMatch(/entit/);
-    expect(answer.failedServers.map((f: { server: string }) => f.server)).toEqual(['supabase']);
+    expect(answer.hits[0]!.explanation.join('\n')).toMatch(/entit/);
+    expect(answer.failedServers.map((f) => f.server)).toEqual(['supabase']);
   });
 
   it('H3: `toolsearch status --http URL` prints the same in a terminal', async () => {
