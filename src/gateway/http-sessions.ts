@@ -92,6 +92,21 @@ export class HttpSessions {
   }
 
   /**
+   * Before a new session: with a shared store down, say 503 (retry shortly) up front. The SDK
+   * would turn a store failure while it accepts the handshake into a 400 "Parse error", which no
+   * client retries. One store read per initialize.
+   */
+  async storeUnavailable(): Promise<string | undefined> {
+    if (!this.gateway.sessions.shared) return undefined;
+    try {
+      await this.gateway.sessions.get('\0probe');
+      return undefined;
+    } catch (error) {
+      return `Session store unavailable (${errorMessage(error)}); retry shortly.`;
+    }
+  }
+
+  /**
    * DELETE: the tombstone is written (and every process told to close the session) BEFORE the
    * client hears 200, so no request it sends afterwards, to any replica, finds the session alive.
    * The SDK transport's own DELETE handling would answer first. A store failure answers 503: DELETE

@@ -152,6 +152,11 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
     const body = await readJsonBody(req, maxBodyBytes);
     if (!body.ok) return sendJson(res, body.status, jsonRpcError(body.message));
     if (!isInitializeRequest(body.value)) return sendJson(res, 400, jsonRpcError('No session: send an initialize request first.'));
+    const unavailable = await sessions.storeUnavailable();
+    if (unavailable !== undefined) {
+      res.setHeader('Retry-After', '1');
+      return sendJson(res, 503, jsonRpcError(unavailable));
+    }
     const id = randomUUID();
     let accepted = false;
     const transport = new StreamableHTTPServerTransport({

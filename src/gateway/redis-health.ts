@@ -15,7 +15,7 @@ export interface RedisEventSource {
 /** What a request does while Redis is unreachable (kept in step with redis-backend.ts's retry settings). */
 export const OUTAGE_EFFECT =
   'requests of open sessions wait for it (up to ~5 s each), then get 503 with Retry-After (safe to retry); ' +
-  'new sessions cannot start; notifications reach only clients whose stream is on the replica where they happen';
+  'new sessions get 503 too; notifications reach only clients whose stream is on the replica where they happen';
 
 export function watchRedisHealth(client: RedisEventSource, where: string, logger: Logger, now: () => number = Date.now): void {
   let state: 'starting' | 'up' | 'down' = 'starting';

@@ -189,6 +189,27 @@ describe.skipIf(skipReason !== undefined)('G6: Redis restarts under two replicas
     });
   });
 
+  it('G6: Redis down for good: requests of open sessions and new initializes get 503 with Retry-After (safe to retry), logged once', async () => {
+    await run(false, async ({ redis, a }) => {
+      const sessionId = await rawSession(a.url);
+      expect((await rawRequest(a.url, sessionId, 'tools/list')).status).toBe(200);
+      await redis.stop();
+      const answers = await Promise.all([rawRequest(a.url, sessionId, 'tools/list', {}, 1), rawRequest(a.url, sessionId, 'tools/list', {}, 2)]);
+      for (const answer of answers) {
+        expect(answer.status).toBe(503);
+        expect(answer.message?.error?.message).toMatch(/Session store unavailable.*retry/);
+      }
+      const fresh = await fetch(a.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+      });
+      expect(fresh.status).toBe(503);
+      expect(fresh.headers.get('retry-after')).toBe('1');
+      expect(a.logs.filter((l) => l.includes('unreachable')).length).toBe(1);
+    });
+  }, 60_000);
+
   it('G6: a session resumed while Redis restarts empty is not written back empty (the next request gets 404)', async () => {
     const redis = await startRedis();
     const client = new Redis(redis.url);
