@@ -252,7 +252,7 @@ try {
     'Setup: `redis-server` with `appendonly yes`, `appendfsync always`; two `toolsearch serve --http',
     '127.0.0.1:PORT --session-store redis://127.0.0.1:PORT` replicas (run through tsx), each fronting two',
     'fixture MCP servers over stdio; `haproxy` with the README\'s config (round robin, no stickiness,',
-    '`retry-on conn-failure 503`, TCP health checks every 1 s). Each phase: ' +
+    '`retry-on conn-failure 503`, `/healthz` checked every 1 s). Each phase: ' +
       `${SESSIONS} concurrent SDK clients, each \`tool_search\` (\`select:mcp__fx__add\`) then ${CALLS} calls of \`mcp__fx__add\` ` +
       '(answer checked); phases 3, 4 and 8 pace calls 10 ms apart so the fault lands mid-load. A client that gets 404',
     'starts a new session, searches again and retries the call once (what an MCP client must do on 404).',

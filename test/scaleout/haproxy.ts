@@ -19,9 +19,9 @@ export function haproxyUnavailable(): string | undefined {
  * The balancer config the README documents. No stickiness: every request may land on any
  * replica. Retried on another replica: only requests that never reached one (conn-failure) and
  * the gateway's 503s (answered before anything ran). Long timeouts for the SSE streams (the SDK
- * sends a keep-alive comment every 15 s).
+ * sends a keep-alive comment every 15 s). Health: the gateway's `/healthz` every second.
  */
-export function haproxyConfig(port: number, backends: string[], healthCheck = '', logToStderr = false): string {
+export function haproxyConfig(port: number, backends: string[], logToStderr = false): string {
   return [
     ...(logToStderr ? ['global', '  log stderr format raw local0'] : []),
     'defaults',
@@ -38,7 +38,10 @@ export function haproxyConfig(port: number, backends: string[], healthCheck = ''
     '  default_backend gateways',
     'backend gateways',
     '  balance roundrobin',
-    ...(healthCheck ? [`  option httpchk GET ${healthCheck}`] : []),
+    // /healthz needs no token; the Host must be one the gateway accepts (a loopback name here, --allow-host in production).
+    '  option httpchk',
+    '  http-check send meth GET uri /healthz ver HTTP/1.1 hdr Host localhost',
+    '  http-check expect status 200',
     '  default-server check inter 1s fall 2 rise 2',
     ...backends.map((b, i) => `  server r${i + 1} ${b}`),
     '',
@@ -53,7 +56,7 @@ export interface TestHaproxy {
 export async function startHaproxy(port: number, backends: string[], options: { log?: (line: string) => void } = {}): Promise<TestHaproxy> {
   const dir = mkdtempSync(join(tmpdir(), 'toolsearch-haproxy-'));
   const file = join(dir, 'haproxy.cfg');
-  writeFileSync(file, haproxyConfig(port, backends, '', options.log !== undefined));
+  writeFileSync(file, haproxyConfig(port, backends, options.log !== undefined));
   const child: ChildProcess = spawn('haproxy', ['-db', '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
