@@ -32,7 +32,13 @@ export interface DefaultRankerOptions {
    * `neighbours` nearest thesaurus words that occur in the catalog, at `weight × similarity`. Common words are never expanded
    * (expanding every word is a wash: it drags in neighbours of words the catalog already matches).
    */
-  expansion: { weight: number; neighbours: number; maxDf: number };
+  expansion: { weight: number; neighbours: number; maxDf: number; minStemLength: number };
+  /**
+   * Compound words (issue 12): a long query word absent from the catalog that splits into words
+   * the catalog uses ("SevenTraderAPI", "moviesdatabase") adds those words at `split`; two
+   * adjacent query words whose joined form the catalog uses ("zip code" → zipcode) add it at `join`.
+   */
+  compounds: { split: number; join: number };
   /** The neighbour source; the shipped tool-text thesaurus when absent. */
   thesaurus?: Thesaurus;
   /** G5: characters of one text field indexed (limit `indexedCharsPerField`). */
@@ -46,7 +52,8 @@ export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
   synonymWeight: 0.3,
   serverWeight: 0.3,
   clauseWeight: 0.4,
-  expansion: { weight: 1.2, neighbours: 2, maxDf: 2 },
+  expansion: { weight: 1.2, neighbours: 2, maxDf: 3, minStemLength: 3 },
+  compounds: { split: 0.7, join: 0.5 },
   maxFieldChars: DEFAULT_LIMITS.indexedCharsPerField,
 };
 
@@ -71,7 +78,8 @@ type Fields = Record<FieldName, number[]>;
  */
 class Tokenizer {
   readonly ids = new Map<string, number>();
-  private readonly wordIds = new Map<string, number>();
+  /** Raw word → term id (-1 for a stop word): every word the catalog uses. */
+  readonly wordIds = new Map<string, number>();
   private readonly cache = new Map<string, number[]>();
 
   constructor(private readonly maxChars: number) {}
@@ -225,6 +233,13 @@ export interface RareWordExpander {
   readonly thesaurus: Thesaurus;
   /** Number of tools of the catalog that contain the stem (any field). */
   df(term: string): number;
+  /**
+   * The stems of the catalog words a solid query word splits into (`splitCompound`), or
+   * undefined; absent, no word is split.
+   */
+  compoundParts?(word: string): readonly string[] | undefined;
+  /** Compound weights; none when absent. */
+  readonly compounds?: DefaultRankerOptions['compounds'];
 }
 
 /**
@@ -239,7 +254,8 @@ export function weightedQueryTerms(
   sources?: Map<string, string>,
 ): Map<string, number> {
   const terms = new Map<string, number>();
-  const stems = indexTerms(words(text));
+  const raw = words(text);
+  const stems = indexTerms(raw);
   for (const s of stems) terms.set(s, 1);
   if (synonymWeight > 0) {
     for (const s of stems) {
@@ -252,14 +268,82 @@ export function weightedQueryTerms(
     }
   }
   if (expander && expander.options.weight > 0) expandRareWords(stems, terms, expander, sources);
+  if (expander?.compounds) addCompoundTerms(raw, terms, expander, expander.compounds, sources);
   return terms;
+}
+
+/** Set `term` to `weight` unless it already weighs as much (a term keeps its highest weight). */
+function raise(terms: Map<string, number>, term: string, weight: number, source: string, sources?: Map<string, string>): void {
+  if ((terms.get(term) ?? 0) >= weight) return;
+  terms.set(term, weight);
+  sources?.set(term, source);
+}
+
+/** Longest query word tried as a compound: the split is quadratic in length, and longer runs are ids or base64. */
+const MAX_COMPOUND_LENGTH = 32;
+/** Shortest query word tried as a compound (two pieces of at least 3 letters and some slack). */
+const MIN_COMPOUND_LENGTH = 7;
+/** Words whose split is remembered per index (cleared when full: a bound, not an LRU). */
+const MAX_CACHED_COMPOUNDS = 10_000;
+
+/**
+ * Compound words, both ways: API and product names are written solid in requests
+ * ("SevenTraderAPI", "petstoreratelimit") and tool texts write common pairs solid ("timezone",
+ * "zipcode"). A split adds the pieces of a word no tool contains; a join adds the solid form of
+ * two adjacent query words when some tool contains it.
+ */
+function addCompoundTerms(
+  raw: readonly string[],
+  terms: Map<string, number>,
+  expander: RareWordExpander,
+  weights: DefaultRankerOptions['compounds'],
+  sources?: Map<string, string>,
+): void {
+  const content = raw.filter((w) => !STOP_WORDS.has(w));
+  if (weights.join > 0) {
+    for (let i = 0; i + 1 < content.length; i++) {
+      const joined = stem(content[i]! + content[i + 1]!);
+      if (expander.df(joined) > 0) raise(terms, joined, weights.join, `joined ${content[i]} ${content[i + 1]}`, sources);
+    }
+  }
+  if (weights.split > 0 && expander.compoundParts) {
+    for (const word of content) {
+      const parts = expander.compoundParts(word);
+      if (parts) for (const part of parts) raise(terms, part, weights.split, `part of ${word}`, sources);
+    }
+  }
+}
+
+/**
+ * Split `word` into the fewest (at least 2) known words of 3 letters or more, or undefined.
+ * Dynamic programming over split points: fewest pieces, so "moviesdatabase" → movies + database
+ * rather than movies + data + base.
+ */
+export function splitCompound(word: string, known: (piece: string) => boolean): string[] | undefined {
+  const n = word.length;
+  const pieces = new Array<number>(n + 1).fill(Infinity);
+  const from = new Int32Array(n + 1).fill(-1);
+  pieces[0] = 0;
+  for (let end = 3; end <= n; end++) {
+    for (let start = 0; start <= end - 3; start++) {
+      if (pieces[start]! + 1 >= pieces[end]!) continue;
+      if (end - start === n || !known(word.slice(start, end))) continue;
+      pieces[end] = pieces[start]! + 1;
+      from[end] = start;
+    }
+  }
+  if (pieces[n] === Infinity) return undefined;
+  const out: string[] = [];
+  for (let end = n; end > 0; end = from[end]!) out.unshift(word.slice(from[end]!, end));
+  return out;
 }
 
 /** Add the catalog-present neighbours of each query stem found in ≤ maxDf tools; a term keeps its highest weight. */
 function expandRareWords(stems: readonly string[], terms: Map<string, number>, expander: RareWordExpander, sources?: Map<string, string>): void {
-  const { weight, neighbours, maxDf } = expander.options;
+  const { weight, neighbours, maxDf, minStemLength } = expander.options;
   const rare = new Set<string>();
-  for (const s of stems) if (expander.df(s) <= maxDf) rare.add(s);
+  // Stems of one or two letters are fragments (base64 runs, "52N"), not words with neighbours.
+  for (const s of stems) if (s.length >= minStemLength && expander.df(s) <= maxDf) rare.add(s);
   for (const s of rare) {
     const list = expander.thesaurus.get(s);
     if (!list) continue;
@@ -303,6 +387,7 @@ class DefaultIndex implements RankerIndex {
   private bestScratch: Float64Array | undefined;
   private readonly expander: RareWordExpander | undefined;
   private nameIndex: Map<string, number> | undefined;
+  private readonly wordIds: ReadonlyMap<string, number>;
 
   constructor(
     private readonly tools: readonly ToolSpec[],
@@ -313,6 +398,7 @@ class DefaultIndex implements RankerIndex {
     const tokenizer = new Tokenizer(options.maxFieldChars);
     const docs = tools.map((t) => tokenizer.fields(t));
     this.postings = buildPostings(docs, tokenizer.ids, options);
+    this.wordIds = tokenizer.wordIds;
     this.expander = this.rareWordExpander();
     // Server-level documents: a server's name plus every tool's name and description.
     const servers = new Map<string, number>();
@@ -331,20 +417,39 @@ class DefaultIndex implements RankerIndex {
 
   private rareWordExpander(): RareWordExpander | undefined {
     const options = this.options.expansion;
-    if (!(options.weight > 0) || options.neighbours <= 0) return undefined;
+    const compounds = this.options.compounds;
+    const expands = options.weight > 0 && options.neighbours > 0;
+    if (!expands && !(compounds.split > 0 || compounds.join > 0)) return undefined;
     const { ids, offsets } = this.postings;
     const explicit = this.options.thesaurus;
     let thesaurus: Thesaurus | undefined;
+    const wordIds = this.wordIds;
+    const df = (term: string): number => {
+      const t = ids.get(term);
+      return t === undefined ? 0 : offsets[t + 1]! - offsets[t]!;
+    };
+    // Per index: a task's words come back in each of its clauses, and users repeat words.
+    const parts = new Map<string, string[] | null>();
     return {
-      options,
+      options: expands ? options : { ...options, weight: 0 },
+      compounds,
+      compoundParts: (word) => {
+        if (word.length < MIN_COMPOUND_LENGTH || word.length > MAX_COMPOUND_LENGTH) return undefined;
+        let out = parts.get(word);
+        if (out === undefined) {
+          // Only a word no tool contains is split: a catalog word ("database") is meant whole.
+          const pieces = /^[a-z]+$/.test(word) && df(stem(word)) === 0 ? splitCompound(word, (w) => wordIds.has(w)) : undefined;
+          out = pieces ? indexTerms(pieces) : null;
+          if (parts.size >= MAX_CACHED_COMPOUNDS) parts.clear();
+          parts.set(word, out);
+        }
+        return out ?? undefined;
+      },
       // Parsed on the first query that has a rare word, not at build time.
       get thesaurus() {
         return (thesaurus ??= explicit ?? shippedThesaurus());
       },
-      df: (term) => {
-        const t = ids.get(term);
-        return t === undefined ? 0 : offsets[t + 1]! - offsets[t]!;
-      },
+      df,
     };
   }
 
@@ -578,6 +683,7 @@ export function defaultRanker(options: Partial<DefaultRankerOptions> = {}): Rank
     ...options,
     fields: { ...DEFAULT_RANKER_OPTIONS.fields, ...options.fields },
     expansion: { ...DEFAULT_RANKER_OPTIONS.expansion, ...options.expansion },
+    compounds: { ...DEFAULT_RANKER_OPTIONS.compounds, ...options.compounds },
   };
   return { name: 'default', build: (tools, context = {}) => new DefaultIndex(tools, merged, context) };
 }

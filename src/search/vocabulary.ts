@@ -13,7 +13,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'there here what which who whom whose when where why how all any some each every both either neither no not only ' +
     'can could would should will shall may might must please help want need like just also so than too very ' +
     'me tell give let know out up down over under again further once more most other such own same s t ' +
-    'am im ive id youre its dont cant wont isnt arent'
+    'am im ive id youre its dont cant wont isnt arent m d ll re ve don doesn didn isn aren wasn weren haven hasn hadn wouldn shouldn couldn'
   )
     .split(' ')
     .filter((w) => w !== ''),
