@@ -189,6 +189,28 @@ describe.skipIf(skipReason !== undefined)('G6: Redis restarts under two replicas
     });
   });
 
+  it('G6: the replica holding the stream goes away: the client\'s stream reopens on the other and notifications arrive there', async () => {
+    await run(false, async ({ a, b }) => {
+      let streamTo = b.url;
+      const onB = b.http.sessionCount();
+      const client = await balancedClient(a.url, (method) => (method === 'GET' ? streamTo : a.url));
+      try {
+        await client.call('tool_search', { query: 'select:mcp__fx__add' });
+        await waitFor(() => b.http.sessionCount() === onB + 1, 'the stream to open on B');
+        streamTo = a.url;
+        await b.close(); // ends B's streams; the SDK client reopens its GET stream, now on A
+        const arrived = () => client.notifications.some((n) => n.method === 'notifications/prompts/list_changed');
+        await waitFor(() => {
+          if (!arrived()) a.stack.gateway.notifyAllSessions({ method: 'notifications/prompts/list_changed' });
+          return arrived();
+        }, 'a notification through the reopened stream');
+        expect((await client.call('mcp__fx__add', { a: 2, b: 3 })).text).toBe('5');
+      } finally {
+        await client.close().catch(() => undefined);
+      }
+    });
+  });
+
   it('G6: Redis down for good: requests of open sessions and new initializes get 503 with Retry-After (safe to retry), logged once', async () => {
     await run(false, async ({ redis, a }) => {
       const sessionId = await rawSession(a.url);
