@@ -12,6 +12,11 @@ import { defineTool, describeOrigin, type ServerInfo, type ToolInput, type ToolS
 export interface CatalogDelta {
   added: string[];
   removed: string[];
+  /**
+   * Tools that kept their name but whose definition changed (description, schema, title,
+   * annotations, …): a client's `tools/list` is stale for them, so they count as a change.
+   */
+  changed?: string[];
 }
 
 /** C12/H3: a server whose tools are missing because it failed, and why (set by the hub). */
@@ -201,16 +206,22 @@ export class Catalog implements PoolView {
    */
   setServerTools(server: string, tools: Iterable<Omit<ToolInput, 'origin'>>): CatalogDelta {
     const specs = [...tools].map((t) => admitTool({ ...t, origin: { kind: 'mcp', server } }));
-    const previous = new Set(this.serverTools(server).map((t) => t.name));
+    const before = new Map(this.serverTools(server).map((t) => [t.name, t] as const));
+    const previous = new Set(before.keys());
     this.checkNoDuplicates(specs, previous);
     for (const name of previous) this.delete(name);
     for (const spec of specs) this.insert(spec);
     const now = new Set(specs.map((s) => s.name));
     const wasPending = this.pending.delete(server);
     const wasFailed = this.clearFailed(server);
+    const changed = specs.filter((s) => before.has(s.name) && definitionChanged(before.get(s.name)!, s)).map((s) => s.name);
     return this.emit(
-      { added: [...now].filter((n) => !previous.has(n)), removed: [...previous].filter((n) => !now.has(n)) },
-      wasPending || wasFailed,
+      {
+        added: [...now].filter((n) => !previous.has(n)),
+        removed: [...previous].filter((n) => !now.has(n)),
+        ...(changed.length > 0 && { changed }),
+      },
+      wasPending || wasFailed || changed.length > 0,
     );
   }
 
@@ -266,6 +277,15 @@ export class Catalog implements PoolView {
     for (const listener of this.listeners) listener(delta);
     return delta;
   }
+}
+
+/**
+ * Whether a re-listed tool differs from what the pool held under the same name. Compared as JSON
+ * of everything a client or the ranker sees (the handler is not data and is left out).
+ */
+function definitionChanged(a: ToolSpec, b: ToolSpec): boolean {
+  const view = (t: ToolSpec) => JSON.stringify([t.description, t.inputSchema, t.searchHint, t.alwaysLoad, t.defer, t.critical, t.originalName, t.meta, t.mcpFields]);
+  return view(a) !== view(b);
 }
 
 /**

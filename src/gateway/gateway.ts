@@ -117,7 +117,7 @@ export class ToolsearchGateway {
       logger: this.logger,
     });
     this.unsubscribe = this.catalog.onChange((delta) => {
-      if (delta.added.length > 0 || delta.removed.length > 0) this.queueBroadcast();
+      if (delta.added.length > 0 || delta.removed.length > 0 || (delta.changed?.length ?? 0) > 0) this.queueBroadcast();
     });
   }
 

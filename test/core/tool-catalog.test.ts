@@ -86,6 +86,18 @@ describe('A4 dynamic pool', () => {
     catalog.setServerTools('s', [{ name: 'x' }]);
     expect(catalog.version).toBeGreaterThan(v);
   });
+  it('A4/G2: a re-listed tool with a new definition under the same name is a change (version, delta)', () => {
+    const catalog = new Catalog();
+    catalog.setServerTools('s', [{ name: 'x', description: 'old' }, { name: 'y', description: 'same' }]);
+    const v = catalog.version;
+    const same = catalog.setServerTools('s', [{ name: 'x', description: 'old' }, { name: 'y', description: 'same' }]);
+    expect(same).toEqual({ added: [], removed: [] });
+    expect(catalog.version).toBe(v);
+    const edited = catalog.setServerTools('s', [{ name: 'x', description: 'new' }, { name: 'y', description: 'same' }]);
+    expect(edited).toEqual({ added: [], removed: [], changed: ['mcp__s__x'] });
+    expect(catalog.version).toBeGreaterThan(v);
+    expect(catalog.get('mcp__s__x')?.description).toBe('new');
+  });
 });
 
 describe('A3 admission is idempotent', () => {

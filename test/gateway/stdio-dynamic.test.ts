@@ -50,6 +50,15 @@ describe('G3 gateway over stdio (toolsearch serve --config), dynamic pool', () =
     expect(stderr).toContain('connected to "quick"');
   });
 
+  it('G2/G4: a tool that keeps its name but changes its description reaches clients with list_changed', async () => {
+    await client.call('tool_search', { query: 'select:mcp__quick__retitle' });
+    const before = client.listChanged();
+    expect((await client.call('mcp__quick__retitle')).text).toBe('retitled');
+    await waitFor(() => client.listChanged() > before, 'list_changed after the description changed');
+    const { tools } = await client.client.listTools();
+    expect(tools.find((t) => t.name === 'mcp__quick__pinned')?.description).toContain('(rewritten)');
+  });
+
   it('G2/G3: an upstream that dies mid-session drops out of the list with list_changed, calls fail clearly, and it returns', async () => {
     await client.call('tool_search', { query: 'select:mcp__slow__die' });
     const before = client.listChanged();
