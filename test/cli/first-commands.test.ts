@@ -28,6 +28,25 @@ describe('first commands', () => {
     expect(report.eagerTokens).toBeGreaterThan(report.deferredTokens);
   });
 
+  it('C12/H3: `search --json` and `inspect` name servers that failed, with the reason (command not found, exit code and last stderr line)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ts-failed-'));
+    const config = join(dir, 'mcp.json');
+    const dies = { command: process.execPath, args: ['-e', 'console.error("missing SUPABASE_TOKEN"); process.exit(3)'] };
+    writeFileSync(config, JSON.stringify({ mcpServers: { ok: fixtureServer('ok'), supabase: { command: 'toolsearch-test-no-such-command' }, dies } }));
+    const expected = [
+      { server: 'dies', reason: 'could not connect: exited with code 3; last stderr line: "missing SUPABASE_TOKEN"' },
+      { server: 'supabase', reason: 'could not connect: command not found: toolsearch-test-no-such-command' },
+    ];
+    const search = JSON.parse((await cli('search', '--config', config, '--query', 'ping', '--json')).stdout.trim());
+    expect(search.matches).toContain('mcp__ok__ping');
+    expect(search.failedServers).toEqual(expected);
+    const inspect = await cli('inspect', '--config', config);
+    expect(inspect.stdout).toContain('FAILED supabase: could not connect: command not found: toolsearch-test-no-such-command');
+    expect(JSON.parse((await cli('inspect', '--config', config, '--json')).stdout).failedServers).toEqual(expected);
+    // The logs say it too (stderr).
+    expect(inspect.stderr).toMatch(/error "supabase" could not connect: command not found/);
+  });
+
   it('H2: `inspect --config` and the `serve` banner give one deferred figure for one catalog', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ts-one-figure-'));
     const config = join(dir, 'mcp.json');
