@@ -54,6 +54,17 @@ export class UnauthenticatedBindError extends ToolsearchError {
 }
 
 /**
+ * G5: the HTTP gateway already holds `limits.sessions` sessions (opened here or resumed from a
+ * shared store). It answers 503 with Retry-After; a place frees when a session ends or idles out.
+ */
+export class GatewayFullError extends ToolsearchError {
+  override name = 'GatewayFullError';
+  constructor(readonly maxSessions: number) {
+    super(`The gateway is full (${maxSessions} sessions); retry later or end unused sessions with DELETE.`);
+  }
+}
+
+/**
  * H4: the HTTP gateway could not bind its address (port in use, no such local address, no
  * permission). One line that says what to change; raised before any upstream server is started.
  */

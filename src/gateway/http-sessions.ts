@@ -15,15 +15,21 @@ import type { ServerResponse } from 'node:http';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { errorMessage } from '../mcp/hub.js';
 import type { Logger } from '../mcp/log.js';
-import { SessionGoneError } from './errors.js';
+import { GatewayFullError, SessionGoneError } from './errors.js';
 import type { ToolsearchGateway } from './gateway.js';
 
 export type SessionLookup =
   | { ok: true; transport: StreamableHTTPServerTransport }
-  | { ok: false; status: 404 | 503; message: string };
+  | { ok: false; status: 404 | 503; message: string; retryAfterSeconds?: number };
 
 /** Builds a transport for a session opened on another process, in its post-initialize state. */
 export type ResumedTransportFactory = (sessionId: string) => StreamableHTTPServerTransport;
+
+/**
+ * G5: whether one more session fits under the cap; throws GatewayFullError when not. Checked
+ * before a session is resumed here (a resume takes a place like a new session).
+ */
+export type RoomCheck = () => void;
 
 /** At most one "sessions vanished from the store" warning per this interval (a Redis restart loses them all at once). */
 const VANISHED_WARNING_INTERVAL_MS = 30_000;
@@ -31,6 +37,8 @@ const VANISHED_WARNING_INTERVAL_MS = 30_000;
 export class HttpSessions {
   private readonly entries = new Map<string, Promise<StreamableHTTPServerTransport | undefined>>();
   private readonly open = new Map<string, StreamableHTTPServerTransport>();
+  /** Resumes under way: they hold a place under the cap until they are open or failed. */
+  private resuming = 0;
   private vanishedSinceWarning = 0;
   private lastVanishedWarning = 0;
 
@@ -38,10 +46,17 @@ export class HttpSessions {
     private readonly gateway: ToolsearchGateway,
     private readonly createResumed: ResumedTransportFactory,
     private readonly logger: Logger,
+    private readonly checkRoom: RoomCheck = () => undefined,
+    private readonly fullRetryAfterSeconds = 10,
   ) {}
 
   get size(): number {
     return this.open.size;
+  }
+
+  /** Places taken under the session cap: open sessions and resumes under way. */
+  get occupied(): number {
+    return this.open.size + this.resuming;
   }
 
   /** The transport of a session open on this process, if any (no store check). */
@@ -86,6 +101,7 @@ export class HttpSessions {
       return transport ? { ok: true, transport } : notFound();
     } catch (error) {
       if (error instanceof SessionGoneError) return notFound();
+      if (error instanceof GatewayFullError) return { ok: false, status: 503, message: error.message, retryAfterSeconds: this.fullRetryAfterSeconds };
       this.logger.debug(`session ${sessionId}: session store failed: ${errorMessage(error)}`);
       return { ok: false, status: 503, message: `Session store unavailable (${errorMessage(error)}); retry shortly.` };
     }
@@ -126,7 +142,9 @@ export class HttpSessions {
   /**
    * Scale-out: a session id this process never saw, but which the session store knows (another
    * gateway process opened it and may be gone), continues here with its discovered tools.
-   * Concurrent requests of the session share one resume.
+   * Concurrent requests of the session share one resume. G5: a resume takes a place under the
+   * session cap like a new session; a full process answers 503 (the client retries, maybe on
+   * another replica) instead of growing past its limit.
    */
   private resume(sessionId: string): Promise<StreamableHTTPServerTransport | undefined> {
     const pending = (async () => {
@@ -134,11 +152,9 @@ export class HttpSessions {
         this.logger.debug(`session ${sessionId}: not in the session store (never opened, ended or expired): 404`);
         return undefined;
       }
-      const transport = this.createResumed(sessionId);
-      await this.gateway.connect(transport, sessionId, { openInStore: false }).catch(async (error: unknown) => {
-        await transport.close().catch(() => undefined);
-        throw error;
-      });
+      this.checkRoom();
+      this.resuming++;
+      const transport = await this.connectResumed(sessionId).finally(() => this.resuming--);
       this.open.set(sessionId, transport);
       this.logger.info(`session ${sessionId} resumed from the session store`);
       return transport;
@@ -154,6 +170,15 @@ export class HttpSessions {
       },
     );
     return pending;
+  }
+
+  private async connectResumed(sessionId: string): Promise<StreamableHTTPServerTransport> {
+    const transport = this.createResumed(sessionId);
+    await this.gateway.connect(transport, sessionId, { openInStore: false }).catch(async (error: unknown) => {
+      await transport.close().catch(() => undefined);
+      throw error;
+    });
+    return transport;
   }
 
   /** A session open here is gone from the shared store: close it everywhere; say why once in a while. */

@@ -19,7 +19,7 @@ import { errorMessage } from '../mcp/hub.js';
 import { silentLogger, type Logger } from '../mcp/log.js';
 import { UnauthenticatedBindError } from './errors.js';
 import type { ToolsearchGateway } from './gateway.js';
-import { ListenError } from './errors.js';
+import { GatewayFullError, ListenError } from './errors.js';
 import { HttpSessions, holdHeadersUntilFirstEvent } from './http-sessions.js';
 
 export interface HttpGatewayOptions {
@@ -41,7 +41,10 @@ export interface HttpGatewayOptions {
    * Origin). Bound elsewhere, listing names turns the Host check on for them.
    */
   allowedHosts?: readonly string[];
-  /** G5: open sessions at most; a new one past it gets 503 with Retry-After. Default DEFAULT_LIMITS.sessions. */
+  /**
+   * G5: open sessions at most (opened here or resumed from a shared store); a new or resumed one
+   * past it gets 503 with Retry-After. Default DEFAULT_LIMITS.sessions.
+   */
   maxSessions?: number;
   /**
    * Close sessions with no request for this long (clients that vanished without DELETE); 0 keeps
@@ -83,14 +86,20 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
   const path = options.path ?? DEFAULT_HTTP_PATH;
   const logger = options.logger ?? silentLogger;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_LIMITS.requestBodyBytes;
-  const sessions = new HttpSessions(gateway, (sessionId) => resumedTransport(sessionId), logger);
+  const maxSessions = options.maxSessions ?? DEFAULT_LIMITS.sessions;
+  /** Initializes under way: they count against the cap until they are accepted or refused. */
+  let initializing = 0;
+  /** G5: one cap for sessions opened here, initializes and resumes under way. */
+  const checkRoom = (): void => {
+    if (sessions.occupied + initializing < maxSessions) return;
+    logger.warn(`session limit reached (${maxSessions} open, limit sessions): answering 503`);
+    throw new GatewayFullError(maxSessions);
+  };
+  const sessions = new HttpSessions(gateway, (sessionId) => resumedTransport(sessionId), logger, checkRoom, FULL_RETRY_AFTER_SECONDS);
   const checkToken = options.token !== undefined ? bearerChecker(options.token) : undefined;
   const loopbackOnly = isLoopbackHost(host);
   if (!loopbackOnly && checkToken === undefined && options.allowUnauthenticated !== true) throw new UnauthenticatedBindError(host);
   const checkHost = loopbackOnly || (options.allowedHosts ?? []).length > 0 ? hostChecker(host, options.allowedHosts ?? []) : undefined;
-  const maxSessions = options.maxSessions ?? DEFAULT_LIMITS.sessions;
-  /** Initializes under way: they count against the cap until they are accepted or refused. */
-  let initializing = 0;
   const activity = new SessionActivity(options.idleSessionTimeoutMs ?? DEFAULT_IDLE_SESSION_TIMEOUT_MS, (sessionId) => {
     const transport = sessions.local(sessionId);
     if (!transport) return false;
@@ -119,7 +128,7 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
     if (sessionId !== undefined) {
       const found = await sessions.lookup(sessionId);
       if (!found.ok) {
-        if (found.status === 503) res.setHeader('Retry-After', '1');
+        if (found.status === 503) res.setHeader('Retry-After', String(found.retryAfterSeconds ?? 1));
         return sendJson(res, found.status, jsonRpcError(found.message));
       }
       // The client ends its session: forget it everywhere (a shared store keeps a tombstone) before answering.
@@ -130,10 +139,11 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
       return;
     }
     if (req.method !== 'POST') return sendJson(res, 400, jsonRpcError('No session: send an initialize request first.'));
-    if (sessions.size + initializing >= maxSessions) {
-      logger.warn(`session limit reached (${maxSessions} open, limit sessions): answering 503`);
+    try {
+      checkRoom();
+    } catch (error) {
       res.setHeader('Retry-After', String(FULL_RETRY_AFTER_SECONDS));
-      return sendJson(res, 503, jsonRpcError(`The gateway is full (${maxSessions} sessions); retry later or end unused sessions with DELETE.`));
+      return sendJson(res, 503, jsonRpcError(errorMessage(error)));
     }
     initializing++;
     try {

@@ -125,6 +125,57 @@ describe('G5: hostile HTTP clients', () => {
   });
 });
 
+describe('G5: the session cap also covers sessions resumed from a shared store', () => {
+  // Two gateways sharing one store object stand in for two replicas sharing Redis.
+  const store = new InMemorySessionStore();
+  const gateways: ToolsearchGateway[] = [];
+  const servers: RunningHttpGateway[] = [];
+
+  async function replica(maxSessions: number): Promise<RunningHttpGateway> {
+    const catalog = new Catalog([defineTool({ name: 'hello', description: 'Say hello.', defer: true, handler: () => 'hello!' })]);
+    const gateway = new ToolsearchGateway({ catalog, sessions: store });
+    gateways.push(gateway);
+    const http = await startHttpGateway(gateway, { maxSessions, idleSessionTimeoutMs: 0 });
+    servers.push(http);
+    return http;
+  }
+  afterAll(async () => {
+    for (const http of servers) await http.close();
+    for (const gateway of gateways) await gateway.close();
+  });
+
+  it('G5: a full replica answers 503 with Retry-After to a session it would resume, and resumes it once a place frees', async () => {
+    const roomy = await replica(10);
+    const full = await replica(1);
+    const sessionOf = async (url: string) => {
+      const answer = await raw(url, GOOD);
+      expect(answer.status).toBe(200);
+      return answer.headers['mcp-session-id'] as string;
+    };
+    const local = await sessionOf(full.url);
+    const elsewhere = await sessionOf(roomy.url);
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+    const resumeHeaders = { ...GOOD, 'mcp-session-id': elsewhere, 'mcp-protocol-version': '2025-06-18' };
+
+    const refused = await raw(full.url, resumeHeaders, list);
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe(String(FULL_RETRY_AFTER_SECONDS));
+    expect(full.sessionCount()).toBe(1);
+    // The refused resume lost nothing: the session still lives in the store and on its own replica.
+    expect(await store.get(elsewhere)).toBeDefined();
+    expect((await raw(roomy.url, resumeHeaders, list)).status).toBe(200);
+
+    // Ending the local session frees the place: the same request now resumes the session here.
+    const ended = await fetch(full.url, { method: 'DELETE', headers: { 'mcp-session-id': local, 'mcp-protocol-version': '2025-06-18' } });
+    expect(ended.status).toBe(200);
+    await waitFor(() => full.sessionCount() === 0, 'the ended session to be freed');
+    expect((await raw(full.url, resumeHeaders, list)).status).toBe(200);
+    expect(full.sessionCount()).toBe(1);
+    // Now full again, with the resumed session: a new initialize is refused too.
+    expect((await raw(full.url, GOOD)).status).toBe(503);
+  });
+});
+
 describe('G5: limits and token from the `serve` command line', () => {
   let dir: string;
   let config: string;
