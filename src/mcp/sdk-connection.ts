@@ -21,6 +21,7 @@ import {
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type Limits } from '../core/limits.js';
 import { isStdioServer, type ServerConfig } from './config.js';
+import { httpTarget } from './url-credentials.js';
 import type {
   ForwardOptions,
   McpConnection,
@@ -244,8 +245,8 @@ class SdkConnection implements McpConnection {
       pipeLines(transport.stderr, (line) => this.events.onStderr?.(line), { maxBufferBytes: this.limits.stderrBufferBytes, maxLineChars: this.limits.stderrLineChars });
       return transport;
     }
-    const headers = this.config.headers;
-    return new StreamableHTTPClientTransport(new URL(this.config.url), {
+    const { url, headers } = httpTarget(this.config.url, this.config.headers);
+    return new StreamableHTTPClientTransport(url, {
       ...(headers !== undefined && { requestInit: { headers } }),
     });
   }
