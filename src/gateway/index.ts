@@ -19,4 +19,5 @@ export { CLIENT_ANSWER_TIMEOUT_MS } from './server-requests.js';
 export { CALL_TOOL_NAME, GATEWAY_ANNOUNCE_TOKEN_BUDGET, announceDeferred } from './tools.js';
 export { parseGatewayMode, deferredNames, type GatewayMode } from './deferral.js';
 export * from './status.js';
+export * from './readiness.js';
 export { DEFAULT_PENDING_WAIT_MS } from './pending-wait.js';

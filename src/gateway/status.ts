@@ -1,6 +1,6 @@
 /**
- * H3 — what the HTTP gateway says about itself: `/healthz` for process managers and containers,
- * and the status page's data (`/status.json`): each upstream server's state (connected /
+ * H3 — what the HTTP gateway says about itself: `/healthz` (liveness) for process managers and
+ * containers, `/readyz` or `/healthz?ready=1` (readiness, see readiness.ts), and the status page's data (`/status.json`): each upstream server's state (connected /
  * connecting / failed + reason / quarantined), tools, resources, prompts, reconnects and last
  * error; sessions; tokens saved per request; and a live search with its explanation
  * (`/status/search?q=`). The page itself (`/status`) is static HTML with no data in it, so a
@@ -14,10 +14,13 @@ import type { ServerState, ServerStatus } from '../mcp/server-state.js';
 import { formatExplanation, ToolSearcher, type SuggestedServer } from '../search/index.js';
 import type { ToolsearchGateway } from './gateway.js';
 import type { ExtraRoutes } from './http.js';
+import { readiness } from './readiness.js';
 import { statusPageHtml } from './status-page.js';
 import { summarizeGateway, type CatalogSummary } from './summary.js';
 
 export const HEALTH_PATH = '/healthz';
+/** Readiness (also `/healthz?ready=1`): 503 while a server connects for the first time, failed or is quarantined. */
+export const READY_PATH = '/readyz';
 export const STATUS_PATH = '/status';
 export const STATUS_JSON_PATH = '/status.json';
 export const STATUS_SEARCH_PATH = '/status/search';
@@ -140,11 +143,18 @@ export function statusRoutes(source: StatusSource, version: string): ExtraRoutes
   const snapshot = statusReporter(source, version);
   const search = statusSearcher(source.gateway);
   return async (req, res, url, authorized) => {
-    const known = [HEALTH_PATH, STATUS_PATH, `${STATUS_PATH}/`, STATUS_JSON_PATH, STATUS_SEARCH_PATH];
+    const known = [HEALTH_PATH, READY_PATH, STATUS_PATH, `${STATUS_PATH}/`, STATUS_JSON_PATH, STATUS_SEARCH_PATH];
     if (!known.includes(url.pathname)) return false;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       sendJson(res, 405, { error: 'use GET' });
+      return true;
+    }
+    if (url.pathname === READY_PATH || (url.pathname === HEALTH_PATH && url.searchParams.has('ready'))) {
+      // For balancers and orchestrators: every server usable. Names only with the token.
+      const servers = source.servers();
+      const { ready, waitingFor } = readiness(servers);
+      sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', servers: countStates(servers), ...(authorized && !ready && { waitingFor }) });
       return true;
     }
     if (url.pathname === HEALTH_PATH) {

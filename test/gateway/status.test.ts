@@ -8,7 +8,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusSearchAnswer, StatusSnapshot } from '../../src/gateway/status.js';
 import { httpClient } from '../fixtures/clients.js';
+import { fixtureServer } from '../fixtures/servers/index.js';
 import { startStatusGateway, STATUS_TOKEN } from '../fixtures/status-gateway.js';
+import { waitFor } from '../fixtures/wait.js';
 
 const run = promisify(execFile);
 const auth = { authorization: `Bearer ${STATUS_TOKEN}` };
@@ -24,6 +26,16 @@ describe('H3 status over HTTP', () => {
     const response = await fetch(`${gateway.base}/healthz`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: 'ok', servers: { connected: 1, connecting: 0, failed: 1, quarantined: 0, closed: 0 } });
+  });
+
+  it('H3: readiness (/readyz, /healthz?ready=1) is 503 while a server failed; names need the token; plain /healthz stays 200', async () => {
+    for (const path of ['/readyz', '/healthz?ready=1']) {
+      const response = await fetch(`${gateway.base}${path}`);
+      expect(response.status, path).toBe(503);
+      expect(await response.json()).toEqual({ status: 'not ready', servers: { connected: 1, connecting: 0, failed: 1, quarantined: 0, closed: 0 } });
+    }
+    expect(await (await fetch(`${gateway.base}/readyz`, { headers: auth })).json()).toMatchObject({ status: 'not ready', waitingFor: ['supabase'] });
+    expect((await fetch(`${gateway.base}/healthz`)).status).toBe(200);
   });
 
   it('H3: status data needs the same bearer token as /mcp and passes the same Origin check', async () => {
@@ -63,9 +75,36 @@ describe('H3 status over HTTP', () => {
   it('H3: `toolsearch status --http URL` prints the same in a terminal', async () => {
     const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'status', '--http', gateway.mcpUrl, ...args], { timeout: 60_000 });
     await expect(cli()).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('needs its bearer token') });
-    const { stdout } = await cli('--token', STATUS_TOKEN, '--search', 'create entities');
+    // A failed server: the status prints, and the exit code is 2 (for scripts and monitors).
+    const failed = (await cli('--token', STATUS_TOKEN, '--search', 'create entities').then(
+      () => expect.fail('expected exit code 2'),
+      (error: { code: number; stdout: string }) => error,
+    )) as { code: number; stdout: string };
+    expect(failed.code).toBe(2);
+    const { stdout } = failed;
     expect(stdout).toMatch(/^memory\s+connected\s+9\b/m);
     expect(stdout).toMatch(/^supabase\s+failed\s+0\b.*command not found: toolsearch-test-no-such-command/m);
     expect(stdout).toMatch(/1\. mcp__memory__create_entities\n\s+\S/);
   });
+});
+
+describe('H3 readiness while a server connects for the first time', () => {
+  it('H3: /readyz is 503 until every server connected, then 200; `toolsearch status` exits 0 when no server failed', async () => {
+    const slow = await startStatusGateway({ extra: { slow: fixtureServer('slow', { delayMs: 3000 }) }, settle: false });
+    try {
+      const first = await fetch(`${slow.base}/readyz`, { headers: auth });
+      // Guard: the slow server must still be on its first connect for this check to mean anything.
+      expect(slow.hub.status().find((s) => s.server === 'slow')?.state).toBe('connecting');
+      expect(first.status).toBe(503);
+      expect(await first.json()).toMatchObject({ status: 'not ready', waitingFor: expect.arrayContaining(['slow']) });
+      await waitFor(() => slow.hub.status().every((s) => s.state === 'connected'), 'both servers to connect', 20_000);
+      const ready = await fetch(`${slow.base}/healthz?ready=1`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: 'ready', servers: { connected: 2, connecting: 0, failed: 0, quarantined: 0, closed: 0 } });
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'status', '--http', slow.base, '--token', STATUS_TOKEN], { timeout: 60_000 });
+      expect(stdout).toMatch(/^slow\s+connected\b/m);
+    } finally {
+      await slow.close();
+    }
+  }, 60_000);
 });

@@ -1,10 +1,16 @@
 /**
  * H3 — `toolsearch status --http URL`: the status page in a terminal. Reads the gateway's
  * `/status.json` (and `/status/search` with `--search`) with the same bearer token as `/mcp`.
+ * Exit code: 0 all well (servers connected or connecting), 1 the gateway could not be read,
+ * 2 a server is failed or quarantined.
  */
 import { Command } from 'commander';
 import type { StatusSearchAnswer, StatusSnapshot } from '../../gateway/status.js';
 import { STATUS_JSON_PATH, STATUS_SEARCH_PATH } from '../../gateway/status.js';
+import { hasFaultyServer } from '../../gateway/readiness.js';
+
+/** `toolsearch status` exits 2 when a server is failed or quarantined (1: the gateway could not be read). */
+export const STATUS_EXIT_FAULTY_SERVER = 2;
 
 interface StatusOptions {
   http: string;
@@ -20,10 +26,13 @@ export function statusCommand(): Command {
     .option('--token <token>', 'bearer token (or set TOOLSEARCH_TOKEN)')
     .option('--search <query>', 'also run a live search and show the ranking with its explanation')
     .option('--json', 'print the raw status JSON')
+    .addHelpText('after', '\nExit code: 0 ok, 1 the gateway could not be read, 2 a server is failed or quarantined.')
     .action(async (options: StatusOptions) => {
       const token = options.token ?? process.env['TOOLSEARCH_TOKEN'];
       const snapshot = (await fetchJson(options.http, STATUS_JSON_PATH, token)) as StatusSnapshot;
       const answer = options.search !== undefined ? ((await fetchJson(options.http, `${STATUS_SEARCH_PATH}?q=${encodeURIComponent(options.search)}`, token)) as StatusSearchAnswer) : undefined;
+      // Scripts and monitors: exit 2 when a server is failed or quarantined (the status still prints).
+      if (hasFaultyServer(snapshot.servers)) process.exitCode = STATUS_EXIT_FAULTY_SERVER;
       if (options.json) {
         process.stdout.write(`${JSON.stringify(answer ? { ...snapshot, search: answer } : snapshot)}\n`);
         return;
