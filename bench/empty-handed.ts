@@ -7,7 +7,7 @@
  *   server-level index) include a gold tool's server (per gold group, and "any" per query), on all
  *   queries and on hard ones; and how often a search is flagged low-confidence.
  *
- *   npx tsx bench/empty-handed.ts [--sets a,b] [--no-write]     → bench/results/empty-handed.md
+ *   npm run bench:empty-handed -- [--sets a,b] [--no-write]   → bench/results/empty-handed.md
  */
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
