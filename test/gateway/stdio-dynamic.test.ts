@@ -51,12 +51,16 @@ describe('G3 gateway over stdio (toolsearch serve --config), dynamic pool', () =
   });
 
   it('G2/G4: a tool that keeps its name but changes its description reaches clients with list_changed', async () => {
-    await client.call('tool_search', { query: 'select:mcp__quick__retitle' });
+    // The search's own list_changed (it loads retitle) must arrive first, or it would be taken
+    // for the one this test waits for.
+    const beforeSearch = client.listChanged();
+    await waitFor(async () => (await client.call('tool_search', { query: 'select:mcp__quick__retitle' })).text.includes('Loaded'), 'the quick server');
+    await waitFor(() => client.listChanged() > beforeSearch, 'list_changed after the search loaded retitle');
     const before = client.listChanged();
     expect((await client.call('mcp__quick__retitle')).text).toBe('retitled');
     await waitFor(() => client.listChanged() > before, 'list_changed after the description changed');
-    const { tools } = await client.client.listTools();
-    expect(tools.find((t) => t.name === 'mcp__quick__pinned')?.description).toContain('(rewritten)');
+    const pinnedDescription = async () => (await client.client.listTools()).tools.find((t) => t.name === 'mcp__quick__pinned')?.description ?? '';
+    await waitFor(async () => (await pinnedDescription()).includes('(rewritten)'), 'the rewritten description in tools/list');
   });
 
   it('G2/G3: an upstream that dies mid-session drops out of the list with list_changed, calls fail clearly, and it returns', async () => {
