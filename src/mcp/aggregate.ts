@@ -234,7 +234,9 @@ function matchesTemplate(uriTemplate: string, uri: string): boolean {
 
 /**
  * Read what a server offers besides tools (both kinds, or the one a list_changed named). A list
- * that fails is logged and left empty: the server's tools still count.
+ * that fails is logged and left out of the result, so `McpAggregate.setServer` keeps what it had:
+ * on connect that is nothing (the server's tools still count); on a refresh it is the previous
+ * list, as for tools (a transient failure must not make a server's resources vanish).
  */
 export async function fetchServerFeatures(
   connection: McpConnection,
@@ -242,21 +244,24 @@ export async function fetchServerFeatures(
   kinds: readonly FeatureKind[] = ['resources', 'prompts'],
 ): Promise<Partial<ServerFeatures>> {
   const capabilities = connection.capabilities ?? {};
-  const list = async <T>(what: string, fetch: (() => Promise<T[]>) | undefined): Promise<T[]> => {
+  const list = async <T>(what: string, fetch: (() => Promise<T[]>) | undefined): Promise<T[] | undefined> => {
     if (!fetch) return [];
     try {
       return await fetch.call(connection);
     } catch (error) {
-      logger.warn(`"${connection.server}": listing ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
-      return [];
+      logger.warn(`"${connection.server}": listing ${what} failed: ${error instanceof Error ? error.message : String(error)}; keeping the previous list`);
+      return undefined;
     }
   };
   const features: Partial<ServerFeatures> = {};
+  const keep = <K extends 'resources' | 'templates' | 'prompts'>(key: K, items: ServerFeatures[K] | undefined) => {
+    if (items !== undefined) features[key] = items;
+  };
   if (kinds.includes('resources')) {
     features.offersResources = capabilities.resources !== undefined;
-    features.resources = features.offersResources ? await list('resources', connection.listResources) : [];
-    features.templates = features.offersResources ? await list('resource templates', connection.listResourceTemplates) : [];
+    keep('resources', features.offersResources ? await list('resources', connection.listResources) : []);
+    keep('templates', features.offersResources ? await list('resource templates', connection.listResourceTemplates) : []);
   }
-  if (kinds.includes('prompts')) features.prompts = capabilities.prompts !== undefined ? await list('prompts', connection.listPrompts) : [];
+  if (kinds.includes('prompts')) keep('prompts', capabilities.prompts !== undefined ? await list('prompts', connection.listPrompts) : []);
   return features;
 }

@@ -80,3 +80,23 @@ export async function capableClient(label: string, transport: Transport): Promis
     close: () => client.close(),
   };
 }
+
+/**
+ * Readiness of two server-everything upstreams `alpha` and `beta` as a client sees it: each one's
+ * resources and prompts are in the gateway's merged lists (beta's under their clash-qualified
+ * names). The hub adds a server's tools and its resources/prompts in one step when it connects,
+ * but `hub.settled()` also returns after a first attempt that *failed* (the server is then
+ * retried), and a stdio gateway serves before its upstreams are up; tests that list resources or
+ * prompts wait for this, not for a delay.
+ */
+export async function alphaAndBetaListed(client: Client): Promise<boolean> {
+  const [{ resources }, { prompts }] = await Promise.all([client.listResources(), client.listPrompts()]);
+  const names = new Set(prompts.map((p) => p.name));
+  const uris = resources.map((r) => r.uri);
+  return (
+    names.has('simple-prompt') &&
+    names.has('beta__simple-prompt') &&
+    uris.some((uri) => uri.startsWith('demo://resource/static/document/')) &&
+    uris.some((uri) => uri.startsWith('toolsearch://beta/demo://resource/static/document/'))
+  );
+}

@@ -7,7 +7,7 @@ import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/ru
 import { parseHubConfig } from '../../src/mcp/config.js';
 import { referenceServerConfig } from '../../src/mcp/defaults.js';
 import { waitFor } from '../fixtures/wait.js';
-import { capableClient, type CapableClient } from './fidelity-clients.js';
+import { alphaAndBetaListed, capableClient, type CapableClient } from './fidelity-clients.js';
 
 const text = (result: unknown) => (result as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 
@@ -36,7 +36,13 @@ describe('G4 routing and isolation: concurrent sessions over Streamable HTTP, tw
     [a, b] = await Promise.all([capableClient('A', transport()), capableClient('B', transport())]);
     plain = new Client({ name: 'plain', version: '1.0.0' });
     await plain.connect(transport());
-    await waitFor(async () => (await a.client.listTools()).tools.some((t) => t.name === 'mcp__beta__trigger-sampling-request'), 'conditional tools');
+    // Both upstreams up (settled() also returns after a failed first attempt), with their conditional tools.
+    const conditional = ['mcp__alpha__trigger-sampling-request', 'mcp__beta__trigger-sampling-request'];
+    await waitFor(async () => {
+      const names = new Set((await a.client.listTools()).tools.map((t) => t.name));
+      return conditional.every((name) => names.has(name));
+    }, 'conditional tools of alpha and beta', 30_000);
+    await waitFor(() => alphaAndBetaListed(a.client), 'the resources and prompts of alpha and beta', 30_000);
   }, 60_000);
   afterAll(async () => {
     await Promise.allSettled([a?.close(), b?.close(), plain?.close()]);

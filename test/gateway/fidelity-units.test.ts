@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { McpAggregate } from '../../src/mcp/aggregate.js';
+import { fetchServerFeatures, McpAggregate } from '../../src/mcp/aggregate.js';
+import type { McpConnection } from '../../src/mcp/connection.js';
 import { pageOf } from '../../src/gateway/cursor.js';
 import { SessionNotifications } from '../../src/gateway/notifications.js';
 import { waitFor } from '../fixtures/wait.js';
@@ -42,6 +43,35 @@ describe('G4 aggregation rules (src/mcp/aggregate.ts)', () => {
     expect(agg.prompts().items.map((p) => p.name)).toEqual(['summarize', 'b__summarize', 'only-b']);
     expect(agg.routePrompt('b__summarize')).toEqual({ server: 'b', target: 'summarize' });
     expect(agg.counts('b')).toEqual({ resources: 0, templates: 0, prompts: 2 });
+  });
+
+  it('G4: a refresh whose list fails keeps the previous list (a transient upstream error does not make resources or prompts vanish)', async () => {
+    // Only the list answers matter here; a real server that fails one list on demand does not exist.
+    let failing = false;
+    const answer = <T>(items: T[]) => async () => {
+      if (failing) throw new Error('MCP error -32603: busy');
+      return items;
+    };
+    const connection = {
+      server: 'a',
+      capabilities: { resources: {}, prompts: {} },
+      listResources: answer([doc('demo://one')]),
+      listResourceTemplates: answer([{ uriTemplate: 'demo://item/{id}', name: 'item' }]),
+      listPrompts: answer([{ name: 'p' }]),
+    } as unknown as McpConnection;
+    const agg = new McpAggregate(['a']);
+    agg.setServer('a', await fetchServerFeatures(connection));
+    failing = true;
+    agg.setServer('a', await fetchServerFeatures(connection, undefined, ['resources']));
+    agg.setServer('a', await fetchServerFeatures(connection, undefined, ['prompts']));
+    expect(agg.resources().items.map((r) => r.uri)).toEqual(['demo://one']);
+    expect(agg.templates().items.map((t) => t.uriTemplate)).toEqual(['demo://item/{id}']);
+    expect(agg.prompts().items.map((p) => p.name)).toEqual(['p']);
+    // On connect there is nothing to keep: the server joins with empty lists (its tools still count).
+    const fresh = new McpAggregate(['a']);
+    fresh.setServer('a', await fetchServerFeatures(connection));
+    expect(fresh.has('a')).toBe(true);
+    expect(fresh.counts('a')).toEqual({ resources: 0, templates: 0, prompts: 0 });
   });
 
   it('G4: list_changed only on a content change; generation moves with it', () => {

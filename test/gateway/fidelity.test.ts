@@ -11,7 +11,7 @@ import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/ru
 import { parseHubConfig } from '../../src/mcp/config.js';
 import { referenceServerConfig } from '../../src/mcp/defaults.js';
 import { waitFor } from '../fixtures/wait.js';
-import { capableClient, type CapableClient } from './fidelity-clients.js';
+import { alphaAndBetaListed, capableClient, type CapableClient } from './fidelity-clients.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -50,6 +50,8 @@ function fidelitySuite(transport: 'http' | 'stdio', setup: () => Promise<Harness
       // Both upstreams connected, with their capability-dependent tools (stdio serves before they are).
       const query = 'select:mcp__alpha__trigger-sampling-request,mcp__beta__trigger-sampling-request';
       await waitFor(async () => (await h.a.call('tool_search', { query })).text.includes('Loaded 2'), 'alpha and beta connected', 30_000);
+      // ... and what the resource and prompt cases assert on: both servers in the merged lists.
+      await waitFor(() => alphaAndBetaListed(h.a.client), 'the resources and prompts of alpha and beta', 30_000);
     }, 60_000);
     afterAll(teardown);
 
