@@ -24,7 +24,7 @@ import { silentLogger, type Logger } from '../mcp/log.js';
 import { CALL_TOOL_NAME, callToolDefinition, searchToolDefinition } from './tools.js';
 import { deferredNames, parseGatewayMode, type GatewayMode } from './deferral.js';
 import { defaultGatewaySearcher, formatSearchOutcome, type GatewaySearcher, type SearchOutcome } from './search.js';
-import { DEFAULT_PENDING_WAIT_MS, searchWhilePending } from './pending-wait.js';
+import { DEFAULT_PENDING_WAIT_MS, firstConnectTracker, searchWhilePending } from './pending-wait.js';
 import { InMemorySessionStore, type SessionStore } from './sessions.js';
 import { SessionGoneError } from './errors.js';
 import { InMemoryNotificationBus, type BusEvent, type BusNotification, type NotificationBus } from './bus.js';
@@ -85,6 +85,8 @@ export class ToolsearchGateway {
   private readonly contextWindow: number;
   private readonly callThrough: boolean;
   private readonly pendingWaitMs: number;
+  /** Servers pending on their first connect: a search waits for them (bounded) even when it found something. */
+  private readonly firstConnect: ReturnType<typeof firstConnectTracker>;
   private readonly logger: Logger;
   /** Live sessions, to broadcast list_changed. */
   private readonly live = new Map<string, Server>();
@@ -105,6 +107,7 @@ export class ToolsearchGateway {
     this.contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     this.callThrough = options.callThrough ?? true;
     this.pendingWaitMs = options.pendingWaitMs ?? DEFAULT_PENDING_WAIT_MS;
+    this.firstConnect = firstConnectTracker(this.catalog);
     this.logger = options.logger ?? silentLogger;
     this.bus = options.bus ?? new InMemoryNotificationBus();
     this.unsubscribeBus = this.bus.subscribe((event) => this.onBusEvent(event));
@@ -242,6 +245,7 @@ export class ToolsearchGateway {
   async close(): Promise<void> {
     this.shuttingDown = true;
     this.unsubscribe();
+    this.firstConnect.stop();
     this.unsubscribeBus();
     this.proxy.close();
     const servers = [...this.live.values()];
@@ -280,6 +284,7 @@ export class ToolsearchGateway {
         query,
         { maxResults },
       ),
+      () => this.firstConnect.pending(),
     );
     const deferred = this.deferred();
     const found = outcome.matches.map((n) => this.catalog.get(n)).filter((t): t is ToolSpec => t !== undefined);

@@ -1,6 +1,6 @@
 /**
- * C8 for one-shot clients: a search that finds nothing while servers are still connecting waits
- * (bounded) for them before it answers "nothing found". Clients that search right after start
+ * C8 for one-shot clients: a search made while servers are still on their first connect waits
+ * (bounded) for them before it answers, and one that finds nothing waits for any pending server. Clients that search right after start
  * (the Inspector CLI, scripts, an agent's first turn) would otherwise always get an empty answer.
  * Only `tool_search` waits; `tools/list` answers at once.
  */
@@ -23,17 +23,46 @@ export function nextCatalogChange(catalog: Catalog, ms: number): Promise<void> {
 }
 
 /**
- * Run `search` until it finds something, no server is pending any more, or `waitMs` has passed;
- * each catalog change re-runs it. Returns the last outcome.
+ * Run `search` again at each catalog change while it is worth waiting, until `waitMs` has passed:
+ * while it finds nothing and some server is pending, or — whatever it found — while a server is
+ * still on its first connect (`firstConnect`), since a partial catalog's best hit can be a worse
+ * tool than the one that server is about to list. A server that is only reconnecting delays a
+ * search that found something not at all. Returns the last outcome.
  */
-export async function searchWhilePending<T extends { matches: readonly unknown[] }>(catalog: Catalog, waitMs: number, search: () => Promise<T>): Promise<T> {
+export async function searchWhilePending<T extends { matches: readonly unknown[]; kind?: string }>(
+  catalog: Catalog,
+  waitMs: number,
+  search: () => Promise<T>,
+  firstConnect: () => readonly string[] = () => [],
+): Promise<T> {
   const deadline = Date.now() + waitMs;
+  const worthWaiting = (outcome: T) =>
+    outcome.matches.length === 0 ? catalog.pendingServers.length > 0 : isRanked(outcome) && firstConnect().length > 0;
   let outcome = await search();
-  while (outcome.matches.length === 0 && catalog.pendingServers.length > 0) {
+  while (worthWaiting(outcome)) {
     const left = deadline - Date.now();
     if (left <= 0) break;
     await nextCatalogChange(catalog, left);
     outcome = await search();
   }
   return outcome;
+}
+
+/** Only ranked answers can get better as servers join; a `select:` or exact name that was found cannot. */
+function isRanked(outcome: { kind?: string }): boolean {
+  return outcome.kind === undefined || outcome.kind === 'keyword' || outcome.kind === 'bm25' || outcome.kind === 'regex';
+}
+
+/**
+ * Which pending servers have never listed tools in this process (their first connect), tracked
+ * from the catalog's changes. A server that listed once and drops is reconnecting, not new.
+ */
+export function firstConnectTracker(catalog: Catalog): { pending(): string[]; stop(): void } {
+  const listed = new Set<string>();
+  const record = () => {
+    for (const server of catalog.servers()) listed.add(server);
+  };
+  record();
+  const stop = catalog.onChange(record);
+  return { pending: () => catalog.pendingServers.filter((s) => !listed.has(s)), stop: () => void stop() };
 }
