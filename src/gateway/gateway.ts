@@ -16,6 +16,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import type { Catalog } from '../core/catalog.js';
 import { parseMcpName } from '../core/names.js';
 import { DEFAULT_MAX_RESULTS, SEARCH_TOOL_NAME } from '../core/search-tool.js';
+import { searchInstructions } from '../core/search-instructions.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../core/threshold.js';
 import type { ToolSpec } from '../core/tool.js';
 import type { UpstreamCallResult, UpstreamProgress } from '../mcp/connection.js';
@@ -308,7 +309,7 @@ export class ToolsearchGateway {
     if (this.deferred().has(name)) {
       const discovered = await this.discovered(sessionId);
       if (!discovered.includes(name)) {
-        return toolError(`Tool "${name}" is deferred and not loaded in this session. Load it first: call ${SEARCH_TOOL_NAME} with {"query": "select:${name}"}.`);
+        return toolError(`Tool "${name}" is deferred and not loaded in this session. ${searchInstructions('client').loadFirst(name)}`);
       }
     }
     if (tool.origin.kind === 'local') return this.runLocal(tool, args);
