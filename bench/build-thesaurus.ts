@@ -1,7 +1,7 @@
 /**
- * Builds the tool-text thesaurus shipped in `src/search/thesaurus-table.ts` (issue 12, C6).
+ * Builds the tool-text thesaurus shipped in `src/search/tables/thesaurus-table.ts` (issue 12, C6).
  *
- *   npx tsx bench/build-thesaurus.ts                 # writes src/search/thesaurus-table.ts
+ *   npx tsx bench/build-thesaurus.ts                 # writes src/search/tables/thesaurus-table.ts
  *   npx tsx bench/build-thesaurus.ts --no-smithery   # ablation: without the Smithery tools
  *   npx tsx bench/build-thesaurus.ts --out /tmp/t.ts # write elsewhere (experiments)
  *   npx tsx bench/build-thesaurus.ts --with-eval-catalogs --out /tmp/t.ts  # ablation: the evaluated
@@ -215,7 +215,7 @@ function main(): void {
   }
   lines.sort();
 
-  const out = resolve(arg('out') ?? join(HERE, '../src/search/thesaurus-table.ts'));
+  const out = resolve(arg('out') ?? join(HERE, '../src/search/tables/thesaurus-table.ts'));
   const table = lines.join('\n');
   const provenance = inputs.map((i) => ` *   ${relative(DATA_DIR, i.file)}  sha256 ${i.sha256.slice(0, 16)}…  ${i.tools.length} tools`);
   const source = [

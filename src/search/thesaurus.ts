@@ -6,8 +6,8 @@
  * (`bench/build-glove-neighbours.ts`) at a lower weight. Parsed on first use (~1.5 MB of text,
  * tens of ms once), so a program that never expands a query never pays for it.
  */
-import { GLOVE_TABLE } from './glove-table.js';
-import { THESAURUS_TABLE } from './thesaurus-table.js';
+import { GLOVE_TABLE } from './tables/glove-table.js';
+import { THESAURUS_TABLE } from './tables/thesaurus-table.js';
 
 /**
  * GloVe similarities are general-English cosines (0.5–0.8 for loose relatives such as
