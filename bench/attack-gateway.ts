@@ -20,9 +20,17 @@ for (let i = 3; i < process.argv.length; i++) {
 }
 const sessions = new InMemorySessionStore();
 // Warnings only (a bench must not measure its own terminal output); debug lines from a flood are the attack.
-const stack = await createGatewayFromConfig({ config: configPath, gateway: { sessions }, limits, logger: createStderrLogger('error') });
+const stack = await createGatewayFromConfig({
+  config: configPath,
+  gateway: { sessions },
+  limits,
+  logger: createStderrLogger('error'),
+});
 process.once('exit', () => stack.hub.terminateNow());
-const http = await startHttpGateway(stack.gateway, { maxSessions: stack.limits.sessions, idleSessionTimeoutMs: stack.limits.idleSessionTimeoutMs });
+const http = await startHttpGateway(stack.gateway, {
+  maxSessions: stack.limits.sessions,
+  idleSessionTimeoutMs: stack.limits.idleSessionTimeoutMs,
+});
 await stack.hub.settled(60_000);
 process.stdout.write(`${JSON.stringify({ url: http.url })}\n`);
 

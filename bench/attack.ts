@@ -26,7 +26,12 @@ import { hostileServer } from '../test/fixtures/servers/index.js';
 
 const windowIndex = process.argv.indexOf('--window');
 const WINDOW_MS = windowIndex >= 0 ? Number(process.argv[windowIndex + 1]) : 8_000;
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'attacker', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'attacker', version: '1' } },
+};
 const GOOD = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 interface Stats {
@@ -54,11 +59,14 @@ interface Scenario {
 function raw(url: string, headers: Record<string, string>): Promise<number> {
   const target = new URL(url);
   return new Promise((resolve) => {
-    const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-      res.destroy();
-    });
+    const req = request(
+      { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+        res.destroy();
+      },
+    );
     req.on('error', () => resolve(0));
     req.end(JSON.stringify(INIT));
   });
@@ -76,7 +84,10 @@ async function flood(count: number, concurrency: number, send: (i: number) => Pr
       }
     }),
   );
-  return [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(', ');
+  return [...statuses]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${s}×${n}`)
+    .join(', ');
 }
 
 const port = (url: string) => new URL(url).port;
@@ -87,7 +98,8 @@ const SCENARIOS: Scenario[] = [
     name: 'huge description',
     attack: 'one tool with a 2,000,000-character description',
     servers: { huge: hostileServer('huge', ['huge_description']) },
-    outcome: (s) => `${s.tools['huge']} tools; longest description kept: ${s.longestDescription.toLocaleString('en-US')} chars`,
+    outcome: (s) =>
+      `${s.tools['huge']} tools; longest description kept: ${s.longestDescription.toLocaleString('en-US')} chars`,
   },
   {
     name: 'endless pagination',
@@ -120,8 +132,12 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'refused initializes',
     attack: '3,000 initializes with a bad Accept or Content-Type (406/415), 20 at a time',
-    run: ({ url }) => flood(3_000, 20, (i) => raw(url, i % 2 === 0 ? { ...GOOD, accept: 'application/json' } : { ...GOOD, 'content-type': 'text/plain' })),
-    outcome: (s, seen) => `${seen}; sessions left: ${s.httpSessions - 1} open, ${s.liveSessions - 1} servers, ${s.storedSessions - 1} stored (victim excluded)`,
+    run: ({ url }) =>
+      flood(3_000, 20, (i) =>
+        raw(url, i % 2 === 0 ? { ...GOOD, accept: 'application/json' } : { ...GOOD, 'content-type': 'text/plain' }),
+      ),
+    outcome: (s, seen) =>
+      `${seen}; sessions left: ${s.httpSessions - 1} open, ${s.liveSessions - 1} servers, ${s.storedSessions - 1} stored (victim excluded)`,
   },
   {
     name: 'session flood',
@@ -132,7 +148,10 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'forged Host',
     attack: '3,000 initializes with Host 127.0.0.1.evil.com / 127.0.0.1.nip.io',
-    run: ({ url }) => flood(3_000, 20, (i) => raw(url, { ...GOOD, host: `${i % 2 ? '127.0.0.1.evil.com' : '127.0.0.1.nip.io'}:${port(url)}` })),
+    run: ({ url }) =>
+      flood(3_000, 20, (i) =>
+        raw(url, { ...GOOD, host: `${i % 2 ? '127.0.0.1.evil.com' : '127.0.0.1.nip.io'}:${port(url)}` }),
+      ),
     outcome: (s, seen) => `${seen}; sessions left: ${s.httpSessions - 1} open, ${s.liveSessions - 1} servers`,
   },
 ];
@@ -156,7 +175,11 @@ function percentile(sorted: number[], p: number): number {
 async function runScenario(scenario: Scenario, dir: string): Promise<Row> {
   const config = join(dir, `${scenario.name.replace(/\W+/g, '-')}.json`);
   writeFileSync(config, JSON.stringify({ mcpServers: { steady: hostileServer('steady', []), ...scenario.servers } }));
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', new URL('./attack-gateway.ts', import.meta.url).pathname, config], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', new URL('./attack-gateway.ts', import.meta.url).pathname, config],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async <T>(): Promise<T> => {
     const line = await lines.next();
@@ -179,11 +202,14 @@ async function runScenario(scenario: Scenario, dir: string): Promise<Row> {
     for (let i = 0; Date.now() < end; i++) {
       const started = performance.now();
       try {
-        const result = (i % 2 === 0
-          ? await victim.callTool({ name: 'tool_search', arguments: { query: 'add two numbers' } })
-          : await victim.callTool({ name: 'mcp__steady__add', arguments: { a: i, b: 1 } })) as CallToolResult;
+        const result = (
+          i % 2 === 0
+            ? await victim.callTool({ name: 'tool_search', arguments: { query: 'add two numbers' } })
+            : await victim.callTool({ name: 'mcp__steady__add', arguments: { a: i, b: 1 } })
+        ) as CallToolResult;
         const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-        const good = i % 2 === 0 ? text.includes('mcp__steady__add') && !text.includes('Search error') : text === String(i + 1);
+        const good =
+          i % 2 === 0 ? text.includes('mcp__steady__add') && !text.includes('Search error') : text === String(i + 1);
         if (!good || result.isError) failed++;
       } catch {
         failed++;
@@ -195,7 +221,16 @@ async function runScenario(scenario: Scenario, dir: string): Promise<Row> {
     child.stdin.write('stats\n');
     const stats = await next<Stats>();
     latencies.sort((a, b) => a - b);
-    return { scenario, ok: latencies.length - failed, failed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1) ?? NaN, stats, seen };
+    return {
+      scenario,
+      ok: latencies.length - failed,
+      failed,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      max: latencies.at(-1) ?? NaN,
+      stats,
+      seen,
+    };
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
@@ -214,7 +249,10 @@ const command = `npm run bench:attack${WINDOW_MS !== 8_000 ? ` -- --window ${WIN
 const table = [
   '| scenario | attack | victim requests ok / failed | victim p50 / p99 / max (ms) | gateway RSS after GC (MiB) | gateway peak RSS (MiB) | what the attack left |',
   '|---|---|---|---|---|---|---|',
-  ...rows.map((r) => `| ${r.scenario.name} | ${r.scenario.attack} | ${r.ok} / ${r.failed} | ${ms(r.p50)} / ${ms(r.p99)} / ${ms(r.max)} | ${r.stats.rssMiB} | ${r.stats.peakRssMiB} | ${r.scenario.outcome(r.stats, r.seen)} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.scenario.name} | ${r.scenario.attack} | ${r.ok} / ${r.failed} | ${ms(r.p50)} / ${ms(r.p99)} / ${ms(r.max)} | ${r.stats.rssMiB} | ${r.stats.peakRssMiB} | ${r.scenario.outcome(r.stats, r.seen)} |`,
+  ),
 ].join('\n');
 const report = [
   '# Attack bench (G5, issue 11)',

@@ -40,7 +40,11 @@ function toolWordCounts(): Map<string, number> {
   for (const set of ['smithery', 'github-mcp-server', 'reference-servers']) {
     for (const line of readFileSync(join(DATA_DIR, set, 'catalog.jsonl'), 'utf8').split('\n')) {
       if (line.trim() === '') continue;
-      const row = JSON.parse(line) as { name: string; description: string; inputSchema?: { properties?: Record<string, { description?: string }> } };
+      const row = JSON.parse(line) as {
+        name: string;
+        description: string;
+        inputSchema?: { properties?: Record<string, { description?: string }> };
+      };
       add(identifierParts(row.name));
       add(words(row.description ?? ''));
       for (const [name, p] of Object.entries(row.inputSchema?.properties ?? {})) {
@@ -118,7 +122,8 @@ function main(): void {
       if (best.length > NEIGHBOURS) best.pop();
     }
     const kept = best.filter((b) => b.sim >= 0.3);
-    if (kept.length > 0) lines.push(`${s} ${kept.map((b) => `${targetStem[b.i]} ${Math.round(b.sim * 100)}`).join(' ')}`);
+    if (kept.length > 0)
+      lines.push(`${s} ${kept.map((b) => `${targetStem[b.i]} ${Math.round(b.sim * 100)}`).join(' ')}`);
   }
   const table = lines.sort().join('\n');
   const out = arg('out');
@@ -136,7 +141,9 @@ function main(): void {
     ].join('\n');
     writeFileSync(resolve(HERE, '../src/search/tables/glove-table.ts'), source);
   }
-  console.error(`${targetStem.length} tool stems, ${lines.length} query stems → ${out ?? 'src/search/tables/glove-table.ts'}`);
+  console.error(
+    `${targetStem.length} tool stems, ${lines.length} query stems → ${out ?? 'src/search/tables/glove-table.ts'}`,
+  );
 }
 
 main();

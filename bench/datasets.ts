@@ -31,7 +31,11 @@ export function loadTools(set: string): ToolSpec[] {
 export function loadSet(set: string): BenchSet {
   const queriesPath = join(DATA_DIR, set, 'queries.jsonl');
   const queries = existsSync(queriesPath)
-    ? loadQueriesFile(queriesPath).map((q: QueryEntry, i) => ({ qid: q.qid ?? String(i), query: q.query, gold: q.gold ?? [] }))
+    ? loadQueriesFile(queriesPath).map((q: QueryEntry, i) => ({
+        qid: q.qid ?? String(i),
+        query: q.query,
+        gold: q.gold ?? [],
+      }))
     : [];
   return { name: set, tools: loadTools(set), queries };
 }
@@ -59,7 +63,13 @@ export function distractorSet(): BenchSet & { added: number; skipped: number } {
     const id = ids.has(tool.id) ? `distractor:${tool.id}` : tool.id;
     tools.push({ ...tool, name, ...(id !== undefined && { id }) });
   }
-  return { name: 'livemcpbench + smithery', tools, queries: base.queries, added: tools.length - base.tools.length, skipped };
+  return {
+    name: 'livemcpbench + smithery',
+    tools,
+    queries: base.queries,
+    added: tools.length - base.tools.length,
+    skipped,
+  };
 }
 
 /** Per-subset key, as `subset_of` in baseline_bm25.py. */

@@ -43,7 +43,10 @@ const mean = (xs: number[]) => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + 
 const f3 = (n: number) => (Number.isNaN(n) ? '–' : n.toFixed(3));
 
 const names = arg('sets')?.split(',') ?? [...QUERY_SETS, 'distractors'];
-const plain = defaultRanker({ expansion: { weight: 0, neighbours: 0, maxDf: 0, minStemLength: 3 }, compounds: { split: 0, join: 0 } });
+const plain = defaultRanker({
+  expansion: { weight: 0, neighbours: 0, maxDf: 0, minStemLength: 3 },
+  compounds: { split: 0, join: 0 },
+});
 const expanded = defaultRanker();
 const rows: string[] = [];
 const serverRows: string[] = [];
@@ -60,14 +63,29 @@ for (const name of names) {
   const a = plain.build(set.tools);
   const b = expanded.build(set.tools);
   const r = { all: [[], []] as number[][], hard: [[], []] as number[][] };
-  const srv = { group: [] as number[], any: [] as number[], groupHard: [] as number[], anyHard: [] as number[], low: [] as number[], lowHard: [] as number[], onWeak: [] as number[], hitsServer: [] as number[] };
+  const srv = {
+    group: [] as number[],
+    any: [] as number[],
+    groupHard: [] as number[],
+    anyHard: [] as number[],
+    low: [] as number[],
+    lowHard: [] as number[],
+    onWeak: [] as number[],
+    hitsServer: [] as number[],
+  };
   const withServers = set.tools.some((t) => t.origin.kind === 'mcp');
   for (const q of set.queries) {
     const parsed = parseKeywordQuery(q.query);
     const hard = isHard(q.query, q.gold, byId);
-    const before = scoreQuery(a.search(parsed, 10).map((h) => idOf.get(h.name)!), q.gold)['R@5'];
+    const before = scoreQuery(
+      a.search(parsed, 10).map((h) => idOf.get(h.name)!),
+      q.gold,
+    )['R@5'];
     const top = b.search(parsed, 10);
-    const after = scoreQuery(top.map((h) => idOf.get(h.name)!), q.gold)['R@5'];
+    const after = scoreQuery(
+      top.map((h) => idOf.get(h.name)!),
+      q.gold,
+    )['R@5'];
     r.all[0]!.push(before);
     r.all[1]!.push(after);
     if (hard) {
@@ -104,8 +122,11 @@ for (const name of names) {
 }
 
 const text = [
-  header('Hard queries and never empty-handed (C12)', `npx tsx bench/empty-handed.ts ${process.argv.slice(2).join(' ')}`.trim()),
-  'Hard query = no word of the query is a part of any gold tool\'s name. R@5 of the default ranker without and with',
+  header(
+    'Hard queries and never empty-handed (C12)',
+    `npx tsx bench/empty-handed.ts ${process.argv.slice(2).join(' ')}`.trim(),
+  ),
+  "Hard query = no word of the query is a part of any gold tool's name. R@5 of the default ranker without and with",
   'rare-word expansion (thesaurus neighbours and compound words; everything else equal).',
   '',
   '| set | queries | hard | R@5 all, no expansion | R@5 all, expansion | R@5 hard, no expansion | R@5 hard, expansion |',
@@ -122,7 +143,7 @@ const text = [
   'share of gold tools whose server is already among the servers of the top 5 hits (all queries), for comparison.',
   'Only sets whose tools have servers.',
   '',
-  '| set | servers | gold server found (all) | any (all) | gold server found (hard) | any (hard) | weak (all) | weak (hard) | found on weak | top-5 hits\' servers |',
+  "| set | servers | gold server found (all) | any (all) | gold server found (hard) | any (hard) | weak (all) | weak (hard) | found on weak | top-5 hits' servers |",
   '|---|---|---|---|---|---|---|---|---|---|',
   ...serverRows,
   '',

@@ -36,6 +36,7 @@ export function evaluate(set: BenchSet, rank: RankIds): SetResult {
     }
   }
   const subsets: SetResult['subsets'] = {};
-  for (const [name, rows] of [...bySubset].sort(([a], [b]) => a.localeCompare(b))) subsets[name] = { ...meanRows(rows), queries: rows.length };
+  for (const [name, rows] of [...bySubset].sort(([a], [b]) => a.localeCompare(b)))
+    subsets[name] = { ...meanRows(rows), queries: rows.length };
   return { set: set.name, tools: set.tools.length, queries: set.queries.length, all: meanRows(all), subsets };
 }

@@ -26,11 +26,16 @@ async function fullList(list: () => Promise<Tool[]>): Promise<Tool[]> {
   return list();
 }
 const directTools = await fullList(async () => (await direct.client.listTools()).tools);
-const stack = await createGatewayFromConfig({ config: parseHubConfig({ mcpServers: { everything: server } }, 'bench'), gateway: { mode: 'never' } });
+const stack = await createGatewayFromConfig({
+  config: parseHubConfig({ mcpServers: { everything: server } }, 'bench'),
+  gateway: { mode: 'never' },
+});
 const http = await startHttpGateway(stack.gateway, { port: 0 });
 await stack.hub.settled();
 const gateway = await capableClient('gateway', new StreamableHTTPClientTransport(new URL(http.url)));
-const gatewayTools = await fullList(async () => (await gateway.client.listTools()).tools.filter((t) => t.name.startsWith('mcp__')));
+const gatewayTools = await fullList(async () =>
+  (await gateway.client.listTools()).tools.filter((t) => t.name.startsWith('mcp__')),
+);
 
 const withoutDialect = (tool: Tool) => {
   const { $schema: _dialect, ...inputSchema } = tool.inputSchema as Record<string, unknown>;
@@ -41,7 +46,11 @@ const stable = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(stable)
     : typeof value === 'object' && value !== null
-      ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, stable((value as Record<string, unknown>)[k])]))
+      ? Object.fromEntries(
+          Object.keys(value)
+            .sort()
+            .map((k) => [k, stable((value as Record<string, unknown>)[k])]),
+        )
       : value;
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(stable(a)) === JSON.stringify(stable(b));
 const identical = directTools.filter((d) => {
@@ -50,12 +59,17 @@ const identical = directTools.filter((d) => {
 }).length;
 
 console.log('command: npx tsx bench/fidelity.ts');
-console.log(`tools listed: direct ${directTools.length}, through the gateway ${gatewayTools.length}; identical but for the name: ${identical}/${directTools.length}`);
+console.log(
+  `tools listed: direct ${directTools.length}, through the gateway ${gatewayTools.length}; identical but for the name: ${identical}/${directTools.length}`,
+);
 for (const field of FIELDS) {
   const count = (tools: Tool[]) => tools.filter((t) => t[field] !== undefined).length;
   console.log(`  tools with ${field}: direct ${count(directTools)}, gateway ${count(gatewayTools)}`);
 }
-const caps = (c: typeof direct) => Object.keys(c.client.getServerCapabilities() ?? {}).sort().join(', ');
+const caps = (c: typeof direct) =>
+  Object.keys(c.client.getServerCapabilities() ?? {})
+    .sort()
+    .join(', ');
 console.log(`capabilities: direct [${caps(direct)}], gateway [${caps(gateway)}]`);
 const lists = [
   ['resources', (c: typeof direct) => c.client.listResources().then((r) => r.resources)],
@@ -64,7 +78,9 @@ const lists = [
 ] as const;
 for (const [what, list] of lists) {
   const [d, g] = await Promise.all([list(direct), list(gateway)]);
-  console.log(`${what}: direct ${d.length}, gateway ${g.length}, identical: ${JSON.stringify(d) === JSON.stringify(g)}`);
+  console.log(
+    `${what}: direct ${d.length}, gateway ${g.length}, identical: ${JSON.stringify(d) === JSON.stringify(g)}`,
+  );
 }
 await Promise.allSettled([gateway.close(), direct.close()]);
 await http.close();

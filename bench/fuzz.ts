@@ -32,22 +32,32 @@ fc.assert(
     }
     times[which]!.push(performance.now() - t0);
     count++;
-    if (count % 100_000 === 0) process.stderr.write(`  ${count} runs, ${failures.length} failures, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+    if (count % 100_000 === 0)
+      process.stderr.write(
+        `  ${count} runs, ${failures.length} failures, ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
+      );
     return true;
   }),
   { numRuns: runs, seed },
 );
 
-const quantile = (sorted: number[], q: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
+const quantile = (sorted: number[], q: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const fmt = (ms: number) => ms.toFixed(3);
 const all = times.flat().sort((a, b) => a - b);
-console.log(`fuzz: ${count} queries, seed ${seed}, ${failures.length} failures, ${((performance.now() - started) / 1000).toFixed(1)} s total`);
-console.log(`per query (ms): p50 ${fmt(quantile(all, 0.5))}  p99 ${fmt(quantile(all, 0.99))}  max ${fmt(all[all.length - 1] ?? 0)}`);
+console.log(
+  `fuzz: ${count} queries, seed ${seed}, ${failures.length} failures, ${((performance.now() - started) / 1000).toFixed(1)} s total`,
+);
+console.log(
+  `per query (ms): p50 ${fmt(quantile(all, 0.5))}  p99 ${fmt(quantile(all, 0.99))}  max ${fmt(all[all.length - 1] ?? 0)}`,
+);
 console.log('| target | queries | p50 ms | p99 ms | max ms |');
 console.log('|---|---:|---:|---:|---:|');
 targets.forEach((target, i) => {
   const sorted = times[i]!.sort((a, b) => a - b);
-  console.log(`| ${target.name} | ${sorted.length} | ${fmt(quantile(sorted, 0.5))} | ${fmt(quantile(sorted, 0.99))} | ${fmt(sorted[sorted.length - 1] ?? 0)} |`);
+  console.log(
+    `| ${target.name} | ${sorted.length} | ${fmt(quantile(sorted, 0.5))} | ${fmt(quantile(sorted, 0.99))} | ${fmt(sorted[sorted.length - 1] ?? 0)} |`,
+  );
 });
 for (const f of failures.slice(0, 10)) console.log(`FAIL ${f.target}: ${JSON.stringify(f.query)} → ${f.error}`);
 process.exitCode = failures.length === 0 ? 0 : 1;

@@ -14,7 +14,11 @@ const catalog = new Catalog();
 for (let s = 0; s < 20; s++) {
   catalog.setServerTools(
     `server${s}`,
-    Array.from({ length: TOOLS / 20 }, (_, i) => ({ name: `tool_${i}`, description: `Tool ${i} of server ${s}: reads, writes and lists records number ${i * 7}.`, inputSchema: { type: 'object', properties: { n: { type: 'number' } } } })),
+    Array.from({ length: TOOLS / 20 }, (_, i) => ({
+      name: `tool_${i}`,
+      description: `Tool ${i} of server ${s}: reads, writes and lists records number ${i * 7}.`,
+      inputSchema: { type: 'object', properties: { n: { type: 'number' } } },
+    })),
   );
 }
 const gateway = new ToolsearchGateway({ catalog });
@@ -30,6 +34,8 @@ async function mean(what: string, run: (i: number) => Promise<unknown>): Promise
   console.log(`${what}: ${((performance.now() - started) / ROUNDS).toFixed(2)} ms mean over ${ROUNDS}`);
 }
 await mean(`tools/list at ${TOOLS} tools`, () => client.listTools());
-await mean(`tool_search (keywords) at ${TOOLS} tools`, (i) => client.callTool({ name: 'tool_search', arguments: { query: `lists records number ${i}` } }));
+await mean(`tool_search (keywords) at ${TOOLS} tools`, (i) =>
+  client.callTool({ name: 'tool_search', arguments: { query: `lists records number ${i}` } }),
+);
 await client.close();
 await gateway.close();

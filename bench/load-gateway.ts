@@ -27,7 +27,14 @@ for await (const line of createInterface({ input: process.stdin })) {
   gc?.();
   const memory = process.memoryUsage();
   const mib = (bytes: number) => bytes / 2 ** 20;
-  const stats = { httpSessions: http.sessionCount(), liveSessions: stack.gateway.liveSessions, storedSessions: sessions.size, rssMiB: mib(memory.rss), heapMiB: mib(memory.heapUsed), externalMiB: mib(memory.external) };
+  const stats = {
+    httpSessions: http.sessionCount(),
+    liveSessions: stack.gateway.liveSessions,
+    storedSessions: sessions.size,
+    rssMiB: mib(memory.rss),
+    heapMiB: mib(memory.heapUsed),
+    externalMiB: mib(memory.external),
+  };
   process.stdout.write(`${JSON.stringify(stats)}\n`);
 }
 await http.close();

@@ -32,7 +32,11 @@ interface GatewayStats {
   externalMiB: number;
 }
 
-const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', new URL('./load-gateway.ts', import.meta.url).pathname], { stdio: ['pipe', 'pipe', 'inherit'] });
+const child = spawn(
+  process.execPath,
+  ['--expose-gc', '--import', 'tsx', new URL('./load-gateway.ts', import.meta.url).pathname],
+  { stdio: ['pipe', 'pipe', 'inherit'] },
+);
 const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
 async function nextLine<T>(): Promise<T> {
   const next = await lines.next();
@@ -46,7 +50,11 @@ async function stats(): Promise<GatewayStats> {
 
 /** Tools the sessions use, alternately: one per upstream server. */
 const WORKLOADS = [
-  { tool: 'mcp__everything__echo', args: (i: number) => ({ message: `hello ${i}` }), expect: (i: number) => `Echo: hello ${i}` },
+  {
+    tool: 'mcp__everything__echo',
+    args: (i: number) => ({ message: `hello ${i}` }),
+    expect: (i: number) => `Echo: hello ${i}`,
+  },
   { tool: 'mcp__memory__search_nodes', args: (i: number) => ({ query: `n${i}` }), expect: () => undefined },
 ] as const;
 
@@ -68,8 +76,12 @@ async function runSession(url: string, index: number, result: RoundResult): Prom
   };
   try {
     await client.connect(transport);
-    const found = (await client.callTool({ name: 'tool_search', arguments: { query: `select:${work.tool}` } })) as CallToolResult;
-    if (found.isError || !JSON.stringify(found.content).includes(work.tool)) fail(`session ${index}: search did not load ${work.tool}`);
+    const found = (await client.callTool({
+      name: 'tool_search',
+      arguments: { query: `select:${work.tool}` },
+    })) as CallToolResult;
+    if (found.isError || !JSON.stringify(found.content).includes(work.tool))
+      fail(`session ${index}: search did not load ${work.tool}`);
     for (let i = 0; i < CALLS; i++) {
       const t0 = performance.now();
       try {
@@ -78,7 +90,8 @@ async function runSession(url: string, index: number, result: RoundResult): Prom
         result.calls++;
         const text = r.content[0]?.type === 'text' ? r.content[0].text : '';
         const expected = work.expect(i);
-        if (r.isError || (expected !== undefined && text !== expected)) fail(`session ${index} call ${i}: ${text.slice(0, 120)}`);
+        if (r.isError || (expected !== undefined && text !== expected))
+          fail(`session ${index} call ${i}: ${text.slice(0, 120)}`);
       } catch (error) {
         result.calls++;
         fail(`session ${index} call ${i}: ${String(error)}`);
@@ -97,7 +110,9 @@ async function round(url: string): Promise<RoundResult> {
   const t0 = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const all = Promise.all(Array.from({ length: SESSIONS }, (_, i) => runSession(url, i, result)));
-  const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ROUND_TIMEOUT_MS)));
+  const timedOut = new Promise<'timeout'>(
+    (resolve) => (timer = setTimeout(() => resolve('timeout'), ROUND_TIMEOUT_MS)),
+  );
   if ((await Promise.race([all, timedOut])) === 'timeout') result.errors.push(`round exceeded ${ROUND_TIMEOUT_MS} ms`);
   clearTimeout(timer);
   result.wallMs = performance.now() - t0;
@@ -118,16 +133,22 @@ for (let r = 0; r < ROUNDS; r++) {
 child.stdin.end();
 child.kill('SIGTERM');
 
-console.log(`Load: ${SESSIONS} concurrent Streamable HTTP sessions × (tool_search + ${CALLS} calls), ${ROUNDS} rounds, gateway ${url} (${tools} upstream tools: server-everything + server-memory)`);
+console.log(
+  `Load: ${SESSIONS} concurrent Streamable HTTP sessions × (tool_search + ${CALLS} calls), ${ROUNDS} rounds, gateway ${url} (${tools} upstream tools: server-everything + server-memory)`,
+);
 console.log('');
 console.log('| round | calls | failed | wall s | calls/s | p50 ms | p99 ms | max ms |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
 results.forEach(({ round: res }, i) => {
   const sorted = [...res.latencies].sort((a, b) => a - b);
-  console.log(`| ${i + 1} | ${res.calls} | ${res.failed} | ${(res.wallMs / 1000).toFixed(1)} | ${(res.calls / (res.wallMs / 1000)).toFixed(0)} | ${q(sorted, 0.5).toFixed(1)} | ${q(sorted, 0.99).toFixed(1)} | ${(sorted[sorted.length - 1] ?? 0).toFixed(1)} |`);
+  console.log(
+    `| ${i + 1} | ${res.calls} | ${res.failed} | ${(res.wallMs / 1000).toFixed(1)} | ${(res.calls / (res.wallMs / 1000)).toFixed(0)} | ${q(sorted, 0.5).toFixed(1)} | ${q(sorted, 0.99).toFixed(1)} | ${(sorted[sorted.length - 1] ?? 0).toFixed(1)} |`,
+  );
 });
 console.log('');
-console.log('| gateway (after GC) | HTTP sessions | live sessions | stored sessions | RSS MiB | heap used MiB | external MiB |');
+console.log(
+  '| gateway (after GC) | HTTP sessions | live sessions | stored sessions | RSS MiB | heap used MiB | external MiB |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|');
 console.log(statsLine('before', before));
 results.forEach(({ after }, i) => console.log(statsLine(`after round ${i + 1}`, after)));

@@ -19,7 +19,9 @@ export const miniSearchRanker: Ranker = {
         id,
         name: identifierParts(sourceName(t)).join(' '),
         description: t.description,
-        params: schemaParameters(t).map((p) => identifierParts(p.name).join(' ')).join(' '),
+        params: schemaParameters(t)
+          .map((p) => identifierParts(p.name).join(' '))
+          .join(' '),
       })),
     );
     return {

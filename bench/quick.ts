@@ -27,7 +27,9 @@ for (const name of [...QUERY_SETS, 'distractors']) {
   out[name] = evaluate(set, rank).all['R@5'];
   if (fail === name) printMisses(set);
 }
-const labelled = Object.entries(out).filter(([k]) => k !== 'distractors').map(([, v]) => v);
+const labelled = Object.entries(out)
+  .filter(([k]) => k !== 'distractors')
+  .map(([, v]) => v);
 const mean = labelled.reduce((a, b) => a + b, 0) / Math.max(1, labelled.length);
 console.log(
   Object.entries(out)
@@ -51,7 +53,8 @@ function printMisses(set: BenchSet): void {
       const rank = top.findIndex((r) => g.includes(r.id));
       console.log(`  MISS(${rank < 0 ? '>10' : rank + 1}) ${g[0]}  :: ${t?.description.slice(0, 120)}`);
     }
-    for (const r of top.slice(0, 5)) console.log(`  top ${r.score.toFixed(2)} ${r.id} :: ${byId.get(r.id)?.description.slice(0, 90)}`);
+    for (const r of top.slice(0, 5))
+      console.log(`  top ${r.score.toFixed(2)} ${r.id} :: ${byId.get(r.id)?.description.slice(0, 90)}`);
   }
 }
 
@@ -68,6 +71,10 @@ function loadTables(files: string[]): Thesaurus {
     }
   }
   const out = new Map<string, Neighbour[]>();
-  for (const [term, m] of merged) out.set(term, [...m].map(([t, similarity]) => ({ term: t, similarity })).sort((a, b) => b.similarity - a.similarity));
+  for (const [term, m] of merged)
+    out.set(
+      term,
+      [...m].map(([t, similarity]) => ({ term: t, similarity })).sort((a, b) => b.similarity - a.similarity),
+    );
   return out;
 }

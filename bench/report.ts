@@ -12,7 +12,15 @@ export function commitId(): string {
 }
 
 export function header(title: string, command: string): string {
-  return [`# ${title}`, '', `- date: ${new Date().toISOString()}`, `- commit: ${commitId()}`, `- command: \`${command}\``, `- node: ${process.version}`, ''].join('\n');
+  return [
+    `# ${title}`,
+    '',
+    `- date: ${new Date().toISOString()}`,
+    `- commit: ${commitId()}`,
+    `- command: \`${command}\``,
+    `- node: ${process.version}`,
+    '',
+  ].join('\n');
 }
 
 export const f3 = (x: number) => x.toFixed(3);

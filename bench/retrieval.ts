@@ -31,7 +31,12 @@ const RANKERS: Record<string, () => Ranker> = {
 const setNames = arg('sets')?.split(',') ?? [...QUERY_SETS, 'distractors'];
 const rankerNames = arg('rankers')?.split(',') ?? Object.keys(RANKERS);
 
-function row(set: string, subset: string, ranker: string, r: { tools: number; queries: number } & Record<string, number>): string {
+function row(
+  set: string,
+  subset: string,
+  ranker: string,
+  r: { tools: number; queries: number } & Record<string, number>,
+): string {
   return `| ${set} | ${subset} | ${ranker} | ${r.tools} | ${r.queries} | ${METRICS.map((m) => f3(r[m]!)).join(' | ')} |`;
 }
 
@@ -48,7 +53,9 @@ for (const setName of setNames) {
   let set: BenchSet;
   if (setName === 'distractors') {
     const d = distractorSet();
-    process.stderr.write(`distractors: ${d.added} smithery tools added, ${d.skipped} identical (name, description) left out\n`);
+    process.stderr.write(
+      `distractors: ${d.added} smithery tools added, ${d.skipped} identical (name, description) left out\n`,
+    );
     set = d;
   } else set = loadSet(setName);
   for (const rankerName of rankerNames) {
@@ -56,7 +63,8 @@ for (const setName of setNames) {
     if (!factory) throw new Error(`unknown ranker ${rankerName}`);
     const result: SetResult = evaluate(set, rankerRankIds(factory(), set.tools));
     log(row(set.name, 'all', rankerName, { tools: result.tools, queries: result.queries, ...result.all }));
-    for (const [subset, r] of Object.entries(result.subsets)) log(row(set.name, subset, rankerName, { tools: result.tools, ...r }));
+    for (const [subset, r] of Object.entries(result.subsets))
+      log(row(set.name, subset, rankerName, { tools: result.tools, ...r }));
     let bySet = summary.get(set.name);
     if (!bySet) summary.set(set.name, (bySet = new Map()));
     bySet.set(rankerName, result.all['R@5']);

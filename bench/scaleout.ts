@@ -17,7 +17,14 @@ import { connectClient, type TestClient } from '../test/fixtures/clients.js';
 import { waitFor } from '../test/fixtures/wait.js';
 import { freePort, redisUnavailable, startRedis } from '../test/faults/redis.js';
 import { haproxyUnavailable, startHaproxy } from '../test/scaleout/haproxy.js';
-import { fixtureConfig, openStream, rawRequest, rawSession, spawnReplica, type ReplicaProcess } from '../test/scaleout/replicas.js';
+import {
+  fixtureConfig,
+  openStream,
+  rawRequest,
+  rawSession,
+  spawnReplica,
+  type ReplicaProcess,
+} from '../test/scaleout/replicas.js';
 
 function arg(flag: string, fallback: number): number {
   const i = process.argv.indexOf(flag);
@@ -68,7 +75,10 @@ async function runSession(entry: string, calls: number, result: LoadResult, pace
   for (let i = 0; i < calls; i++) {
     await pace();
     const started = performance.now();
-    const call = async () => (await client.client.callTool({ name: 'mcp__fx__add', arguments: { a: i, b: 1 } }, undefined, { timeout: CALL_TIMEOUT_MS })) as CallToolResult;
+    const call = async () =>
+      (await client.client.callTool({ name: 'mcp__fx__add', arguments: { a: i, b: 1 } }, undefined, {
+        timeout: CALL_TIMEOUT_MS,
+      })) as CallToolResult;
     try {
       let answer: CallToolResult;
       try {
@@ -86,8 +96,7 @@ async function runSession(entry: string, calls: number, result: LoadResult, pace
         result.toolErrors++;
         const key = `tool error: ${text.slice(0, 70)}`;
         result.errors.set(key, (result.errors.get(key) ?? 0) + 1);
-      }
-      else if (text === String(i + 1)) result.ok++;
+      } else if (text === String(i + 1)) result.ok++;
       else result.failed++;
     } catch (error) {
       result.failed++;
@@ -98,22 +107,41 @@ async function runSession(entry: string, calls: number, result: LoadResult, pace
     }
     result.calls++;
   }
-  await (client.client.transport as StreamableHTTPClientTransport | undefined)?.terminateSession().catch(() => undefined);
+  await (client.client.transport as StreamableHTTPClientTransport | undefined)
+    ?.terminateSession()
+    .catch(() => undefined);
   await client.close().catch(() => undefined);
 }
 
 /** 404, or (a request that raced the store's loss) the gateway's "not in the session store" error: start over. */
 function isGone(error: unknown): boolean {
-  return (error as { code?: number }).code === 404 || String((error as Error).message).includes('not in the session store');
+  return (
+    (error as { code?: number }).code === 404 || String((error as Error).message).includes('not in the session store')
+  );
 }
 
 async function load(entry: string, during?: (elapsed: () => number) => Promise<void>, pacing = 0): Promise<LoadResult> {
-  const result: LoadResult = { calls: 0, ok: 0, failed: 0, toolErrors: 0, reinits: 0, latencies: [], wallMs: 0, errors: new Map(), failedAt: [] };
+  const result: LoadResult = {
+    calls: 0,
+    ok: 0,
+    failed: 0,
+    toolErrors: 0,
+    reinits: 0,
+    latencies: [],
+    wallMs: 0,
+    errors: new Map(),
+    failedAt: [],
+  };
   const started = performance.now();
   const pace = () => (pacing > 0 ? new Promise<void>((resolve) => setTimeout(resolve, pacing)) : Promise.resolve());
-  const sessions = Array.from({ length: SESSIONS }, () => runSession(entry, CALLS, result, pace).catch((error: unknown) => {
-    result.errors.set(`session: ${String(error).slice(0, 70)}`, (result.errors.get(`session: ${String(error).slice(0, 70)}`) ?? 0) + 1);
-  }));
+  const sessions = Array.from({ length: SESSIONS }, () =>
+    runSession(entry, CALLS, result, pace).catch((error: unknown) => {
+      result.errors.set(
+        `session: ${String(error).slice(0, 70)}`,
+        (result.errors.get(`session: ${String(error).slice(0, 70)}`) ?? 0) + 1,
+      );
+    }),
+  );
   const fault = during?.(() => performance.now() - started);
   await Promise.all(sessions);
   result.wallMs = performance.now() - started;
@@ -132,7 +160,8 @@ function row(name: string, r: LoadResult): string {
   return `| ${name} | ${r.calls} | ${r.ok} | ${r.failed} | ${r.toolErrors} | ${r.reinits} | ${f(r.calls / (r.wallMs / 1000))} | ${f(quantile(r.latencies, 0.5))} | ${f(quantile(r.latencies, 0.99))} | ${f(Math.max(...r.latencies))} | ${errors || '—'} |`;
 }
 
-const until = (ms: number, elapsed: () => number) => waitFor(() => elapsed() >= ms, `${ms} ms into the load`, ms + 60_000);
+const until = (ms: number, elapsed: () => number) =>
+  waitFor(() => elapsed() >= ms, `${ms} ms into the load`, ms + 60_000);
 
 const lines: string[] = [];
 const log = (line: string) => {
@@ -145,7 +174,10 @@ const redis = await startRedis({ persist: true });
 const ports = [await freePort(), await freePort()];
 let replicas: ReplicaProcess[] = await Promise.all(ports.map((port) => spawnReplica(config, redis.url, port)));
 const urls = ports.map((p) => `http://127.0.0.1:${p}/mcp`);
-const balancer = await startHaproxy(await freePort(), ports.map((p) => `127.0.0.1:${p}`));
+const balancer = await startHaproxy(
+  await freePort(),
+  ports.map((p) => `127.0.0.1:${p}`),
+);
 
 try {
   const table: string[] = [
@@ -203,17 +235,31 @@ try {
   let afterTotal = 0;
   for (let i = 0; i < DELETED; i++) {
     const sessionId = await rawSession(balancer.url);
-    for (const url of urls) await rawRequest(url, sessionId, 'tools/call', { name: 'tool_search', arguments: { query: 'select:mcp__fx__add' } });
+    for (const url of urls)
+      await rawRequest(url, sessionId, 'tools/call', {
+        name: 'tool_search',
+        arguments: { query: 'select:mcp__fx__add' },
+      });
     await fetch(balancer.url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } });
     for (const url of [...urls, ...urls]) {
       afterTotal++;
-      if ((await rawRequest(url, sessionId, 'tools/call', { name: 'tool_search', arguments: { query: 'select:mcp__fx__ping' } })).status === 404) after404++;
+      if (
+        (
+          await rawRequest(url, sessionId, 'tools/call', {
+            name: 'tool_search',
+            arguments: { query: 'select:mcp__fx__ping' },
+          })
+        ).status === 404
+      )
+        after404++;
     }
   }
 
   // 7. 20 clients (streams spread over both replicas); one calls `grow` (an upstream tools change
   // on whichever replica serves that call): how many clients hear list_changed?
-  const listeners = await Promise.all(Array.from({ length: 20 }, () => connectClient(new StreamableHTTPClientTransport(new URL(balancer.url)))));
+  const listeners = await Promise.all(
+    Array.from({ length: 20 }, () => connectClient(new StreamableHTTPClientTransport(new URL(balancer.url)))),
+  );
   await listeners[0]!.call('tool_search', { query: 'select:mcp__fx__grow' });
   await new Promise((resolve) => setTimeout(resolve, 500));
   const before = listeners.map((c) => c.listChanged());
@@ -234,7 +280,8 @@ try {
     10,
   );
   table.push(row('8. replica r1 SIGKILLed mid-load', killed));
-  const lastFailure = killed.failedAt.length > 0 ? `${(Math.max(...killed.failedAt) - killedAt).toFixed(0)} ms` : 'none';
+  const lastFailure =
+    killed.failedAt.length > 0 ? `${(Math.max(...killed.failedAt) - killedAt).toFixed(0)} ms` : 'none';
 
   const when = new Date().toISOString().replace('T', ' ').slice(0, 16);
   const md = [
@@ -251,7 +298,7 @@ try {
     '',
     'Setup: `redis-server` with `appendonly yes`, `appendfsync always`; two `toolsearch serve --http',
     '127.0.0.1:PORT --session-store redis://127.0.0.1:PORT` replicas (run through tsx), each fronting two',
-    'fixture MCP servers over stdio; `haproxy` with the README\'s config (round robin, no stickiness,',
+    "fixture MCP servers over stdio; `haproxy` with the README's config (round robin, no stickiness,",
     '`retry-on conn-failure 503`, `/healthz` checked every 1 s). Each phase: ' +
       `${SESSIONS} concurrent SDK clients, each \`tool_search\` (\`select:mcp__fx__add\`) then ${CALLS} calls of \`mcp__fx__add\` ` +
       '(answer checked); phases 3, 4 and 8 pace calls 10 ms apart so the fault lands mid-load. A client that gets 404',

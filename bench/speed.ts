@@ -20,9 +20,26 @@ const gc = (globalThis as { gc?: () => void }).gc;
 
 /** Fixed query list: the 94 livemcpbench task texts plus short keyword queries. */
 const SHORT_QUERIES = [
-  'create issue', 'send message', 'search web', 'read file', 'list directory', 'weather forecast', 'stock price',
-  'translate text', 'generate chart', 'pull request', 'github repository', 'slack channel', 'database query',
-  'calendar event', 'pdf document', 'word document', 'email', 'map directions', 'crypto price', 'news headlines',
+  'create issue',
+  'send message',
+  'search web',
+  'read file',
+  'list directory',
+  'weather forecast',
+  'stock price',
+  'translate text',
+  'generate chart',
+  'pull request',
+  'github repository',
+  'slack channel',
+  'database query',
+  'calendar event',
+  'pdf document',
+  'word document',
+  'email',
+  'map directions',
+  'crypto price',
+  'news headlines',
 ];
 
 function queries(): ParsedQuery[] {
@@ -101,7 +118,9 @@ for (const [name, tools] of catalogs) {
   for (const ranker of rankers) {
     const row = measure(name, tools, ranker, list);
     rows.push(row);
-    process.stderr.write(`${name} / ${ranker.name}: build ${row.buildMs.toFixed(1)} ms, p50 ${row.p50Ms.toFixed(3)} ms\n`);
+    process.stderr.write(
+      `${name} / ${ranker.name}: build ${row.buildMs.toFixed(1)} ms, p50 ${row.p50Ms.toFixed(3)} ms\n`,
+    );
   }
 }
 

@@ -91,7 +91,8 @@ function parseCatalogEntry(file: string, line: number, value: Record<string, unk
   const id = value.id;
   if (id !== undefined && typeof id !== 'string') fail('"id" must be a string');
   const { serverDescription, serverTitle } = value;
-  if (serverDescription !== undefined && typeof serverDescription !== 'string') fail('"serverDescription" must be a string');
+  if (serverDescription !== undefined && typeof serverDescription !== 'string')
+    fail('"serverDescription" must be a string');
   if (serverTitle !== undefined && typeof serverTitle !== 'string') fail('"serverTitle" must be a string');
   return {
     ...(typeof serverDescription === 'string' && { serverDescription }),
@@ -172,10 +173,16 @@ function recordServerInfo(catalog: Catalog, entries: readonly CatalogFileEntry[]
   for (const entry of entries) {
     if (entry.server === null || (entry.serverTitle === undefined && entry.serverDescription === undefined)) continue;
     const current = info.get(entry.server) ?? {};
-    info.set(entry.server, { title: current.title ?? entry.serverTitle, description: current.description ?? entry.serverDescription });
+    info.set(entry.server, {
+      title: current.title ?? entry.serverTitle,
+      description: current.description ?? entry.serverDescription,
+    });
   }
   for (const [server, { title, description }] of info) {
-    catalog.setServerInfo(server, { ...(title !== undefined && { title }), ...(description !== undefined && { description }) });
+    catalog.setServerInfo(server, {
+      ...(title !== undefined && { title }),
+      ...(description !== undefined && { description }),
+    });
   }
 }
 

@@ -16,7 +16,10 @@ export interface EmbeddingsFlags {
 
 export function addEmbeddingsOptions(command: Command): Command {
   return command
-    .option('--embeddings-url <url>', 'OpenAI-compatible embeddings endpoint, e.g. http://localhost:11434/v1 (Ollama); fused with the lexical ranking')
+    .option(
+      '--embeddings-url <url>',
+      'OpenAI-compatible embeddings endpoint, e.g. http://localhost:11434/v1 (Ollama); fused with the lexical ranking',
+    )
     .option('--embeddings-model <name>', 'embedding model name (required with --embeddings-url)')
     .option('--embeddings-api-key-env <VAR>', 'environment variable holding the API key (sent as a Bearer token)')
     .option('--embeddings-dimensions <n>', 'vector size to request and check', parsePositiveInt)

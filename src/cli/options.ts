@@ -3,6 +3,7 @@ import { InvalidArgumentError } from 'commander';
 
 export function parsePositiveInt(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError(`expected a positive whole number, got "${value}"`);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new InvalidArgumentError(`expected a positive whole number, got "${value}"`);
   return n;
 }

@@ -55,7 +55,10 @@ function instructionsOf(options: AnnounceOptions): SearchInstructions {
 }
 
 function listText(deferred: readonly ToolSpec[], how: SearchInstructions): string {
-  return `${how.listIntro}\n${wrapTag(ANNOUNCE_TAG, deferred.map((t) => t.name))}`;
+  return `${how.listIntro}\n${wrapTag(
+    ANNOUNCE_TAG,
+    deferred.map((t) => t.name),
+  )}`;
 }
 
 function groupedText(deferred: readonly ToolSpec[], how: SearchInstructions): string {

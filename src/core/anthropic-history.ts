@@ -37,10 +37,11 @@ function eventsFromBlock(block: Block): HistoryEvent[] {
       const events: HistoryEvent[] = [];
       const refs = referencesIn(content);
       if (refs.length) events.push({ type: 'loaded', names: refs });
-      if (Array.isArray(content)) for (const inner of content) {
-        const b = asBlock(inner);
-        if (b?.type === 'text' && typeof b.text === 'string') events.push(...eventsFromText(b.text));
-      }
+      if (Array.isArray(content))
+        for (const inner of content) {
+          const b = asBlock(inner);
+          if (b?.type === 'text' && typeof b.text === 'string') events.push(...eventsFromText(b.text));
+        }
       return events;
     }
     case 'tool_search_tool_result': {
@@ -60,10 +61,11 @@ export function readAnthropicHistory(
 ): HistoryEvent[] {
   const events: HistoryEvent[] = [];
   if (typeof system === 'string') events.push(...eventsFromText(system));
-  else if (Array.isArray(system)) for (const b of system) {
-    const block = asBlock(b);
-    if (block) events.push(...eventsFromBlock(block));
-  }
+  else if (Array.isArray(system))
+    for (const b of system) {
+      const block = asBlock(b);
+      if (block) events.push(...eventsFromBlock(block));
+    }
   for (const message of messages) {
     if (typeof message.content === 'string') {
       events.push(...eventsFromText(message.content));

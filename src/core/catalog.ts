@@ -156,7 +156,11 @@ export class Catalog implements PoolView {
     if (empty && !current) return;
     const next = new Map(this.info);
     if (empty) next.delete(server);
-    else next.set(server, { ...(info.title && { title: info.title }), ...(info.description && { description: info.description }) });
+    else
+      next.set(server, {
+        ...(info.title && { title: info.title }),
+        ...(info.description && { description: info.description }),
+      });
     this.info = next;
     this.emit({ added: [], removed: [] }, true);
   }
@@ -214,7 +218,9 @@ export class Catalog implements PoolView {
     const now = new Set(specs.map((s) => s.name));
     const wasPending = this.pending.delete(server);
     const wasFailed = this.clearFailed(server);
-    const changed = specs.filter((s) => before.has(s.name) && definitionChanged(before.get(s.name)!, s)).map((s) => s.name);
+    const changed = specs
+      .filter((s) => before.has(s.name) && definitionChanged(before.get(s.name)!, s))
+      .map((s) => s.name);
     return this.emit(
       {
         added: [...now].filter((n) => !previous.has(n)),
@@ -284,7 +290,18 @@ export class Catalog implements PoolView {
  * of everything a client or the ranker sees (the handler is not data and is left out).
  */
 function definitionChanged(a: ToolSpec, b: ToolSpec): boolean {
-  const view = (t: ToolSpec) => JSON.stringify([t.description, t.inputSchema, t.searchHint, t.alwaysLoad, t.defer, t.critical, t.originalName, t.meta, t.mcpFields]);
+  const view = (t: ToolSpec) =>
+    JSON.stringify([
+      t.description,
+      t.inputSchema,
+      t.searchHint,
+      t.alwaysLoad,
+      t.defer,
+      t.critical,
+      t.originalName,
+      t.meta,
+      t.mcpFields,
+    ]);
   return view(a) !== view(b);
 }
 

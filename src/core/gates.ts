@@ -16,7 +16,10 @@ export interface GateDecision {
 export const FIRST_PARTY_HOSTS: readonly string[] = ['api.anthropic.com'];
 
 /** B5: a base URL is first-party when its host is a known Anthropic host (or none is given). */
-export function isFirstPartyBaseUrl(baseUrl: string | undefined, hosts: readonly string[] = FIRST_PARTY_HOSTS): boolean {
+export function isFirstPartyBaseUrl(
+  baseUrl: string | undefined,
+  hosts: readonly string[] = FIRST_PARTY_HOSTS,
+): boolean {
   if (!baseUrl) return true;
   try {
     const host = new URL(baseUrl).hostname.toLowerCase();
@@ -37,7 +40,11 @@ export function optimisticGate(input: OptimisticGateInput): GateDecision {
   if (input.mode.mode === 'never') {
     return { enabled: false, reason: input.mode.source === 'kill-switch' ? 'kill switch is on' : 'mode is never' };
   }
-  if (input.proxyBaseUrl !== undefined && !input.mode.explicit && !isFirstPartyBaseUrl(input.proxyBaseUrl, input.firstPartyHosts)) {
+  if (
+    input.proxyBaseUrl !== undefined &&
+    !input.mode.explicit &&
+    !isFirstPartyBaseUrl(input.proxyBaseUrl, input.firstPartyHosts)
+  ) {
     return {
       enabled: false,
       reason: `base URL ${input.proxyBaseUrl} is not first-party and the mode was not set explicitly (set it to vouch for the proxy)`,
@@ -67,7 +74,10 @@ export function definitiveGate(input: DefinitiveGateInput): GateDecision {
   if (!input.searchToolAllowed) return { enabled: false, reason: 'the search tool is not allowed for this request' };
   if (input.deferredCount === 0) {
     if (input.pendingServers.length > 0) {
-      return { enabled: true, reason: `no deferred tools yet; servers still connecting: ${input.pendingServers.join(', ')}` };
+      return {
+        enabled: true,
+        reason: `no deferred tools yet; servers still connecting: ${input.pendingServers.join(', ')}`,
+      };
     }
     return { enabled: false, reason: 'no deferred tools and no pending servers' };
   }
@@ -79,7 +89,10 @@ export function definitiveGate(input: DefinitiveGateInput): GateDecision {
         reason: `deferred tools are ${measure.tokens} tokens (${measure.source}), below the auto threshold of ${limit}`,
       };
     }
-    return { enabled: true, reason: `deferred tools are ${measure.tokens} tokens (${measure.source}), at or above ${limit}` };
+    return {
+      enabled: true,
+      reason: `deferred tools are ${measure.tokens} tokens (${measure.source}), at or above ${limit}`,
+    };
   }
   return { enabled: true, reason: `${input.deferredCount} deferred tools` };
 }

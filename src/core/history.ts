@@ -23,7 +23,12 @@ export type HistoryEvent =
   /** A full announcement (E1/E3): the units are tool names (list) or group keys (grouped). */
   | { readonly type: 'announcement'; readonly form: AnnouncementForm; readonly units: readonly string[] }
   /** A delta announcement (E2). */
-  | { readonly type: 'delta'; readonly form: AnnouncementForm; readonly added: readonly string[]; readonly removed: readonly string[] };
+  | {
+      readonly type: 'delta';
+      readonly form: AnnouncementForm;
+      readonly added: readonly string[];
+      readonly removed: readonly string[];
+    };
 
 /** `mcp__github: 42 tools` — one line of a grouped announcement. */
 export const GROUP_LINE = /^(\S+): (\d+) tools?$/;

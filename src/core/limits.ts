@@ -79,14 +79,17 @@ export function isLimitName(name: string): name is LimitName {
  * Defaults, then each override layer in order (config, then CLI). Throws InvalidLimitError
  * naming the limit and where it came from.
  */
-export function resolveLimits(...layers: ReadonlyArray<{ values: Partial<Record<string, unknown>> | undefined; source: string }>): Limits {
+export function resolveLimits(
+  ...layers: ReadonlyArray<{ values: Partial<Record<string, unknown>> | undefined; source: string }>
+): Limits {
   const out: Record<string, number> = { ...DEFAULT_LIMITS };
   for (const { values, source } of layers) {
     for (const [name, value] of Object.entries(values ?? {})) {
       if (value === undefined) continue;
       if (!isLimitName(name)) throw new InvalidLimitError(name, value, source);
       const min = ZERO_MEANS_OFF.has(name) ? 0 : 1;
-      if (typeof value !== 'number' || !Number.isInteger(value) || value < min) throw new InvalidLimitError(name, value, source);
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < min)
+        throw new InvalidLimitError(name, value, source);
       out[name] = value;
     }
   }
@@ -94,7 +97,11 @@ export function resolveLimits(...layers: ReadonlyArray<{ values: Partial<Record<
 }
 
 /** Cut `text` to `max` characters, saying how much was cut (never splits a surrogate pair). */
-export function cutText(text: string, max: number, marker = (cut: number) => ` … [${cut} more characters cut by toolsearch]`): string {
+export function cutText(
+  text: string,
+  max: number,
+  marker = (cut: number) => ` … [${cut} more characters cut by toolsearch]`,
+): string {
   if (text.length <= max) return text;
   let end = max;
   const code = text.charCodeAt(end - 1);

@@ -65,7 +65,8 @@ function killSwitchOn(sources: ModeSources): boolean {
 
 /** B1/B2: kill switch, then the option, then `ENABLE_TOOL_SEARCH`, then the default `always`. */
 export function resolveMode(sources: ModeSources = {}): ResolvedMode {
-  if (killSwitchOn(sources)) return { mode: 'never', autoPercent: DEFAULT_AUTO_PERCENT, explicit: true, source: 'kill-switch' };
+  if (killSwitchOn(sources))
+    return { mode: 'never', autoPercent: DEFAULT_AUTO_PERCENT, explicit: true, source: 'kill-switch' };
   if (sources.option !== undefined && sources.option !== '') {
     return { ...parseModeValue(sources.option), explicit: true, source: 'option' };
   }

@@ -53,8 +53,18 @@ const OPENAI_OLDER_FAMILIES = /(?:^|[/:])(?:o\d+(?:-[a-z0-9-]+)?|chatgpt-[a-z0-9
 export const DEFAULT_MODEL_SUPPORT_RULES: readonly ModelSupportRule[] = [
   // Anthropic. SPEC B4's default negative list is `haiku` (Claude Code's gate); the tool search
   // page lists only 4.5-generation Opus/Sonnet models, and no version of it names a Claude 3 model.
-  { capability: 'anthropic-tool-reference', match: 'haiku', supported: false, source: `${ANTHROPIC_TOOL_SEARCH_PAGE}; no Haiku` },
-  { capability: 'anthropic-tool-reference', match: 'claude-3', supported: false, source: `${ANTHROPIC_TOOL_SEARCH_PAGE}; no Claude 3.x` },
+  {
+    capability: 'anthropic-tool-reference',
+    match: 'haiku',
+    supported: false,
+    source: `${ANTHROPIC_TOOL_SEARCH_PAGE}; no Haiku`,
+  },
+  {
+    capability: 'anthropic-tool-reference',
+    match: 'claude-3',
+    supported: false,
+    source: `${ANTHROPIC_TOOL_SEARCH_PAGE}; no Claude 3.x`,
+  },
   // OpenAI. Everything named gpt-N.M below 5.4, and the o-series / chatgpt-* families, is excluded.
   {
     capability: 'openai-tool-search',
@@ -62,7 +72,12 @@ export const DEFAULT_MODEL_SUPPORT_RULES: readonly ModelSupportRule[] = [
     supported: false,
     source: `${OPENAI_TOOL_SEARCH_PAGE}; gpt models before 5.4`,
   },
-  { capability: 'openai-tool-search', match: OPENAI_OLDER_FAMILIES, supported: false, source: `${OPENAI_TOOL_SEARCH_PAGE}; o-series and chatgpt-*` },
+  {
+    capability: 'openai-tool-search',
+    match: OPENAI_OLDER_FAMILIES,
+    supported: false,
+    source: `${OPENAI_TOOL_SEARCH_PAGE}; o-series and chatgpt-*`,
+  },
   {
     capability: 'openai-tool-search',
     match: (model) => gptVersion(model) !== undefined,
@@ -78,12 +93,21 @@ export const DEFAULT_UNSUPPORTED_MODEL_PATTERNS: readonly string[] = DEFAULT_MOD
 
 function matches(rule: ModelSupportRule, model: string): boolean {
   if (typeof rule.match === 'string') return model.includes(rule.match.toLowerCase());
-  if (rule.match instanceof RegExp) return new RegExp(rule.match.source, rule.match.flags.includes('i') ? rule.match.flags : `${rule.match.flags}i`).test(model);
+  if (rule.match instanceof RegExp)
+    return new RegExp(
+      rule.match.source,
+      rule.match.flags.includes('i') ? rule.match.flags : `${rule.match.flags}i`,
+    ).test(model);
   return rule.match(model);
 }
 
 function negativeAnthropicRules(patterns: readonly string[], source: string): ModelSupportRule[] {
-  return patterns.map((p) => ({ capability: 'anthropic-tool-reference' as const, match: p.toLowerCase(), supported: false, source }));
+  return patterns.map((p) => ({
+    capability: 'anthropic-tool-reference' as const,
+    match: p.toLowerCase(),
+    supported: false,
+    source,
+  }));
 }
 
 export interface ModelSupportOptions {
@@ -100,7 +124,9 @@ export class ModelSupport {
 
   /** `new ModelSupport(['haiku'])` still works: an array is the Anthropic negative list. */
   constructor(options: ModelSupportOptions | readonly string[] = {}) {
-    const o: ModelSupportOptions = Array.isArray(options) ? { unsupportedPatterns: options as readonly string[] } : (options as ModelSupportOptions);
+    const o: ModelSupportOptions = Array.isArray(options)
+      ? { unsupportedPatterns: options as readonly string[] }
+      : (options as ModelSupportOptions);
     const isAnthropicDefault = (r: ModelSupportRule) => r.capability === 'anthropic-tool-reference';
     this.userRules = [...(o.rules ?? [])];
     this.anthropicRules = o.unsupportedPatterns

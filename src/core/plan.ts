@@ -8,7 +8,12 @@ import { deferredDelta, fullAnnouncement, type AnnounceOptions, type Announcemen
 import { definitiveGate, isFirstPartyBaseUrl, optimisticGate, type GateDecision } from './gates.js';
 import { extractDiscovered, type HistoryEvent } from './history.js';
 import { resolveMode, type ModeSources, type ResolvedMode } from './mode.js';
-import { defaultModelSupport, type ModelSupport, type ModelSupportDecision, type NativeCapability } from './model-support.js';
+import {
+  defaultModelSupport,
+  type ModelSupport,
+  type ModelSupportDecision,
+  type NativeCapability,
+} from './model-support.js';
 import { isDeferred, type DeferralContext } from './policy.js';
 import { searchInstructions, type SearchInstructions, type SearchToolMode } from './search-instructions.js';
 import { SEARCH_TOOL_NAME, searchToolSpec } from './search-tool.js';
@@ -154,8 +159,15 @@ export function plan(input: PlanInput): Plan {
   if (!definitive.enabled) {
     // B7: every "no" ends in everything loaded.
     return {
-      mode, useToolSearch: false, expansion, gates, ...(threshold && { threshold }),
-      deferred: [], discovered: [], visibleTools: pool, hiddenTools: [],
+      mode,
+      useToolSearch: false,
+      expansion,
+      gates,
+      ...(threshold && { threshold }),
+      deferred: [],
+      discovered: [],
+      visibleTools: pool,
+      hiddenTools: [],
     };
   }
 
@@ -166,12 +178,24 @@ export function plan(input: PlanInput): Plan {
   const visibleTools = [...filterTools(pool, deferred, discovered, searchToolName), searchTool];
   const hiddenTools = deferredTools.filter((t) => !discovered.has(t.name));
   // Server-side search exists only on the native path; client expansion carries our own tool.
-  const instructions = searchInstructions(expansion === 'native' ? (input.searchMode ?? 'client') : 'client', searchToolName);
+  const instructions = searchInstructions(
+    expansion === 'native' ? (input.searchMode ?? 'client') : 'client',
+    searchToolName,
+  );
   const announcement = announceFor(input, deferredTools, pool, history, instructions);
 
   return {
-    mode, useToolSearch: true, expansion, gates, ...(threshold && { threshold }),
-    deferred: [...deferred], discovered: [...discovered], visibleTools, hiddenTools, searchTool, instructions,
+    mode,
+    useToolSearch: true,
+    expansion,
+    gates,
+    ...(threshold && { threshold }),
+    deferred: [...deferred],
+    discovered: [...discovered],
+    visibleTools,
+    hiddenTools,
+    searchTool,
+    instructions,
     ...(fallback && { fallback }),
     ...(announcement && { announcement }),
   };

@@ -40,12 +40,16 @@ export function nameAsPattern(name: string): string {
   return name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-export function searchInstructions(mode: SearchToolMode = 'client', clientToolName: string = SEARCH_TOOL_NAME): SearchInstructions {
+export function searchInstructions(
+  mode: SearchToolMode = 'client',
+  clientToolName: string = SEARCH_TOOL_NAME,
+): SearchInstructions {
   switch (mode) {
     case 'client': {
       const tool = clientToolName;
       return {
-        mode, toolName: tool,
+        mode,
+        toolName: tool,
         listIntro: `These tools are available but not loaded. Load one with ${tool} (e.g. "select:<name>") before calling it.`,
         groupedIntro: (count) =>
           `${count} tools are available but not loaded, too many to list by name. ` +
@@ -56,7 +60,8 @@ export function searchInstructions(mode: SearchToolMode = 'client', clientToolNa
     case 'regex': {
       const tool = SERVER_SEARCH_TOOL_NAMES.regex;
       return {
-        mode, toolName: tool,
+        mode,
+        toolName: tool,
         listIntro:
           `These tools are available but not loaded. Load one by searching with ${tool}: the query is a Python regular ` +
           `expression (at most 200 characters), e.g. {"query": "<name>"} or {"query": "(?i)slack"}.`,
@@ -69,7 +74,8 @@ export function searchInstructions(mode: SearchToolMode = 'client', clientToolNa
     case 'bm25': {
       const tool = SERVER_SEARCH_TOOL_NAMES.bm25;
       return {
-        mode, toolName: tool,
+        mode,
+        toolName: tool,
         listIntro:
           `These tools are available but not loaded. Load one by searching with ${tool}: the query is natural language ` +
           `describing what the tool does or naming it, e.g. {"query": "send a slack message"}.`,

@@ -27,7 +27,8 @@ export function thresholdTokens(contextWindow: number, percent: number): number 
 
 export function estimateToolTokens(tools: readonly ToolSpec[]): TokenMeasure {
   let chars = 0;
-  for (const tool of tools) chars += tool.name.length + tool.description.length + JSON.stringify(tool.inputSchema).length;
+  for (const tool of tools)
+    chars += tool.name.length + tool.description.length + JSON.stringify(tool.inputSchema).length;
   return { tokens: Math.ceil(chars / CHARS_PER_TOKEN), source: 'estimate' };
 }
 

@@ -115,7 +115,10 @@ export function normalizeInputSchema(toolName: string, schema: JsonSchema | z.Zo
   if (rest.type !== undefined && rest.type !== 'object') {
     throw new InvalidToolError(toolName, `inputSchema.type must be "object", got ${JSON.stringify(rest.type)}`);
   }
-  if (rest.properties !== undefined && (typeof rest.properties !== 'object' || rest.properties === null || Array.isArray(rest.properties))) {
+  if (
+    rest.properties !== undefined &&
+    (typeof rest.properties !== 'object' || rest.properties === null || Array.isArray(rest.properties))
+  ) {
     throw new InvalidToolError(toolName, 'inputSchema.properties must be an object');
   }
   return { ...rest, type: 'object' };

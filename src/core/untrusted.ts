@@ -44,7 +44,10 @@ const STRUCTURAL_TAGS = [
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** `<tag`, `</tag`, `< /tag`, with or without a namespace prefix (`<invoke`), any case. */
-const STRUCTURAL_TAG_PATTERN = new RegExp(`<(\\s*/?\\s*(?:[A-Za-z][\\w-]*:)?(?:${STRUCTURAL_TAGS.map(escapeRegex).join('|')})(?![\\w-]))`, 'gi');
+const STRUCTURAL_TAG_PATTERN = new RegExp(
+  `<(\\s*/?\\s*(?:[A-Za-z][\\w-]*:)?(?:${STRUCTURAL_TAGS.map(escapeRegex).join('|')})(?![\\w-]))`,
+  'gi',
+);
 
 /** Chat-template markers such as `<|im_start|>` and `<|system|>`. */
 const SPECIAL_TOKEN_PATTERN = /<\|/g;

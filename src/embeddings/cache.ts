@@ -37,7 +37,11 @@ export class VectorCache {
   private writeFailed = false;
 
   /** `dir` undefined: memory only. */
-  constructor(dir: string | undefined, key: { endpoint: string; model: string; dimensions?: number }, private readonly onError: (message: string) => void = () => {}) {
+  constructor(
+    dir: string | undefined,
+    key: { endpoint: string; model: string; dimensions?: number },
+    private readonly onError: (message: string) => void = () => {},
+  ) {
     if (dir === undefined) return;
     const id = textHash(`${key.endpoint}\n${key.model}\n${key.dimensions ?? ''}`).slice(0, 16);
     const safeModel = key.model.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60);
@@ -67,7 +71,9 @@ export class VectorCache {
       appendFileSync(this.file, `${lines.join('\n')}\n`);
     } catch (error) {
       this.writeFailed = true;
-      this.onError(`cannot write the embedding cache ${this.file} (${(error as Error).message}); vectors are kept in memory only`);
+      this.onError(
+        `cannot write the embedding cache ${this.file} (${(error as Error).message}); vectors are kept in memory only`,
+      );
     }
   }
 

@@ -38,7 +38,13 @@ export const EMBEDDING_DEFAULTS = {
 } as const;
 
 /** Upper bounds: a typo must not send 100k texts per request or wait a day. */
-export const EMBEDDING_LIMITS = { batchSize: 2_048, dimensions: 65_536, timeoutMs: 600_000, retries: 10, maxResponseBytes: 1024 * 1024 * 1024 } as const;
+export const EMBEDDING_LIMITS = {
+  batchSize: 2_048,
+  dimensions: 65_536,
+  timeoutMs: 600_000,
+  retries: 10,
+  maxResponseBytes: 1024 * 1024 * 1024,
+} as const;
 
 /** Bad embeddings settings, or a server answer that is not an embeddings response. */
 export class EmbeddingError extends ToolsearchError {
@@ -57,8 +63,14 @@ export function validateEmbeddingsConfig(config: EmbeddingsConfig): EmbeddingsCo
     return fail('url', `not a URL: "${config.url}"`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') fail('url', 'must be http: or https:');
-  if (typeof config.model !== 'string' || config.model.trim() === '') fail('model', 'required (the embedding model name)');
-  const positiveInt = (field: keyof typeof EMBEDDING_LIMITS | 'queryTimeoutMs', value: unknown, max: number, allowZero = false) => {
+  if (typeof config.model !== 'string' || config.model.trim() === '')
+    fail('model', 'required (the embedding model name)');
+  const positiveInt = (
+    field: keyof typeof EMBEDDING_LIMITS | 'queryTimeoutMs',
+    value: unknown,
+    max: number,
+    allowZero = false,
+  ) => {
     if (value === undefined) return;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < (allowZero ? 0 : 1) || value > max) {
       fail(field, `expected a whole number ${allowZero ? '0' : '1'}–${max}, got ${JSON.stringify(value)}`);
@@ -70,7 +82,8 @@ export function validateEmbeddingsConfig(config: EmbeddingsConfig): EmbeddingsCo
   positiveInt('queryTimeoutMs', config.queryTimeoutMs, EMBEDDING_LIMITS.timeoutMs);
   positiveInt('retries', config.retries, EMBEDDING_LIMITS.retries, true);
   positiveInt('maxResponseBytes', config.maxResponseBytes, EMBEDDING_LIMITS.maxResponseBytes);
-  if (config.apiKeyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(config.apiKeyEnv)) fail('apiKeyEnv', 'must be an environment variable name, not a key');
+  if (config.apiKeyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(config.apiKeyEnv))
+    fail('apiKeyEnv', 'must be an environment variable name, not a key');
   return config;
 }
 

@@ -6,7 +6,13 @@
  * numbers, dimensions) before a vector is used.
  */
 import type { Embedder } from '../search/ranker.js';
-import { EMBEDDING_DEFAULTS, EmbeddingError, embeddingsEndpoint, validateEmbeddingsConfig, type EmbeddingsConfig } from './config.js';
+import {
+  EMBEDDING_DEFAULTS,
+  EmbeddingError,
+  embeddingsEndpoint,
+  validateEmbeddingsConfig,
+  type EmbeddingsConfig,
+} from './config.js';
 
 export interface HttpEmbedderOptions {
   /** Environment to read `apiKeyEnv` from (tests); `process.env` by default. */
@@ -34,7 +40,8 @@ export class HttpEmbedder implements Embedder {
     const env = options.env ?? process.env;
     if (config.apiKeyEnv !== undefined) {
       this.apiKey = env[config.apiKeyEnv];
-      if (!this.apiKey) throw new EmbeddingError(`embeddings.apiKeyEnv: the environment variable ${config.apiKeyEnv} is not set`);
+      if (!this.apiKey)
+        throw new EmbeddingError(`embeddings.apiKeyEnv: the environment variable ${config.apiKeyEnv} is not set`);
     }
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
@@ -61,7 +68,8 @@ export class HttpEmbedder implements Embedder {
   async embedBatches(texts: readonly string[], timeoutMs: number): Promise<number[][]> {
     const size = this.batchSize;
     const out: number[][] = [];
-    for (let i = 0; i < texts.length; i += size) out.push(...(await this.withRetries(texts.slice(i, i + size), timeoutMs)));
+    for (let i = 0; i < texts.length; i += size)
+      out.push(...(await this.withRetries(texts.slice(i, i + size), timeoutMs)));
     return out;
   }
 
@@ -89,12 +97,16 @@ export class HttpEmbedder implements Embedder {
     try {
       response = await fetch(this.endpoint, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(this.apiKey !== undefined && { authorization: `Bearer ${this.apiKey}` }) },
+        headers: {
+          'content-type': 'application/json',
+          ...(this.apiKey !== undefined && { authorization: `Bearer ${this.apiKey}` }),
+        },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describeFetchError(error);
+      const reason =
+        (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describeFetchError(error);
       throw new RetryableError(`${this.endpoint}: ${reason}`);
     }
     if (!response.ok) {
@@ -116,7 +128,8 @@ export class HttpEmbedder implements Embedder {
   /** The body as text, refused past `maxResponseBytes` (the stream is cancelled, nothing more is read). */
   private async readCapped(response: Response): Promise<string> {
     const max = this.config.maxResponseBytes ?? EMBEDDING_DEFAULTS.maxResponseBytes;
-    const tooLarge = () => new EmbeddingError(`${this.endpoint}: answer larger than ${max} bytes (embeddings.maxResponseBytes)`);
+    const tooLarge = () =>
+      new EmbeddingError(`${this.endpoint}: answer larger than ${max} bytes (embeddings.maxResponseBytes)`);
     if (Number(response.headers.get('content-length') ?? 0) > max) {
       await response.body?.cancel().catch(() => undefined);
       throw tooLarge();
@@ -142,22 +155,33 @@ export class HttpEmbedder implements Embedder {
   private vectorsOf(json: unknown, expected: number): number[][] {
     const data = (json as { data?: unknown }).data;
     if (!Array.isArray(data) || data.length !== expected) {
-      throw new EmbeddingError(`${this.endpoint}: expected ${expected} embeddings in "data", got ${Array.isArray(data) ? data.length : 'none'}`);
+      throw new EmbeddingError(
+        `${this.endpoint}: expected ${expected} embeddings in "data", got ${Array.isArray(data) ? data.length : 'none'}`,
+      );
     }
     const out: number[][] = new Array(expected);
     data.forEach((item: { index?: unknown; embedding?: unknown }, position) => {
       const index = typeof item?.index === 'number' ? item.index : position;
       const vector = item?.embedding;
-      if (!Number.isInteger(index) || index < 0 || index >= expected || out[index]) throw new EmbeddingError(`${this.endpoint}: bad or repeated index ${String(index)}`);
-      if (!Array.isArray(vector) || vector.length === 0 || !vector.every((x) => typeof x === 'number' && Number.isFinite(x))) {
-        throw new EmbeddingError(`${this.endpoint}: embedding ${index} is not a list of numbers (is encoding_format "float" supported?)`);
+      if (!Number.isInteger(index) || index < 0 || index >= expected || out[index])
+        throw new EmbeddingError(`${this.endpoint}: bad or repeated index ${String(index)}`);
+      if (
+        !Array.isArray(vector) ||
+        vector.length === 0 ||
+        !vector.every((x) => typeof x === 'number' && Number.isFinite(x))
+      ) {
+        throw new EmbeddingError(
+          `${this.endpoint}: embedding ${index} is not a list of numbers (is encoding_format "float" supported?)`,
+        );
       }
       out[index] = vector as number[];
     });
     const want = this.config.dimensions ?? out[0]!.length;
     for (const v of out) {
       if (v.length !== want) {
-        throw new EmbeddingError(`${this.endpoint}: model "${this.config.model}" returned ${v.length}-dimensional vectors, expected ${want} (check embeddings.dimensions)`);
+        throw new EmbeddingError(
+          `${this.endpoint}: model "${this.config.model}" returned ${v.length}-dimensional vectors, expected ${want} (check embeddings.dimensions)`,
+        );
       }
     }
     return out;

@@ -2,5 +2,11 @@
 export * from './config.js';
 export { HttpEmbedder, type HttpEmbedderOptions } from './http-embedder.js';
 export { VectorCache, defaultCacheDir, textHash } from './cache.js';
-export { EmbeddingService, type EmbeddingServiceOptions, type EmbeddingStatus, type EmbeddingState, type EmbeddingLogger } from './service.js';
+export {
+  EmbeddingService,
+  type EmbeddingServiceOptions,
+  type EmbeddingStatus,
+  type EmbeddingState,
+  type EmbeddingLogger,
+} from './service.js';
 export { EmbeddingSearcher, type EmbeddingSearcherOptions } from './searcher.js';

@@ -4,7 +4,14 @@
  * background, the query vector per search) and never fails a search: without vectors it answers
  * lexically. Plugs into the gateway (`GatewaySearcher` shape) and into library code.
  */
-import { formatSearchResult, ToolSearcher, type SearchOptions, type SearchPool, type ToolSearchResult, type ToolSearcherOptions } from '../search/searcher.js';
+import {
+  formatSearchResult,
+  ToolSearcher,
+  type SearchOptions,
+  type SearchPool,
+  type ToolSearchResult,
+  type ToolSearcherOptions,
+} from '../search/searcher.js';
 import { MCP_PREFIX } from '../core/names.js';
 import { SELECT_PREFIX } from '../search/query.js';
 import type { EmbeddingsConfig } from './config.js';
@@ -35,7 +42,9 @@ export class EmbeddingSearcher {
   }
 
   async search(pool: SearchPool, query: string, options: SearchOptions = {}): Promise<ToolSearchResult> {
-    const vectors = usesRanking(query, options) ? await this.service.searchVectors(deferredTools(pool), query.trim()) : undefined;
+    const vectors = usesRanking(query, options)
+      ? await this.service.searchVectors(deferredTools(pool), query.trim())
+      : undefined;
     return this.searcher.search(pool, query, { ...options, ...(vectors && { vectors }) });
   }
 
@@ -47,7 +56,12 @@ export class EmbeddingSearcher {
 /** Only keyword searches are ranked; select:, exact names and server prefixes need no vector. */
 function usesRanking(query: string, options: SearchOptions): boolean {
   const text = query.trim().toLowerCase();
-  return (options.mode ?? 'default') === 'default' && text !== '' && !text.startsWith(SELECT_PREFIX) && !text.startsWith(MCP_PREFIX);
+  return (
+    (options.mode ?? 'default') === 'default' &&
+    text !== '' &&
+    !text.startsWith(SELECT_PREFIX) &&
+    !text.startsWith(MCP_PREFIX)
+  );
 }
 
 function deferredTools(pool: SearchPool) {

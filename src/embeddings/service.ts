@@ -58,14 +58,31 @@ export class EmbeddingService {
     this.coolDownMs = options.coolDownMs ?? 30_000;
     this.now = options.now ?? Date.now;
     const dir = config.cacheDir === false ? undefined : (config.cacheDir ?? defaultCacheDir(options.env));
-    this.cache = new VectorCache(dir, { endpoint: this.embedder.endpoint, model: config.model, ...(config.dimensions !== undefined && { dimensions: config.dimensions }) }, (m) =>
-      this.logger.warn(m),
+    this.cache = new VectorCache(
+      dir,
+      {
+        endpoint: this.embedder.endpoint,
+        model: config.model,
+        ...(config.dimensions !== undefined && { dimensions: config.dimensions }),
+      },
+      (m) => this.logger.warn(m),
     );
   }
 
   status(): EmbeddingStatus {
-    const state: EmbeddingState = this.isDown() ? 'down' : this.job ? 'embedding' : this.cache.size > 0 ? 'ready' : 'idle';
-    return { state, vectors: this.cache.size, embedded: this.embedded, ...(this.lastError !== undefined && { error: this.lastError }) };
+    const state: EmbeddingState = this.isDown()
+      ? 'down'
+      : this.job
+        ? 'embedding'
+        : this.cache.size > 0
+          ? 'ready'
+          : 'idle';
+    return {
+      state,
+      vectors: this.cache.size,
+      embedded: this.embedded,
+      ...(this.lastError !== undefined && { error: this.lastError }),
+    };
   }
 
   /** The vector of a tool, if known. */
@@ -127,7 +144,9 @@ export class EmbeddingService {
     const byHash = new Map<string, string>();
     for (const tool of tools) byHash.set(this.hashOf(tool), toolEmbeddingText(tool));
     const hashes = [...byHash.keys()];
-    this.logger.info(`embedding ${hashes.length} tool text(s) with "${this.embedder.model}" at ${this.embedder.endpoint}`);
+    this.logger.info(
+      `embedding ${hashes.length} tool text(s) with "${this.embedder.model}" at ${this.embedder.endpoint}`,
+    );
     try {
       const size = this.embedder.batchSize;
       // Batch by batch into the cache, so a failure half-way keeps what was done.
@@ -156,7 +175,8 @@ export class EmbeddingService {
   /** Logged once per outage, not once per search. */
   private failed(error: unknown): void {
     const message = error instanceof Error ? error.message : String(error);
-    if (this.lastError === undefined) this.logger.warn(`embedding server unavailable, searching lexically meanwhile: ${message}`);
+    if (this.lastError === undefined)
+      this.logger.warn(`embedding server unavailable, searching lexically meanwhile: ${message}`);
     this.lastError = message;
     this.downSince = this.now();
   }

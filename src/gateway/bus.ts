@@ -68,7 +68,8 @@ export function parseBusEvent(value: unknown): BusEvent | undefined {
   if (typeof event['sessionId'] !== 'string') return undefined;
   if (event['type'] === 'ended') return { type: 'ended', sessionId: event['sessionId'] };
   const notification = parseNotification(event['notification']);
-  if (event['type'] === 'notify' && notification) return { type: 'notify', sessionId: event['sessionId'], notification };
+  if (event['type'] === 'notify' && notification)
+    return { type: 'notify', sessionId: event['sessionId'], notification };
   return undefined;
 }
 
@@ -76,5 +77,8 @@ function parseNotification(value: unknown): BusNotification | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { method, params } = value as Record<string, unknown>;
   if (typeof method !== 'string') return undefined;
-  return { method, ...(typeof params === 'object' && params !== null && { params: params as Record<string, unknown> }) };
+  return {
+    method,
+    ...(typeof params === 'object' && params !== null && { params: params as Record<string, unknown> }),
+  };
 }

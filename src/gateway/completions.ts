@@ -21,8 +21,14 @@ export function registerCompletionHandler(server: Server, proxy: GatewayProxy, s
       upstreamRef = route && { ...ref, uri: route.target };
     }
     if (!route || !upstreamRef) {
-      throw new ProxyError(ErrorCode.InvalidParams, `No connected MCP server offers ${ref.type === 'ref/prompt' ? `the prompt "${ref.name}"` : `the resource template "${ref.uri}"`} to complete.`);
+      throw new ProxyError(
+        ErrorCode.InvalidParams,
+        `No connected MCP server offers ${ref.type === 'ref/prompt' ? `the prompt "${ref.name}"` : `the resource template "${ref.uri}"`} to complete.`,
+      );
     }
-    return (await proxy.forward(sessionId, route.server, extra, { method: 'completion/complete', params: { ...request.params, ref: upstreamRef } })) as never;
+    return (await proxy.forward(sessionId, route.server, extra, {
+      method: 'completion/complete',
+      params: { ...request.params, ref: upstreamRef },
+    })) as never;
   });
 }

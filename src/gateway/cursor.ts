@@ -18,11 +18,18 @@ interface CursorState {
   o: number;
 }
 
-export function pageOf<T>(kind: string, list: ExposedList<T>, cursor: string | undefined, pageSize = LIST_PAGE_SIZE): { items: T[]; nextCursor?: string } {
+export function pageOf<T>(
+  kind: string,
+  list: ExposedList<T>,
+  cursor: string | undefined,
+  pageSize = LIST_PAGE_SIZE,
+): { items: T[]; nextCursor?: string } {
   const offset = cursor === undefined ? 0 : decodeCursor(kind, list.generation, cursor);
   const end = offset + pageSize;
   const items = list.items.slice(offset, end);
-  return end < list.items.length ? { items, nextCursor: encodeCursor({ k: kind, g: list.generation, o: end }) } : { items };
+  return end < list.items.length
+    ? { items, nextCursor: encodeCursor({ k: kind, g: list.generation, o: end }) }
+    : { items };
 }
 
 function encodeCursor(state: CursorState): string {
@@ -39,6 +46,10 @@ function decodeCursor(kind: string, generation: number, cursor: string): number 
   if (!state || state.k !== kind || typeof state.o !== 'number' || !Number.isInteger(state.o) || state.o < 0) {
     throw new ProxyError(ErrorCode.InvalidParams, `Invalid cursor for ${kind}/list.`);
   }
-  if (state.g !== generation) throw new ProxyError(ErrorCode.InvalidParams, `Stale cursor: the ${kind} list changed since this page; list again from the start.`);
+  if (state.g !== generation)
+    throw new ProxyError(
+      ErrorCode.InvalidParams,
+      `Stale cursor: the ${kind} list changed since this page; list again from the start.`,
+    );
   return state.o;
 }

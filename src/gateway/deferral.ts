@@ -18,8 +18,16 @@ export function parseGatewayMode(value: string | undefined): GatewayMode {
 }
 
 /** B1/B3 for the gateway: the deferred set of the current pool. */
-export function deferredNames(pool: PoolView & { isServerInitializing?(server: string): boolean }, mode: GatewayMode, contextWindow: number): Set<string> {
-  const initializingServers = new Set(pool.tools.flatMap((t) => (t.origin.kind === 'mcp' && pool.isServerInitializing?.(t.origin.server) ? [t.origin.server] : [])));
+export function deferredNames(
+  pool: PoolView & { isServerInitializing?(server: string): boolean },
+  mode: GatewayMode,
+  contextWindow: number,
+): Set<string> {
+  const initializingServers = new Set(
+    pool.tools.flatMap((t) =>
+      t.origin.kind === 'mcp' && pool.isServerInitializing?.(t.origin.server) ? [t.origin.server] : [],
+    ),
+  );
   const p = plan({
     tools: pool.tools,
     pendingServers: pool.pendingServers,

@@ -17,7 +17,10 @@ export function embeddingGatewaySearcher(
   logger: Logger,
   limits: { indexedCharsPerField: number } = DEFAULT_LIMITS,
 ): GatewaySearcher & { embeddings: EmbeddingSearcher } {
-  const searcher = new EmbeddingSearcher(config, { logger, searcher: { ranker: defaultRanker({ maxFieldChars: limits.indexedCharsPerField }) } });
+  const searcher = new EmbeddingSearcher(config, {
+    logger,
+    searcher: { ranker: defaultRanker({ maxFieldChars: limits.indexedCharsPerField }) },
+  });
   // Every catalog tool (a superset of any session's deferred ones): one background job per change.
   const warm = () => {
     const tools = catalog.tools;

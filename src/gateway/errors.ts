@@ -12,7 +12,9 @@ import { ToolsearchError } from '../core/errors.js';
 export class SessionGoneError extends ToolsearchError {
   override name = 'SessionGoneError';
   constructor(readonly sessionId: string) {
-    super(`Session ${sessionId} is not in the session store (ended, expired, or lost by the store); start a new session.`);
+    super(
+      `Session ${sessionId} is not in the session store (ended, expired, or lost by the store); start a new session.`,
+    );
   }
 }
 

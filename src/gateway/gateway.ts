@@ -12,7 +12,12 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Catalog } from '../core/catalog.js';
 import { parseMcpName } from '../core/names.js';
 import { DEFAULT_MAX_RESULTS, SEARCH_TOOL_NAME } from '../core/search-tool.js';
@@ -137,7 +142,8 @@ export class ToolsearchGateway {
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
       const { result, listChanged } = await this.handleCall(sessionId, request.params.name, args, extra);
       // Sent on the request's own stream, before the result: reliable on stdio and HTTP alike.
-      if (listChanged) await extra.sendNotification({ method: 'notifications/tools/list_changed' }).catch(() => undefined);
+      if (listChanged)
+        await extra.sendNotification({ method: 'notifications/tools/list_changed' }).catch(() => undefined);
       return result;
     });
     this.proxy.attach(server, sessionId);
@@ -159,7 +165,12 @@ export class ToolsearchGateway {
       this.proxy.detach(sessionId);
       // This process shutting down (or dropping its connection to a shared session) must not
       // forget the session: another gateway process sharing the store may carry it on.
-      if (!this.shuttingDown && !this.sessions.shared) this.sessions.delete(sessionId).catch((error: unknown) => this.logger.warn(`session ${sessionId}: not removed from the store: ${errorMessage(error)}`));
+      if (!this.shuttingDown && !this.sessions.shared)
+        this.sessions
+          .delete(sessionId)
+          .catch((error: unknown) =>
+            this.logger.warn(`session ${sessionId}: not removed from the store: ${errorMessage(error)}`),
+          );
       this.logger.debug(`session ${sessionId} closed`);
     };
     if (options.openInStore !== false) await this.sessions.open?.(sessionId);
@@ -258,38 +269,75 @@ export class ToolsearchGateway {
     return this.live.size;
   }
 
-  private async handleCall(sessionId: string, name: string, args: Record<string, unknown>, extra: SessionExtra): Promise<{ result: CallToolResult; listChanged: boolean }> {
+  private async handleCall(
+    sessionId: string,
+    name: string,
+    args: Record<string, unknown>,
+    extra: SessionExtra,
+  ): Promise<{ result: CallToolResult; listChanged: boolean }> {
     if (name === SEARCH_TOOL_NAME) return this.runSearch(sessionId, args);
     if (name === CALL_TOOL_NAME && this.callThrough && !this.catalog.has(CALL_TOOL_NAME)) {
       const target = args['name'];
       const targetArgs = args['arguments'] ?? {};
-      if (typeof target !== 'string' || typeof targetArgs !== 'object' || targetArgs === null || Array.isArray(targetArgs)) {
-        return { result: toolError(`${CALL_TOOL_NAME} needs {"name": string, "arguments": object}.`), listChanged: false };
+      if (
+        typeof target !== 'string' ||
+        typeof targetArgs !== 'object' ||
+        targetArgs === null ||
+        Array.isArray(targetArgs)
+      ) {
+        return {
+          result: toolError(`${CALL_TOOL_NAME} needs {"name": string, "arguments": object}.`),
+          listChanged: false,
+        };
       }
-      return { result: await this.runTool(sessionId, target, targetArgs as Record<string, unknown>, extra), listChanged: false };
+      return {
+        result: await this.runTool(sessionId, target, targetArgs as Record<string, unknown>, extra),
+        listChanged: false,
+      };
     }
     return { result: await this.runTool(sessionId, name, args, extra), listChanged: false };
   }
 
   /** C1–C4, C8: search, load the matches into this session, describe them. */
-  private async runSearch(sessionId: string, args: Record<string, unknown>): Promise<{ result: CallToolResult; listChanged: boolean }> {
+  private async runSearch(
+    sessionId: string,
+    args: Record<string, unknown>,
+  ): Promise<{ result: CallToolResult; listChanged: boolean }> {
     const query = args['query'];
     if (typeof query !== 'string' || query.trim() === '') {
-      return { result: toolError(`${SEARCH_TOOL_NAME} needs {"query": string}: keywords, "select:<name>,…" or "mcp__<server>".`), listChanged: false };
+      return {
+        result: toolError(
+          `${SEARCH_TOOL_NAME} needs {"query": string}: keywords, "select:<name>,…" or "mcp__<server>".`,
+        ),
+        listChanged: false,
+      };
     }
     const max = args['max_results'];
-    const maxResults = typeof max === 'number' && Number.isFinite(max) && max >= 1 ? Math.floor(max) : DEFAULT_MAX_RESULTS;
-    const outcome: SearchOutcome = await searchWhilePending(this.catalog, this.pendingWaitMs, async () =>
-      this.searcher.search(
-        { tools: this.catalog.tools, deferred: this.deferred(), pendingServers: this.catalog.pendingServers, failedServers: this.catalog.failedServers, servers: this.catalog.serverInfo },
-        query,
-        { maxResults },
-      ),
+    const maxResults =
+      typeof max === 'number' && Number.isFinite(max) && max >= 1 ? Math.floor(max) : DEFAULT_MAX_RESULTS;
+    const outcome: SearchOutcome = await searchWhilePending(
+      this.catalog,
+      this.pendingWaitMs,
+      async () =>
+        this.searcher.search(
+          {
+            tools: this.catalog.tools,
+            deferred: this.deferred(),
+            pendingServers: this.catalog.pendingServers,
+            failedServers: this.catalog.failedServers,
+            servers: this.catalog.serverInfo,
+          },
+          query,
+          { maxResults },
+        ),
       () => this.firstConnect.pending(),
     );
     const deferred = this.deferred();
     const found = outcome.matches.map((n) => this.catalog.get(n)).filter((t): t is ToolSpec => t !== undefined);
-    const added = await this.sessions.addDiscovered(sessionId, found.filter((t) => deferred.has(t.name)).map((t) => t.name));
+    const added = await this.sessions.addDiscovered(
+      sessionId,
+      found.filter((t) => deferred.has(t.name)).map((t) => t.name),
+    );
     const text = (this.searcher.format ?? formatSearchOutcome)(outcome);
     const content: CallToolResult['content'] = [{ type: 'text', text }];
     if (found.length > 0) {
@@ -303,13 +351,20 @@ export class ToolsearchGateway {
   }
 
   /** Route a call: always-loaded or discovered tools run; the rest get an actionable error (F3). */
-  private async runTool(sessionId: string, name: string, args: Record<string, unknown>, extra: SessionExtra): Promise<CallToolResult> {
+  private async runTool(
+    sessionId: string,
+    name: string,
+    args: Record<string, unknown>,
+    extra: SessionExtra,
+  ): Promise<CallToolResult> {
     const tool = this.catalog.get(name);
     if (!tool) return toolError(this.describeMissing(name));
     if (this.deferred().has(name)) {
       const discovered = await this.discovered(sessionId);
       if (!discovered.includes(name)) {
-        return toolError(`Tool "${name}" is deferred and not loaded in this session. ${searchInstructions('client').loadFirst(name)}`);
+        return toolError(
+          `Tool "${name}" is deferred and not loaded in this session. ${searchInstructions('client').loadFirst(name)}`,
+        );
       }
     }
     if (tool.origin.kind === 'local') return this.runLocal(tool, args);
@@ -318,7 +373,9 @@ export class ToolsearchGateway {
     const upstream = this.upstream;
     try {
       // Through the router: cancellation, progress, and server → client requests back to this session.
-      return (await this.proxy.router.forward(server, sessionId, extra, (context) => upstream.callTool(server, tool.originalName ?? tool.name, args, context))) as CallToolResult;
+      return (await this.proxy.router.forward(server, sessionId, extra, (context) =>
+        upstream.callTool(server, tool.originalName ?? tool.name, args, context),
+      )) as CallToolResult;
     } catch (error) {
       return toolError(`Tool "${name}" failed: ${errorMessage(error)}`);
     }
@@ -363,14 +420,17 @@ export class ToolsearchGateway {
 
   /** G6: act on an event from this process or another one; only sessions open here are touched. */
   private onBusEvent(event: BusEvent): void {
-    const failed = (sessionId: string, what: string) => (error: unknown) => this.logger.debug(`session ${sessionId}: ${what} not sent: ${errorMessage(error)}`);
+    const failed = (sessionId: string, what: string) => (error: unknown) =>
+      this.logger.debug(`session ${sessionId}: ${what} not sent: ${errorMessage(error)}`);
     if (event.type === 'notify-all') {
-      for (const [sessionId, server] of this.live) server.notification(event.notification).catch(failed(sessionId, event.notification.method));
+      for (const [sessionId, server] of this.live)
+        server.notification(event.notification).catch(failed(sessionId, event.notification.method));
       return;
     }
     const server = this.live.get(event.sessionId);
     if (!server) return;
-    if (event.type === 'notify') server.notification(event.notification).catch(failed(event.sessionId, event.notification.method));
+    if (event.type === 'notify')
+      server.notification(event.notification).catch(failed(event.sessionId, event.notification.method));
     else void server.close();
   }
 }

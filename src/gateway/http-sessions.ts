@@ -101,7 +101,8 @@ export class HttpSessions {
       return transport ? { ok: true, transport } : notFound();
     } catch (error) {
       if (error instanceof SessionGoneError) return notFound();
-      if (error instanceof GatewayFullError) return { ok: false, status: 503, message: error.message, retryAfterSeconds: this.fullRetryAfterSeconds };
+      if (error instanceof GatewayFullError)
+        return { ok: false, status: 503, message: error.message, retryAfterSeconds: this.fullRetryAfterSeconds };
       this.logger.debug(`session ${sessionId}: session store failed: ${errorMessage(error)}`);
       return { ok: false, status: 503, message: `Session store unavailable (${errorMessage(error)}); retry shortly.` };
     }
@@ -133,7 +134,13 @@ export class HttpSessions {
       await this.gateway.endSession(sessionId);
     } catch (error) {
       res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Session store unavailable (${errorMessage(error)}); retry shortly.` }, id: null }));
+      res.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: { code: -32000, message: `Session store unavailable (${errorMessage(error)}); retry shortly.` },
+          id: null,
+        }),
+      );
       return;
     }
     res.writeHead(200).end();

@@ -63,7 +63,12 @@ export interface HttpGatewayOptions {
   logger?: Logger;
 }
 
-export type ExtraRoutes = (req: IncomingMessage, res: ServerResponse, url: URL, authorized: boolean) => boolean | Promise<boolean>;
+export type ExtraRoutes = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  authorized: boolean,
+) => boolean | Promise<boolean>;
 
 export interface RunningHttpGateway {
   /** The MCP endpoint, e.g. `http://127.0.0.1:39123/mcp`. */
@@ -81,7 +86,10 @@ export const DEFAULT_IDLE_SESSION_TIMEOUT_MS = DEFAULT_LIMITS.idleSessionTimeout
 /** Seconds a client is asked to wait when the gateway is full (sessions end on DELETE or idle expiry). */
 export const FULL_RETRY_AFTER_SECONDS = 10;
 
-export async function startHttpGateway(gateway: ToolsearchGateway, options: HttpGatewayOptions = {}): Promise<RunningHttpGateway> {
+export async function startHttpGateway(
+  gateway: ToolsearchGateway,
+  options: HttpGatewayOptions = {},
+): Promise<RunningHttpGateway> {
   const host = options.host ?? DEFAULT_HTTP_HOST;
   const path = options.path ?? DEFAULT_HTTP_PATH;
   const logger = options.logger ?? silentLogger;
@@ -95,11 +103,19 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
     logger.warn(`session limit reached (${maxSessions} open, limit sessions): answering 503`);
     throw new GatewayFullError(maxSessions);
   };
-  const sessions = new HttpSessions(gateway, (sessionId) => resumedTransport(sessionId), logger, checkRoom, FULL_RETRY_AFTER_SECONDS);
+  const sessions = new HttpSessions(
+    gateway,
+    (sessionId) => resumedTransport(sessionId),
+    logger,
+    checkRoom,
+    FULL_RETRY_AFTER_SECONDS,
+  );
   const checkToken = options.token !== undefined ? bearerChecker(options.token) : undefined;
   const loopbackOnly = isLoopbackHost(host);
-  if (!loopbackOnly && checkToken === undefined && options.allowUnauthenticated !== true) throw new UnauthenticatedBindError(host);
-  const checkHost = loopbackOnly || (options.allowedHosts ?? []).length > 0 ? hostChecker(host, options.allowedHosts ?? []) : undefined;
+  if (!loopbackOnly && checkToken === undefined && options.allowUnauthenticated !== true)
+    throw new UnauthenticatedBindError(host);
+  const checkHost =
+    loopbackOnly || (options.allowedHosts ?? []).length > 0 ? hostChecker(host, options.allowedHosts ?? []) : undefined;
   const activity = new SessionActivity(options.idleSessionTimeoutMs ?? DEFAULT_IDLE_SESSION_TIMEOUT_MS, (sessionId) => {
     const transport = sessions.local(sessionId);
     if (!transport) return false;
@@ -161,7 +177,8 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
   const initializeSession = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readJsonBody(req, maxBodyBytes);
     if (!body.ok) return sendJson(res, body.status, jsonRpcError(body.message));
-    if (!isInitializeRequest(body.value)) return sendJson(res, 400, jsonRpcError('No session: send an initialize request first.'));
+    if (!isInitializeRequest(body.value))
+      return sendJson(res, 400, jsonRpcError('No session: send an initialize request first.'));
     const unavailable = await sessions.storeUnavailable();
     if (unavailable !== undefined) {
       res.setHeader('Retry-After', '1');
@@ -210,7 +227,9 @@ export async function startHttpGateway(gateway: ToolsearchGateway, options: Http
   });
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(new ListenError(host, options.port ?? 0, error.code)));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new ListenError(host, options.port ?? 0, error.code)),
+    );
     server.listen(options.port ?? 0, host, () => {
       server.off('error', reject);
       resolve();
@@ -288,7 +307,10 @@ export function isOriginAllowed(origin: string | undefined, allowed: readonly st
   if (allowed.includes(origin)) return true;
   try {
     const { hostname, protocol } = new URL(origin);
-    return (protocol === 'http:' || protocol === 'https:') && (LOOPBACK_HOSTNAMES.includes(hostname) || hostname.endsWith('.localhost'));
+    return (
+      (protocol === 'http:' || protocol === 'https:') &&
+      (LOOPBACK_HOSTNAMES.includes(hostname) || hostname.endsWith('.localhost'))
+    );
   } catch {
     return false;
   }
@@ -305,7 +327,10 @@ export function isLoopbackHost(host: string): boolean {
  * names, the bound address, and the names listed. It is Express-shaped; this adapts it to bare
  * `node:http` (it calls `res.status(code).json(body)` to refuse, `next()` to accept).
  */
-export function hostChecker(boundHost: string, allowed: readonly string[]): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function hostChecker(
+  boundHost: string,
+  allowed: readonly string[],
+): (req: IncomingMessage, res: ServerResponse) => boolean {
   const bound = boundHost.includes(':') && !boundHost.startsWith('[') ? `[${boundHost}]` : boundHost;
   const validate = hostHeaderValidation([...new Set([...LOOPBACK_HOSTNAMES, bound, ...allowed])]);
   return (req, res) => {
@@ -323,7 +348,9 @@ export function bearerChecker(token: string): (header: string | undefined) => bo
   const expected = createHash('sha256').update(token).digest();
   return (header) => {
     const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
-    const given = createHash('sha256').update(match?.[1] ?? '').digest();
+    const given = createHash('sha256')
+      .update(match?.[1] ?? '')
+      .digest();
     return timingSafeEqual(expected, given) && match !== null;
   };
 }
@@ -334,8 +361,10 @@ export function bearerChecker(token: string): (header: string | undefined) => bo
  * change into a clear error instead of a silently broken resume.
  */
 function markInitialized(transport: StreamableHTTPServerTransport, sessionId: string): void {
-  const inner = (transport as unknown as { _webStandardTransport?: { sessionId?: string; _initialized?: boolean } })._webStandardTransport;
-  if (!inner || inner._initialized !== false) throw new Error('cannot resume the session: the MCP SDK transport internals changed');
+  const inner = (transport as unknown as { _webStandardTransport?: { sessionId?: string; _initialized?: boolean } })
+    ._webStandardTransport;
+  if (!inner || inner._initialized !== false)
+    throw new Error('cannot resume the session: the MCP SDK transport internals changed');
   inner.sessionId = sessionId;
   inner._initialized = true;
 }

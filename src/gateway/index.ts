@@ -9,7 +9,13 @@ export * from './redis-bus.js';
 export * from './bus.js';
 export * from './errors.js';
 export { connectRedisBackend, type RedisBackend, type RedisBackendOptions } from './redis-backend.js';
-export { parseSessionStoreUrl, SESSION_STORE_ENV, REDIS_PASSWORD_ENV, REDIS_PASSWORD_FILE_ENV, type RedisConnectionOptions } from './store-url.js';
+export {
+  parseSessionStoreUrl,
+  SESSION_STORE_ENV,
+  REDIS_PASSWORD_ENV,
+  REDIS_PASSWORD_FILE_ENV,
+  type RedisConnectionOptions,
+} from './store-url.js';
 export * from './stdio.js';
 export * from './summary.js';
 export { GATEWAY_CAPABILITIES, GatewayProxy, isUpstreamProxy, type UpstreamProxy } from './proxy.js';

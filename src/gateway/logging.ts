@@ -7,7 +7,16 @@
  */
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 
-export const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+export const LOG_LEVELS: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
 
 export class SessionLogging {
   private readonly levels = new Map<string, LoggingLevel>();

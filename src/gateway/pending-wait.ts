@@ -50,7 +50,9 @@ export async function searchWhilePending<T extends { matches: readonly unknown[]
 
 /** Only ranked answers can get better as servers join; a `select:` or exact name that was found cannot. */
 function isRanked(outcome: { kind?: string }): boolean {
-  return outcome.kind === undefined || outcome.kind === 'keyword' || outcome.kind === 'bm25' || outcome.kind === 'regex';
+  return (
+    outcome.kind === undefined || outcome.kind === 'keyword' || outcome.kind === 'bm25' || outcome.kind === 'regex'
+  );
 }
 
 /**

@@ -17,7 +17,14 @@ export function registerPromptHandlers(server: Server, proxy: GatewayProxy, sess
   });
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     const route = proxy.features?.routePrompt(request.params.name);
-    if (!route) throw new ProxyError(ErrorCode.InvalidParams, `Unknown prompt "${request.params.name}" (no connected MCP server offers it; list prompts to see what is available).`);
-    return (await proxy.forward(sessionId, route.server, extra, { method: 'prompts/get', params: { ...request.params, name: route.target } })) as never;
+    if (!route)
+      throw new ProxyError(
+        ErrorCode.InvalidParams,
+        `Unknown prompt "${request.params.name}" (no connected MCP server offers it; list prompts to see what is available).`,
+      );
+    return (await proxy.forward(sessionId, route.server, extra, {
+      method: 'prompts/get',
+      params: { ...request.params, name: route.target },
+    })) as never;
   });
 }

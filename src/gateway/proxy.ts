@@ -10,7 +10,12 @@
  * with an empty list or a clear error.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, RootsListChangedNotificationSchema, SetLevelRequestSchema, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  RootsListChangedNotificationSchema,
+  SetLevelRequestSchema,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { McpAggregate } from '../mcp/aggregate.js';
 import type { McpMessage, UpstreamCapabilities } from '../mcp/connection.js';
 import { UpstreamError } from '../mcp/errors.js';
@@ -38,7 +43,11 @@ export interface UpstreamProxy extends UpstreamCaller {
 }
 
 export function isUpstreamProxy(upstream: UpstreamCaller | undefined): upstream is UpstreamProxy {
-  return upstream !== undefined && 'features' in upstream && typeof (upstream as Partial<UpstreamProxy>).request === 'function';
+  return (
+    upstream !== undefined &&
+    'features' in upstream &&
+    typeof (upstream as Partial<UpstreamProxy>).request === 'function'
+  );
 }
 
 /** Every session is offered the whole protocol (see the file comment). */
@@ -108,7 +117,9 @@ export class GatewayProxy {
       return {};
     });
     // Upstreams re-ask for roots; each such roots/list is routed like any server request.
-    server.setNotificationHandler(RootsListChangedNotificationSchema, () => this.upstream?.notifyAll({ method: 'notifications/roots/list_changed' }));
+    server.setNotificationHandler(RootsListChangedNotificationSchema, () =>
+      this.upstream?.notifyAll({ method: 'notifications/roots/list_changed' }),
+    );
   }
 
   /** The session closed: release its subscriptions and log level. */
@@ -121,7 +132,12 @@ export class GatewayProxy {
    * A session's request on `server`, with its cancellation and progress; upstream failures
    * become MCP errors carrying the server's code when it gave one.
    */
-  forward(sessionId: string, server: string, extra: SessionExtra, request: McpMessage): Promise<Record<string, unknown>> {
+  forward(
+    sessionId: string,
+    server: string,
+    extra: SessionExtra,
+    request: McpMessage,
+  ): Promise<Record<string, unknown>> {
     return this.router.forward(server, sessionId, extra, (context) => this.requestUpstream(server, request, context));
   }
 
@@ -129,7 +145,11 @@ export class GatewayProxy {
     for (const stop of this.stop.splice(0)) stop();
   }
 
-  private async requestUpstream(server: string, request: McpMessage, context?: ForwardContext): Promise<Record<string, unknown>> {
+  private async requestUpstream(
+    server: string,
+    request: McpMessage,
+    context?: ForwardContext,
+  ): Promise<Record<string, unknown>> {
     if (!this.upstream) throw new ProxyError(ErrorCode.InvalidRequest, 'This gateway has no upstream MCP servers.');
     try {
       return await this.upstream.request(server, request, context);
@@ -157,7 +177,9 @@ export class GatewayProxy {
     });
     const level = this.logging.requested;
     if (level !== undefined && this.upstream?.capabilities(server)?.logging !== undefined) {
-      this.upstream.request(server, { method: 'logging/setLevel', params: { level } }).catch((error: unknown) => logger.debug(`"${server}": logging/setLevel not sent: ${errorMessage(error)}`));
+      this.upstream
+        .request(server, { method: 'logging/setLevel', params: { level } })
+        .catch((error: unknown) => logger.debug(`"${server}": logging/setLevel not sent: ${errorMessage(error)}`));
     }
   }
 
@@ -168,7 +190,11 @@ export class GatewayProxy {
       upstream
         .servers()
         .filter((server) => upstream.capabilities(server)?.logging !== undefined)
-        .map((server) => upstream.request(server, { method: 'logging/setLevel', params: { level } }).catch((error: unknown) => errorMessage(error))),
+        .map((server) =>
+          upstream
+            .request(server, { method: 'logging/setLevel', params: { level } })
+            .catch((error: unknown) => errorMessage(error)),
+        ),
     );
   }
 }

@@ -50,7 +50,10 @@ const retryStrategy = (times: number) => Math.min(times * 100, 1000);
 export async function connectRedisBackend(url: string, options: RedisBackendOptions = {}): Promise<RedisBackend> {
   const logger = options.logger ?? silentLogger;
   const env = options.env ?? process.env;
-  const connection = parseSessionStoreUrl(url, redisPasswordFromEnv(env, (path) => readFileSync(path, 'utf8')));
+  const connection = parseSessionStoreUrl(
+    url,
+    redisPasswordFromEnv(env, (path) => readFileSync(path, 'utf8')),
+  );
   const Redis = await loadRedisConstructor(options.loadIoredis ?? (() => import('ioredis')));
   const prefix = options.prefix ?? 'toolsearch:';
   const client = new Redis({
@@ -68,7 +71,11 @@ export async function connectRedisBackend(url: string, options: RedisBackendOpti
   const subscriber = client.duplicate();
   // The subscriber fails with the main connection; its state is already reported once.
   subscriber.on('error', () => undefined);
-  const sessions = new RedisSessionStore({ client, prefix: `${prefix}session:`, ...(options.ttlSeconds !== undefined && { ttlSeconds: options.ttlSeconds }) });
+  const sessions = new RedisSessionStore({
+    client,
+    prefix: `${prefix}session:`,
+    ...(options.ttlSeconds !== undefined && { ttlSeconds: options.ttlSeconds }),
+  });
   const bus = new RedisNotificationBus({ publisher: client, subscriber, channel: `${prefix}events`, logger });
   // Not awaited: a replica starts (and answers 503) while Redis is down; ioredis subscribes on connect.
   bus.start().catch((error: unknown) => logger.debug(`notification bus: subscribe failed: ${String(error)}`));
@@ -92,13 +99,15 @@ async function loadRedisConstructor(load: () => Promise<unknown>): Promise<Redis
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
-      throw new SessionStoreConfigError('a Redis session store needs the "ioredis" package (an optional peer dependency): npm install ioredis@5');
+      throw new SessionStoreConfigError(
+        'a Redis session store needs the "ioredis" package (an optional peer dependency): npm install ioredis@5',
+      );
     }
     throw new SessionStoreConfigError(`cannot load "ioredis": ${String(error)}`);
   }
   const m = module as { Redis?: unknown; default?: unknown };
   const ctor = m.Redis ?? m.default;
-  if (typeof ctor !== 'function') throw new SessionStoreConfigError('the installed "ioredis" has no Redis class; install ioredis@5');
+  if (typeof ctor !== 'function')
+    throw new SessionStoreConfigError('the installed "ioredis" has no Redis class; install ioredis@5');
   return ctor as RedisConstructor;
 }
-

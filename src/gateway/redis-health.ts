@@ -17,7 +17,12 @@ export const OUTAGE_EFFECT =
   'requests of open sessions wait for it (up to ~5 s each), then get 503 with Retry-After (safe to retry); ' +
   'new sessions get 503 too; notifications reach only clients whose stream is on the replica where they happen';
 
-export function watchRedisHealth(client: RedisEventSource, where: string, logger: Logger, now: () => number = Date.now): void {
+export function watchRedisHealth(
+  client: RedisEventSource,
+  where: string,
+  logger: Logger,
+  now: () => number = Date.now,
+): void {
   let state: 'starting' | 'up' | 'down' = 'starting';
   let downSince = 0;
   let runId: string | undefined;
@@ -27,7 +32,9 @@ export function watchRedisHealth(client: RedisEventSource, where: string, logger
     const wasUp = state === 'up';
     state = 'down';
     downSince = now();
-    logger.warn(`session store: Redis at ${where} ${wasUp ? 'unreachable' : 'not reachable yet'} (${reason}): ${OUTAGE_EFFECT}`);
+    logger.warn(
+      `session store: Redis at ${where} ${wasUp ? 'unreachable' : 'not reachable yet'} (${reason}): ${OUTAGE_EFFECT}`,
+    );
   };
 
   client.on('error', (error) => down(error.message || error.name));
@@ -40,8 +47,16 @@ export function watchRedisHealth(client: RedisEventSource, where: string, logger
       const previousRunId = runId;
       state = 'up';
       runId = info.runId ?? runId;
-      const persistence = info.aof === undefined ? '' : info.aof ? ', appendonly on' : ', appendonly off: a restart keeps only what its last RDB snapshot holds';
-      if (previous === 'down') logger.info(`session store: Redis at ${where} reachable again after ${((now() - downSince) / 1000).toFixed(1)} s`);
+      const persistence =
+        info.aof === undefined
+          ? ''
+          : info.aof
+            ? ', appendonly on'
+            : ', appendonly off: a restart keeps only what its last RDB snapshot holds';
+      if (previous === 'down')
+        logger.info(
+          `session store: Redis at ${where} reachable again after ${((now() - downSince) / 1000).toFixed(1)} s`,
+        );
       else logger.info(`session store: Redis at ${where}${persistence}`);
       if (previousRunId !== undefined && info.runId !== undefined && info.runId !== previousRunId) {
         logger.warn(

@@ -79,7 +79,8 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async open(sessionId: string): Promise<void> {
-    if ((await this.client.eval(OPEN_SCRIPT, 4, ...this.keys(sessionId), this.ttl)) !== 1) throw new SessionGoneError(sessionId);
+    if ((await this.client.eval(OPEN_SCRIPT, 4, ...this.keys(sessionId), this.ttl)) !== 1)
+      throw new SessionGoneError(sessionId);
   }
 
   async get(sessionId: string): Promise<SessionRecord | undefined> {

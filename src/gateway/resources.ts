@@ -27,11 +27,17 @@ export function registerResourceHandlers(server: Server, proxy: GatewayProxy, se
   server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => {
     const list = proxy.features?.templates() ?? { items: [], generation: 0 };
     const page = pageOf('resourceTemplates', list, request.params?.cursor);
-    return { resourceTemplates: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) } as never;
+    return {
+      resourceTemplates: page.items,
+      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
+    } as never;
   });
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const route = routeUri(proxy, request.params.uri);
-    return (await proxy.forward(sessionId, route.server, extra, { method: 'resources/read', params: { ...request.params, uri: route.target } })) as never;
+    return (await proxy.forward(sessionId, route.server, extra, {
+      method: 'resources/read',
+      params: { ...request.params, uri: route.target },
+    })) as never;
   });
   server.setRequestHandler(SubscribeRequestSchema, async (request) => {
     await proxy.subscriptions.subscribe(sessionId, request.params.uri, routeUri(proxy, request.params.uri));
@@ -45,6 +51,10 @@ export function registerResourceHandlers(server: Server, proxy: GatewayProxy, se
 
 function routeUri(proxy: GatewayProxy, uri: string): Route {
   const route = proxy.features?.routeUri(uri);
-  if (!route) throw new ProxyError(ErrorCode.InvalidParams, `No connected MCP server offers the resource "${uri}" (list resources and templates to see what is available).`);
+  if (!route)
+    throw new ProxyError(
+      ErrorCode.InvalidParams,
+      `No connected MCP server offers the resource "${uri}" (list resources and templates to see what is available).`,
+    );
   return route;
 }

@@ -48,8 +48,14 @@ export interface GatewayStack {
 
 export async function createGatewayFromConfig(options: GatewayFromConfigOptions = {}): Promise<GatewayStack> {
   const logger = options.logger ?? silentLogger;
-  const config = typeof options.config === 'string' ? await readHubConfig(options.config) : (options.config ?? defaultHubConfig(options));
-  const limits = resolveLimits({ values: config.toolSearch.limits, source: config.source }, { values: options.limits, source: 'the command line' });
+  const config =
+    typeof options.config === 'string'
+      ? await readHubConfig(options.config)
+      : (options.config ?? defaultHubConfig(options));
+  const limits = resolveLimits(
+    { values: config.toolSearch.limits, source: config.source },
+    { values: options.limits, source: 'the command line' },
+  );
   const hub = new McpHub(config, { ...options.hub, logger, limits });
   const toolSearch = config.toolSearch;
   const storeUrl = options.sessionStore === null ? undefined : (options.sessionStore ?? toolSearch.sessionStore);

@@ -4,13 +4,23 @@
  * default ranker, answered in `formatSearchResult`'s model-facing text (C8 included).
  */
 import { DEFAULT_LIMITS } from '../core/limits.js';
-import { defaultRanker, formatSearchResult, ToolSearcher, type SearchPool, type ToolSearchResult } from '../search/index.js';
+import {
+  defaultRanker,
+  formatSearchResult,
+  ToolSearcher,
+  type SearchPool,
+  type ToolSearchResult,
+} from '../search/index.js';
 
 export type { SearchPool } from '../search/index.js';
 export type SearchOutcome = ToolSearchResult;
 
 export interface GatewaySearcher {
-  search(pool: SearchPool, query: string, options: { maxResults?: number }): ToolSearchResult | Promise<ToolSearchResult>;
+  search(
+    pool: SearchPool,
+    query: string,
+    options: { maxResults?: number },
+  ): ToolSearchResult | Promise<ToolSearchResult>;
   /** Text shown to the model; `formatSearchResult` when absent. */
   format?(outcome: ToolSearchResult): string;
 }

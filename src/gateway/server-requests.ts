@@ -16,7 +16,12 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ErrorCode, ResultSchema, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  ResultSchema,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { McpMessage, UpstreamProgress } from '../mcp/connection.js';
 import { ProxyError } from './errors.js';
 
@@ -49,7 +54,12 @@ export class RequestRouter {
   ) {}
 
   /** Run a session's request on `server`; server → client requests meanwhile can route to it. */
-  async forward<T>(server: string, sessionId: string, extra: SessionExtra, run: (context: ForwardContext) => Promise<T>): Promise<T> {
+  async forward<T>(
+    server: string,
+    sessionId: string,
+    extra: SessionExtra,
+    run: (context: ForwardContext) => Promise<T>,
+  ): Promise<T> {
     const entry: InFlight = { sessionId, extra };
     let set = this.inFlight.get(server);
     if (!set) this.inFlight.set(server, (set = new Set()));
@@ -76,7 +86,10 @@ export class RequestRouter {
     const [caller] = bySession.values();
     if (caller) {
       this.requireCapability(caller.sessionId, server, request);
-      return (await caller.extra.sendRequest(message, ResultSchema.loose(), { signal, timeout: CLIENT_ANSWER_TIMEOUT_MS })) as Record<string, unknown>;
+      return (await caller.extra.sendRequest(message, ResultSchema.loose(), {
+        signal,
+        timeout: CLIENT_ANSWER_TIMEOUT_MS,
+      })) as Record<string, unknown>;
     }
     const live = this.liveSessions();
     const only = live.length === 1 ? this.sessionServer(live[0]!) : undefined;
@@ -87,12 +100,19 @@ export class RequestRouter {
       );
     }
     this.requireCapability(live[0]!, server, request);
-    return (await only.request(message, ResultSchema.loose(), { signal, timeout: CLIENT_ANSWER_TIMEOUT_MS })) as Record<string, unknown>;
+    return (await only.request(message, ResultSchema.loose(), { signal, timeout: CLIENT_ANSWER_TIMEOUT_MS })) as Record<
+      string,
+      unknown
+    >;
   }
 
   private requireCapability(sessionId: string, server: string, request: McpMessage): void {
     const missing = missingCapability(this.sessionServer(sessionId), request);
-    if (missing) throw new ProxyError(ErrorCode.MethodNotFound, `toolsearch gateway: the client session that caused ${request.method} from "${server}" does not support ${missing}.`);
+    if (missing)
+      throw new ProxyError(
+        ErrorCode.MethodNotFound,
+        `toolsearch gateway: the client session that caused ${request.method} from "${server}" does not support ${missing}.`,
+      );
   }
 }
 
@@ -124,7 +144,9 @@ function forwardContext(extra: SessionExtra): ForwardContext {
   return {
     signal: extra.signal,
     onprogress: (progress) => {
-      extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken: token } }).catch(() => undefined);
+      extra
+        .sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken: token } })
+        .catch(() => undefined);
     },
   };
 }

@@ -43,7 +43,12 @@ export interface StatusSnapshot {
   readonly sessions: number;
   readonly tools: { readonly total: number; readonly deferred: number };
   /** Tool-definition tokens of one request: everything eager vs through the gateway. */
-  readonly tokens: { readonly eager: number; readonly deferred: number; readonly savedPerRequest: number; readonly counted: string };
+  readonly tokens: {
+    readonly eager: number;
+    readonly deferred: number;
+    readonly savedPerRequest: number;
+    readonly counted: string;
+  };
   readonly pendingServers: readonly string[];
   readonly failedServers: readonly FailedServer[];
 }
@@ -87,7 +92,8 @@ export function statusReporter(source: StatusSource, version: string): () => Pro
   let memo: { version: number; summary: CatalogSummary } | undefined;
   return async () => {
     const catalog = source.gateway.catalog;
-    if (memo?.version !== catalog.version) memo = { version: catalog.version, summary: await summarizeGateway(source.gateway) };
+    if (memo?.version !== catalog.version)
+      memo = { version: catalog.version, summary: await summarizeGateway(source.gateway) };
     const { summary } = memo;
     const servers = source.servers();
     return {
@@ -97,7 +103,12 @@ export function statusReporter(source: StatusSource, version: string): () => Pro
       states: countStates(servers),
       sessions: source.sessions(),
       tools: { total: summary.tools, deferred: summary.deferredTools },
-      tokens: { eager: summary.eagerTokens, deferred: summary.deferredTokens, savedPerRequest: summary.eagerTokens - summary.deferredTokens, counted: COUNTED },
+      tokens: {
+        eager: summary.eagerTokens,
+        deferred: summary.deferredTokens,
+        savedPerRequest: summary.eagerTokens - summary.deferredTokens,
+        counted: COUNTED,
+      },
       pendingServers: catalog.pendingServers,
       failedServers: catalog.failedServers,
     };
@@ -112,7 +123,13 @@ export function statusSearcher(gateway: ToolsearchGateway): (query: string) => P
   const searcher = new ToolSearcher();
   return async (query) => {
     const catalog = gateway.catalog;
-    const pool = { tools: catalog.tools, deferred: gateway.deferred(), pendingServers: catalog.pendingServers, failedServers: catalog.failedServers, servers: catalog.serverInfo };
+    const pool = {
+      tools: catalog.tools,
+      deferred: gateway.deferred(),
+      pendingServers: catalog.pendingServers,
+      failedServers: catalog.failedServers,
+      servers: catalog.serverInfo,
+    };
     const result = searcher.search(pool, query, { maxResults: SEARCH_RESULTS, explain: true });
     const hits = result.matches.map((name, i): StatusSearchHit => {
       const tool = catalog.get(name);
@@ -154,7 +171,11 @@ export function statusRoutes(source: StatusSource, version: string): ExtraRoutes
       // For balancers and orchestrators: every server usable. Names only with the token.
       const servers = source.servers();
       const { ready, waitingFor } = readiness(servers);
-      sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', servers: countStates(servers), ...(authorized && !ready && { waitingFor }) });
+      sendJson(res, ready ? 200 : 503, {
+        status: ready ? 'ready' : 'not ready',
+        servers: countStates(servers),
+        ...(authorized && !ready && { waitingFor }),
+      });
       return true;
     }
     if (url.pathname === HEALTH_PATH) {
@@ -200,6 +221,11 @@ function sendPage(res: ServerResponse): void {
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }).end(JSON.stringify(body));
+  res
+    .writeHead(status, {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    })
+    .end(JSON.stringify(body));
 }
-

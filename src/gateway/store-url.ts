@@ -27,19 +27,29 @@ export function parseSessionStoreUrl(value: string, passwordFromEnv?: string): R
   try {
     url = new URL(value.trim());
   } catch {
-    throw new SessionStoreConfigError(`"${redact(value)}" is not a URL; expected redis://HOST:PORT[/DB] or rediss://HOST:PORT[/DB]`);
+    throw new SessionStoreConfigError(
+      `"${redact(value)}" is not a URL; expected redis://HOST:PORT[/DB] or rediss://HOST:PORT[/DB]`,
+    );
   }
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
-    throw new SessionStoreConfigError(`unsupported scheme "${url.protocol}"; expected redis://HOST:PORT[/DB] or rediss://HOST:PORT[/DB] (TLS)`);
+    throw new SessionStoreConfigError(
+      `unsupported scheme "${url.protocol}"; expected redis://HOST:PORT[/DB] or rediss://HOST:PORT[/DB] (TLS)`,
+    );
   }
-  if (url.hostname === '') throw new SessionStoreConfigError(`no host in "${redact(value)}"; expected redis://HOST:PORT[/DB]`);
+  if (url.hostname === '')
+    throw new SessionStoreConfigError(`no host in "${redact(value)}"; expected redis://HOST:PORT[/DB]`);
   const port = url.port === '' ? 6379 : Number(url.port);
   const dbText = url.pathname.replace(/^\//, '');
   const db = dbText === '' ? 0 : Number(dbText);
   if (!/^\d*$/.test(dbText) || !Number.isInteger(db) || db > 65535) {
-    throw new SessionStoreConfigError(`database "${dbText}" in "${redact(value)}" is not a number; expected redis://HOST:PORT/DB, e.g. /0`);
+    throw new SessionStoreConfigError(
+      `database "${dbText}" in "${redact(value)}" is not a number; expected redis://HOST:PORT/DB, e.g. /0`,
+    );
   }
-  if (url.search !== '' || url.hash !== '') throw new SessionStoreConfigError(`query strings are not supported in "${redact(value)}"; expected redis://HOST:PORT[/DB]`);
+  if (url.search !== '' || url.hash !== '')
+    throw new SessionStoreConfigError(
+      `query strings are not supported in "${redact(value)}"; expected redis://HOST:PORT[/DB]`,
+    );
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const username = url.username !== '' ? decodeURIComponent(url.username) : undefined;
   const password = passwordFromEnv ?? (url.password !== '' ? decodeURIComponent(url.password) : undefined);
@@ -63,7 +73,9 @@ export function redisPasswordFromEnv(env: NodeJS.ProcessEnv, readFile: (path: st
   try {
     return readFile(file).replace(/\r?\n$/, '');
   } catch (error) {
-    throw new SessionStoreConfigError(`cannot read ${REDIS_PASSWORD_FILE_ENV}=${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new SessionStoreConfigError(
+      `cannot read ${REDIS_PASSWORD_FILE_ENV}=${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
 }
 

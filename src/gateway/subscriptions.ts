@@ -9,7 +9,11 @@
 import type { Route } from '../mcp/aggregate.js';
 
 /** What subscribing needs from upstream: `resources/subscribe` and `resources/unsubscribe`. */
-export type SubscribeUpstream = (server: string, method: 'resources/subscribe' | 'resources/unsubscribe', uri: string) => Promise<void>;
+export type SubscribeUpstream = (
+  server: string,
+  method: 'resources/subscribe' | 'resources/unsubscribe',
+  uri: string,
+) => Promise<void>;
 
 export class Subscriptions {
   /** `server\nuri` → session → the URI that session subscribed to (an alias, or the same). */
@@ -73,9 +77,11 @@ export class Subscriptions {
     const key = keyOf(route);
     const next = (this.queues.get(key) ?? Promise.resolve()).catch(() => undefined).then(change);
     this.queues.set(key, next);
-    void next.finally(() => {
-      if (this.queues.get(key) === next) this.queues.delete(key);
-    }).catch(() => undefined);
+    void next
+      .finally(() => {
+        if (this.queues.get(key) === next) this.queues.delete(key);
+      })
+      .catch(() => undefined);
     return next;
   }
 }

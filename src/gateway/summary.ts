@@ -42,8 +42,12 @@ export function formatSummary(summary: CatalogSummary): string {
   const pct = summary.eagerTokens > 0 ? Math.round((saved / summary.eagerTokens) * 100) : 0;
   return [
     `servers: ${summary.servers.length} connected (${summary.servers.join(', ') || 'none'})` +
-      (summary.pendingServers.length > 0 ? `, ${summary.pendingServers.length} pending (${summary.pendingServers.join(', ')})` : '') +
-      (summary.failedServers.length > 0 ? `, ${summary.failedServers.length} failed (${summary.failedServers.map((f) => `${f.server}: ${f.reason}`).join('; ')})` : ''),
+      (summary.pendingServers.length > 0
+        ? `, ${summary.pendingServers.length} pending (${summary.pendingServers.join(', ')})`
+        : '') +
+      (summary.failedServers.length > 0
+        ? `, ${summary.failedServers.length} failed (${summary.failedServers.map((f) => `${f.server}: ${f.reason}`).join('; ')})`
+        : ''),
     `tools: ${summary.tools} (${summary.deferredTools} deferred, ${summary.tools - summary.deferredTools} always loaded)`,
     `tool-definition tokens per request: ${summary.eagerTokens} eager vs ${summary.deferredTokens} deferred (saves ${saved}, ${pct}%)` +
       ' — exact o200k_base count (OpenAI GPT-4o/4.1/5); an estimate for Claude',

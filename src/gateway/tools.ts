@@ -29,7 +29,8 @@ export function searchToolDefinition(pool: PoolView, deferred: ReadonlySet<strin
 export function announceDeferred(pool: PoolView, deferred: ReadonlySet<string>): string {
   const tools = pool.tools.filter((t) => deferred.has(t.name));
   const lines = [fullAnnouncement(tools, { tokenBudget: GATEWAY_ANNOUNCE_TOKEN_BUDGET }).text];
-  if (pool.pendingServers.length > 0) lines.push(`Still connecting (search again shortly for their tools): ${pool.pendingServers.join(', ')}.`);
+  if (pool.pendingServers.length > 0)
+    lines.push(`Still connecting (search again shortly for their tools): ${pool.pendingServers.join(', ')}.`);
   return lines.join('\n');
 }
 
@@ -43,7 +44,7 @@ export function callToolDefinition(): Tool {
       type: 'object',
       properties: {
         name: { type: 'string', description: 'The loaded tool\'s name, e.g. "mcp__memory__create_entities".' },
-        arguments: { type: 'object', description: 'The tool\'s arguments, matching its input schema.' },
+        arguments: { type: 'object', description: "The tool's arguments, matching its input schema." },
       },
       required: ['name'],
     },

@@ -33,7 +33,12 @@ export async function countAnthropicExact(
     announcementText ? probe('.') : Promise.resolve(0),
   ]);
   const deferredTokens = visibleTokens + Math.max(0, withAnnouncement - without);
-  return { model, eagerTokens, deferredTokens, savings: eagerTokens > 0 ? Math.max(0, 1 - deferredTokens / eagerTokens) : 0 };
+  return {
+    model,
+    eagerTokens,
+    deferredTokens,
+    savings: eagerTokens > 0 ? Math.max(0, 1 - deferredTokens / eagerTokens) : 0,
+  };
 }
 
 /** An Anthropic client from the optional peer dependency, or a clear error saying how to get one. */

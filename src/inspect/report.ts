@@ -35,7 +35,12 @@ export interface InspectReport {
   /** 1 − deferred / eager. */
   readonly savings: number;
   /** Parts of `deferredTokens`; `announcement` is what the search tool's description grows by. */
-  readonly breakdown: { readonly searchTool: number; readonly announcement: number; readonly extraTools: number; readonly loadedTools: number };
+  readonly breakdown: {
+    readonly searchTool: number;
+    readonly announcement: number;
+    readonly extraTools: number;
+    readonly loadedTools: number;
+  };
   readonly announcementForm: 'list' | 'grouped' | 'none';
   /** What the announcement would cost as a plain name list (E1), for comparison with E3. */
   readonly listAnnouncementTokens: number;
@@ -66,7 +71,10 @@ export function definitionTokens(tools: readonly ToolDefinitionLike[], count: Te
 
 /** Tokens a plan sends as tool definitions and announcement on the first request. */
 export function firstRequestTokens(p: Plan, count: TextTokenCounter): number {
-  return definitionTokens(p.visibleTools.map((t) => announced(t, p)), count);
+  return definitionTokens(
+    p.visibleTools.map((t) => announced(t, p)),
+    count,
+  );
 }
 
 /** The search tool as sent: the announcement appended to its description (what the gateway lists). */
@@ -78,7 +86,12 @@ function announced(tool: ToolSpec, p: Plan): ToolSpec {
 function announcementShare(group: string, p: Plan, tools: readonly ToolSpec[], count: TextTokenCounter): number {
   if (!p.announcement) return 0;
   if (p.announcement.form === 'grouped') return count(`${group}: ${tools.length} tools\n`);
-  return count(tools.filter((t) => p.deferred.includes(t.name)).map((t) => `${t.name}\n`).join(''));
+  return count(
+    tools
+      .filter((t) => p.deferred.includes(t.name))
+      .map((t) => `${t.name}\n`)
+      .join(''),
+  );
 }
 
 function perServerCosts(pool: readonly ToolSpec[], p: Plan, count: TextTokenCounter): ServerCost[] {
@@ -94,8 +107,10 @@ function perServerCosts(pool: readonly ToolSpec[], p: Plan, count: TextTokenCoun
       tools: tools.length,
       eagerTokens: definitionTokens(tools, count),
       deferredTokens:
-        definitionTokens(tools.filter((t) => visible.has(t.name)), count) +
-        announcementShare(tools[0] ? groupKeyOf(tools[0]) : server, p, tools, count),
+        definitionTokens(
+          tools.filter((t) => visible.has(t.name)),
+          count,
+        ) + announcementShare(tools[0] ? groupKeyOf(tools[0]) : server, p, tools, count),
     }))
     .sort((a, b) => b.eagerTokens - a.eagerTokens);
 }
@@ -103,31 +118,53 @@ function perServerCosts(pool: readonly ToolSpec[], p: Plan, count: TextTokenCoun
 function modeCosts(pool: PoolView, options: InspectOptions, deferrable: ReadonlySet<string>): ModeCost[] {
   return ['always', 'auto', 'never'].map((mode) => {
     const p = plan({
-      tools: pool.tools, pendingServers: pool.pendingServers, option: mode,
+      tools: pool.tools,
+      pendingServers: pool.pendingServers,
+      option: mode,
       // H2: the auto threshold compares the same count this report prints, not a chars/2.5 estimate.
-      deferredTokens: { tokens: definitionTokens(pool.tools.filter((t) => deferrable.has(t.name)), options.count), source: 'counter' },
+      deferredTokens: {
+        tokens: definitionTokens(
+          pool.tools.filter((t) => deferrable.has(t.name)),
+          options.count,
+        ),
+        source: 'counter',
+      },
       ...(options.contextWindow !== undefined && { contextWindow: options.contextWindow }),
-      ...(options.announceTokenBudget !== undefined && { announceOptions: { tokenBudget: options.announceTokenBudget } }),
+      ...(options.announceTokenBudget !== undefined && {
+        announceOptions: { tokenBudget: options.announceTokenBudget },
+      }),
     });
     const extra = p.useToolSearch ? definitionTokens(options.extraTools ?? [], options.count) : 0;
-    return { mode, useToolSearch: p.useToolSearch, tokens: firstRequestTokens(p, options.count) + extra, reason: p.gates.definitive.reason };
+    return {
+      mode,
+      useToolSearch: p.useToolSearch,
+      tokens: firstRequestTokens(p, options.count) + extra,
+      reason: p.gates.definitive.reason,
+    };
   });
 }
 
 export function inspectPool(pool: PoolView, options: InspectOptions): InspectReport {
   const tools = pool.tools;
   const deferredPlan = plan({
-    tools, pendingServers: pool.pendingServers, option: 'always',
+    tools,
+    pendingServers: pool.pendingServers,
+    option: 'always',
     ...(options.announceTokenBudget !== undefined && { announceOptions: { tokenBudget: options.announceTokenBudget } }),
   });
   const eagerTokens = definitionTokens(tools, options.count);
   const searchTool = deferredPlan.searchTool ? definitionTokens([deferredPlan.searchTool], options.count) : 0;
   // The announcement travels inside the search tool's description (as the gateway sends it), so it
   // is counted there: the figure matches what `serve` counts on its own tools/list.
-  const announcedSearchTool = deferredPlan.searchTool ? definitionTokens([announced(deferredPlan.searchTool, deferredPlan)], options.count) : 0;
+  const announcedSearchTool = deferredPlan.searchTool
+    ? definitionTokens([announced(deferredPlan.searchTool, deferredPlan)], options.count)
+    : 0;
   const announcement = announcedSearchTool - searchTool;
   const extraTools = deferredPlan.searchTool ? definitionTokens(options.extraTools ?? [], options.count) : 0;
-  const loadedTools = definitionTokens(deferredPlan.visibleTools.filter((t) => t !== deferredPlan.searchTool), options.count);
+  const loadedTools = definitionTokens(
+    deferredPlan.visibleTools.filter((t) => t !== deferredPlan.searchTool),
+    options.count,
+  );
   const deferredTokens = announcedSearchTool + extraTools + loadedTools;
   return {
     tools: tools.length,
@@ -140,7 +177,12 @@ export function inspectPool(pool: PoolView, options: InspectOptions): InspectRep
     breakdown: { searchTool, announcement, extraTools, loadedTools },
     announcementForm: deferredPlan.announcement?.form ?? 'none',
     listAnnouncementTokens: deferredPlan.deferred.length
-      ? options.count(fullAnnouncement(tools.filter((t) => deferredPlan.deferred.includes(t.name)), { tokenBudget: Number.POSITIVE_INFINITY }).text)
+      ? options.count(
+          fullAnnouncement(
+            tools.filter((t) => deferredPlan.deferred.includes(t.name)),
+            { tokenBudget: Number.POSITIVE_INFINITY },
+          ).text,
+        )
       : 0,
     perServer: perServerCosts(tools, deferredPlan, options.count),
     modes: modeCosts(pool, options, new Set(deferredPlan.deferred)),

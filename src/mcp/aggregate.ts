@@ -81,7 +81,10 @@ export class McpAggregate {
   /** Replace what `server` offers (fields left out stay as they were). */
   setServer(server: string, features: Partial<ServerFeatures>): void {
     const previous = this.servers.get(server);
-    this.servers.set(server, { ...(previous ?? { resources: [], templates: [], prompts: [], offersResources: false }), ...features });
+    this.servers.set(server, {
+      ...(previous ?? { resources: [], templates: [], prompts: [], offersResources: false }),
+      ...features,
+    });
     this.rebuild();
     if (!previous) for (const listener of this.joinListeners) listener(server);
   }
@@ -104,7 +107,11 @@ export class McpAggregate {
   /** Per-server counts, for status pages. */
   counts(server: string): FeatureCounts {
     const features = this.servers.get(server);
-    return { resources: features?.resources.length ?? 0, templates: features?.templates.length ?? 0, prompts: features?.prompts.length ?? 0 };
+    return {
+      resources: features?.resources.length ?? 0,
+      templates: features?.templates.length ?? 0,
+      prompts: features?.prompts.length ?? 0,
+    };
   }
 
   resources(): ExposedList<UpstreamResource> {
@@ -130,7 +137,8 @@ export class McpAggregate {
     const exact = this.resourcesView.find((e) => e.item.uri === uri);
     if (exact) return exact.route;
     for (const entry of this.templatesView) {
-      if (entry.route.target === entry.item.uriTemplate && matchesTemplate(entry.item.uriTemplate, uri)) return { server: entry.route.server, target: uri };
+      if (entry.route.target === entry.item.uriTemplate && matchesTemplate(entry.item.uriTemplate, uri))
+        return { server: entry.route.server, target: uri };
     }
     const offering = [...this.servers].filter(([, f]) => f.offersResources).map(([s]) => s);
     return offering.length === 1 ? { server: offering[0]!, target: uri } : undefined;
@@ -170,19 +178,36 @@ export class McpAggregate {
 
   private rebuild(): void {
     const ordered = this.ordered();
-    this.resourcesView = exposeByKey(ordered, (f) => f.resources, (r) => r.uri, (server, r) => ({ ...r, uri: aliasUri(server, r.uri) }));
-    this.templatesView = exposeByKey(ordered, (f) => f.templates, (t) => t.uriTemplate, (server, t) => ({ ...t, uriTemplate: aliasUri(server, t.uriTemplate) }));
+    this.resourcesView = exposeByKey(
+      ordered,
+      (f) => f.resources,
+      (r) => r.uri,
+      (server, r) => ({ ...r, uri: aliasUri(server, r.uri) }),
+    );
+    this.templatesView = exposeByKey(
+      ordered,
+      (f) => f.templates,
+      (t) => t.uriTemplate,
+      (server, t) => ({ ...t, uriTemplate: aliasUri(server, t.uriTemplate) }),
+    );
     this.promptsView = this.exposePrompts(ordered);
     this.bump('resources', JSON.stringify([this.resourcesView, this.templatesView]));
     this.bump('prompts', JSON.stringify(this.promptsView));
   }
 
   private exposePrompts(ordered: Array<[string, ServerFeatures]>): Exposed<UpstreamPrompt>[] {
-    const exposed = exposeByKey(ordered, (f) => f.prompts, (p) => p.name, (server, p) => ({ ...p, name: qualifyPromptName(server, p.name) }));
+    const exposed = exposeByKey(
+      ordered,
+      (f) => f.prompts,
+      (p) => p.name,
+      (server, p) => ({ ...p, name: qualifyPromptName(server, p.name) }),
+    );
     const seen = new Set<string>();
     return exposed.filter((e) => {
       if (!seen.has(e.item.name)) return seen.add(e.item.name);
-      this.logger.warn(`prompt "${e.route.target}" of "${e.route.server}" left out: its qualified name "${e.item.name}" is taken`);
+      this.logger.warn(
+        `prompt "${e.route.target}" of "${e.route.server}" left out: its qualified name "${e.item.name}" is taken`,
+      );
       return false;
     });
   }
@@ -249,7 +274,9 @@ export async function fetchServerFeatures(
     try {
       return await fetch.call(connection);
     } catch (error) {
-      logger.warn(`"${connection.server}": listing ${what} failed: ${error instanceof Error ? error.message : String(error)}; keeping the previous list`);
+      logger.warn(
+        `"${connection.server}": listing ${what} failed: ${error instanceof Error ? error.message : String(error)}; keeping the previous list`,
+      );
       return undefined;
     }
   };
@@ -260,8 +287,12 @@ export async function fetchServerFeatures(
   if (kinds.includes('resources')) {
     features.offersResources = capabilities.resources !== undefined;
     keep('resources', features.offersResources ? await list('resources', connection.listResources) : []);
-    keep('templates', features.offersResources ? await list('resource templates', connection.listResourceTemplates) : []);
+    keep(
+      'templates',
+      features.offersResources ? await list('resource templates', connection.listResourceTemplates) : [],
+    );
   }
-  if (kinds.includes('prompts')) keep('prompts', capabilities.prompts !== undefined ? await list('prompts', connection.listPrompts) : []);
+  if (kinds.includes('prompts'))
+    keep('prompts', capabilities.prompts !== undefined ? await list('prompts', connection.listPrompts) : []);
   return features;
 }

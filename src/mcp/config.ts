@@ -58,7 +58,11 @@ const httpServerSchema = z.looseObject({
 const serverSchema = z.looseObject({}).superRefine((value, ctx) => {
   const schema = 'url' in value && !('command' in value) ? httpServerSchema : stdioServerSchema;
   if (!('url' in value) && !('command' in value)) {
-    ctx.addIssue({ code: 'custom', message: 'expected {"command": string, "args"?: string[], "env"?: {...}, "cwd"?: string} or {"url": string, "headers"?: {...}}' });
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'expected {"command": string, "args"?: string[], "env"?: {...}, "cwd"?: string} or {"url": string, "headers"?: {...}}',
+    });
     return;
   }
   const result = schema.safeParse(value);
@@ -72,13 +76,21 @@ const embeddingsSchema = z.strictObject({
   url: z.url(),
   model: z.string().min(1),
   /** Name of the variable holding the API key; the key itself never goes in the file. */
-  apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name (the key itself stays out of the file)').optional(),
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name (the key itself stays out of the file)')
+    .optional(),
   dimensions: z.number().int().positive().max(65_536).optional(),
   batchSize: z.number().int().positive().max(2_048).optional(),
   timeoutMs: z.number().int().positive().max(600_000).optional(),
   queryTimeoutMs: z.number().int().positive().max(600_000).optional(),
   retries: z.number().int().min(0).max(10).optional(),
-  maxResponseBytes: z.number().int().positive().max(1024 * 1024 * 1024).optional(),
+  maxResponseBytes: z
+    .number()
+    .int()
+    .positive()
+    .max(1024 * 1024 * 1024)
+    .optional(),
   cacheDir: z.union([z.string().min(1), z.literal(false)]).optional(),
 });
 
@@ -99,7 +111,10 @@ const toolSearchSchema = z.looseObject({
   /** C8: how long a search that finds nothing waits for servers still connecting (ms; 0 = never). Default 5000. */
   searchWaitMs: z.number().int().nonnegative().optional(),
   /** G6: share HTTP sessions between gateway replicas: `redis://HOST:PORT[/DB]` or `rediss://…`. */
-  sessionStore: z.string().regex(/^rediss?:\/\//, 'expected "redis://HOST:PORT[/DB]" or "rediss://HOST:PORT[/DB]"').optional(),
+  sessionStore: z
+    .string()
+    .regex(/^rediss?:\/\//, 'expected "redis://HOST:PORT[/DB]" or "rediss://HOST:PORT[/DB]"')
+    .optional(),
   /** G5 limits by name (src/core/limits.ts), e.g. {"toolsPerServer": 5000}; checked by `resolveLimits`. */
   limits: z.record(z.string(), z.unknown()).optional(),
   /** C10: an OpenAI-compatible embedding server fused with the lexical ranking. */
@@ -142,20 +157,29 @@ export function parseHubConfig(value: unknown, source = '<inline config>'): HubC
   }
   const { mcpServers, servers: vscodeServers, toolSearch } = parsed.data;
   if (mcpServers === undefined && vscodeServers === undefined) {
-    throw new McpConfigError(source, 'mcpServers', 'missing: expected {"mcpServers": {"<name>": {"command": ...} | {"url": ...}}}');
+    throw new McpConfigError(
+      source,
+      'mcpServers',
+      'missing: expected {"mcpServers": {"<name>": {"command": ...} | {"url": ...}}}',
+    );
   }
   const servers: Record<string, ServerConfig> = {};
   for (const [name, entry] of Object.entries({ ...vscodeServers, ...mcpServers })) {
     const server = entry as ServerConfig;
     if (name.includes('__')) {
-      throw new McpConfigError(source, `mcpServers.${name}`, 'a server name cannot contain "__" (it separates server and tool in mcp__<server>__<tool>)');
+      throw new McpConfigError(
+        source,
+        `mcpServers.${name}`,
+        'a server name cannot contain "__" (it separates server and tool in mcp__<server>__<tool>)',
+      );
     }
     if (server.disabled !== true) servers[name] = server;
   }
   try {
     resolveLimits({ values: toolSearch?.limits, source });
   } catch (error) {
-    if (error instanceof InvalidLimitError) throw new McpConfigError(source, `toolSearch.limits.${error.limit}`, error.reason);
+    if (error instanceof InvalidLimitError)
+      throw new McpConfigError(source, `toolSearch.limits.${error.limit}`, error.reason);
     throw error;
   }
   return { servers, toolSearch: toolSearch ?? {}, source };
@@ -167,7 +191,11 @@ export async function readHubConfig(path: string): Promise<HubConfig> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new McpConfigError(path, '', `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new McpConfigError(
+      path,
+      '',
+      `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
   let json: unknown;
   try {

@@ -45,7 +45,11 @@ export function referenceServerConfig(server: ReferenceServer, options: DefaultS
     case 'filesystem':
       return { command: process.execPath, args: [entry, resolve(options.root ?? process.cwd())] };
     case 'memory':
-      return { command: process.execPath, args: [entry], env: { MEMORY_FILE_PATH: resolve(options.memoryFile ?? join(tmpdir(), 'toolsearch-memory.jsonl')) } };
+      return {
+        command: process.execPath,
+        args: [entry],
+        env: { MEMORY_FILE_PATH: resolve(options.memoryFile ?? join(tmpdir(), 'toolsearch-memory.jsonl')) },
+      };
     case 'sequential-thinking':
       return { command: process.execPath, args: [entry], env: { DISABLE_THOUGHT_LOGGING: 'true' } };
   }

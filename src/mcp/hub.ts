@@ -18,9 +18,25 @@ import { ambiguousQualifiedName, qualifyMcpName } from '../core/names.js';
 import { neutralizeStructuralTags } from '../core/untrusted.js';
 import { isStdioServer, type HubConfig, type ServerConfig } from './config.js';
 import { fetchServerFeatures, McpAggregate, type FeatureKind } from './aggregate.js';
-import type { ConnectionFactory, ForwardOptions, McpConnection, McpMessage, UpstreamCallResult, UpstreamCapabilities, UpstreamTool } from './connection.js';
+import type {
+  ConnectionFactory,
+  ForwardOptions,
+  McpConnection,
+  McpMessage,
+  UpstreamCallResult,
+  UpstreamCapabilities,
+  UpstreamTool,
+} from './connection.js';
 import { UpstreamError } from './errors.js';
-import { BackoffState, DEFAULT_RECONNECT, describeFailure, type ReconnectOptions, type RetryDecision, type ServerState, type ServerStatus } from './server-state.js';
+import {
+  BackoffState,
+  DEFAULT_RECONNECT,
+  describeFailure,
+  type ReconnectOptions,
+  type RetryDecision,
+  type ServerState,
+  type ServerStatus,
+} from './server-state.js';
 import { sanitizeLogText, silentLogger, type Logger } from './log.js';
 import { sdkConnectionFactory } from './sdk-connection.js';
 
@@ -65,7 +81,11 @@ interface ServerEntry {
 }
 
 /** Routes a server → client request (sampling, elicitation, roots) to a client; the gateway sets it. */
-export type ServerRequestHandler = (server: string, request: McpMessage, signal: AbortSignal) => Promise<Record<string, unknown>>;
+export type ServerRequestHandler = (
+  server: string,
+  request: McpMessage,
+  signal: AbortSignal,
+) => Promise<Record<string, unknown>>;
 
 export class McpHub {
   readonly catalog: Catalog;
@@ -82,7 +102,10 @@ export class McpHub {
   readonly limits: Limits;
   private closed = false;
 
-  constructor(config: HubConfig, private readonly options: HubOptions = {}) {
+  constructor(
+    config: HubConfig,
+    private readonly options: HubOptions = {},
+  ) {
     this.config = config;
     this.catalog = options.catalog ?? new Catalog();
     this.logger = options.logger ?? silentLogger;
@@ -159,7 +182,12 @@ export class McpHub {
    * Call a tool by its server-side name. Throws UpstreamError saying why (not connected,
    * reconnecting, timed out, transport error); a tool error from the server is returned as is.
    */
-  async callTool(server: string, toolName: string, args: Record<string, unknown>, options: Omit<ForwardOptions, 'timeoutMs'> = {}): Promise<UpstreamCallResult> {
+  async callTool(
+    server: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    options: Omit<ForwardOptions, 'timeoutMs'> = {},
+  ): Promise<UpstreamCallResult> {
     const { connection, timeoutMs } = this.ready(server);
     try {
       return await connection.callTool(toolName, args, { ...options, timeoutMs });
@@ -172,20 +200,34 @@ export class McpHub {
    * G4: forward any other request (`resources/read`, `prompts/get`, `completion/complete`, …) to
    * `server`; its result comes back unchanged. Throws UpstreamError saying why it could not.
    */
-  async request(server: string, request: McpMessage, options: Omit<ForwardOptions, 'timeoutMs'> = {}): Promise<Record<string, unknown>> {
+  async request(
+    server: string,
+    request: McpMessage,
+    options: Omit<ForwardOptions, 'timeoutMs'> = {},
+  ): Promise<Record<string, unknown>> {
     const { connection, timeoutMs } = this.ready(server);
-    if (!connection.request) throw new UpstreamError(server, `cannot forward ${request.method} (its connection does not support it)`);
+    if (!connection.request)
+      throw new UpstreamError(server, `cannot forward ${request.method} (its connection does not support it)`);
     try {
       return await connection.request(request, { ...options, timeoutMs });
     } catch (error) {
-      throw new UpstreamError(server, `failed to answer ${request.method}: ${withoutRpcPrefix(errorMessage(error))}`, errorCode(error));
+      throw new UpstreamError(
+        server,
+        `failed to answer ${request.method}: ${withoutRpcPrefix(errorMessage(error))}`,
+        errorCode(error),
+      );
     }
   }
 
   /** A client → server notification to every ready server (`notifications/roots/list_changed`). */
   notifyAll(notification: McpMessage): void {
     for (const entry of this.entries.values()) {
-      if (entry.state === 'connected') entry.connection?.notify?.(notification).catch((error: unknown) => this.logger.debug(`"${entry.name}": ${notification.method} not sent: ${errorMessage(error)}`));
+      if (entry.state === 'connected')
+        entry.connection
+          ?.notify?.(notification)
+          .catch((error: unknown) =>
+            this.logger.debug(`"${entry.name}": ${notification.method} not sent: ${errorMessage(error)}`),
+          );
     }
   }
 
@@ -207,7 +249,11 @@ export class McpHub {
     if (entry.state !== 'connected' || !entry.connection) {
       throw new UpstreamError(server, `is not connected (${describeState(entry)})`);
     }
-    const timeoutMs = entry.config.callTimeoutMs ?? this.config.toolSearch.callTimeoutMs ?? this.options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    const timeoutMs =
+      entry.config.callTimeoutMs ??
+      this.config.toolSearch.callTimeoutMs ??
+      this.options.callTimeoutMs ??
+      DEFAULT_CALL_TIMEOUT_MS;
     return { connection: entry.connection, timeoutMs };
   }
 
@@ -255,12 +301,19 @@ export class McpHub {
         for (const listener of this.notificationListeners) listener(entry.name, notification);
       },
       onServerRequest: (request, signal) => {
-        if (!this.serverRequestHandler) return Promise.reject(new UpstreamError(entry.name, `sent ${request.method}, but no client is attached to answer it`));
+        if (!this.serverRequestHandler)
+          return Promise.reject(
+            new UpstreamError(entry.name, `sent ${request.method}, but no client is attached to answer it`),
+          );
         return this.serverRequestHandler(entry.name, request, signal);
       },
     });
     entry.connection = connection;
-    const timeoutMs = entry.config.timeoutMs ?? this.config.toolSearch.connectTimeoutMs ?? this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const timeoutMs =
+      entry.config.timeoutMs ??
+      this.config.toolSearch.connectTimeoutMs ??
+      this.options.connectTimeoutMs ??
+      DEFAULT_CONNECT_TIMEOUT_MS;
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
     try {
@@ -281,12 +334,14 @@ export class McpHub {
       if (this.closed || entry.connection !== connection) return;
       entry.connection = undefined;
       // A timeout is the reason, not the SIGTERM that the abort sent.
-      const reason = abort.signal.aborted ? message : describeFailure({
-        message,
-        ...(isStdioServer(entry.config) && { command: entry.config.command }),
-        ...(connection.exitStatus?.() !== undefined && { exit: connection.exitStatus()! }),
-        ...(entry.lastStderr !== undefined && { lastStderr: entry.lastStderr }),
-      });
+      const reason = abort.signal.aborted
+        ? message
+        : describeFailure({
+            message,
+            ...(isStdioServer(entry.config) && { command: entry.config.command }),
+            ...(connection.exitStatus?.() !== undefined && { exit: connection.exitStatus()! }),
+            ...(entry.lastStderr !== undefined && { lastStderr: entry.lastStderr }),
+          });
       this.handleFailure(entry, `could not connect: ${reason}`, entry.backoff.failed());
     } finally {
       clearTimeout(timer);
@@ -299,7 +354,10 @@ export class McpHub {
     const info = connection.serverInfo?.();
     const title = typeof info?.title === 'string' ? this.untrusted(info.title) : undefined;
     const description = typeof info?.instructions === 'string' ? this.untrusted(info.instructions) : undefined;
-    this.catalog.setServerInfo(server, { ...(title !== undefined && { title }), ...(description !== undefined && { description }) });
+    this.catalog.setServerInfo(server, {
+      ...(title !== undefined && { title }),
+      ...(description !== undefined && { description }),
+    });
   }
 
   /**
@@ -320,7 +378,8 @@ export class McpHub {
         continue;
       }
       const clash = ambiguousQualifiedName(entry.name, tool.name);
-      if (clash !== undefined) this.logger.warn(`"${entry.name}": tool "${tool.name}" is exposed as "${name}": ${clash}`);
+      if (clash !== undefined)
+        this.logger.warn(`"${entry.name}": tool "${tool.name}" is exposed as "${name}": ${clash}`);
       const first = accepted.get(name);
       if (first) {
         skip(`the server lists the name "${first.name}" twice (model-facing "${name}"); the first one is kept`);
@@ -328,7 +387,9 @@ export class McpHub {
       }
       const owner = this.catalog.get(name);
       if (owner && !(owner.origin.kind === 'mcp' && owner.origin.server === entry.name)) {
-        skip(`"${name}" is already registered from ${owner.origin.kind === 'mcp' ? `MCP server "${owner.origin.server}"` : 'a local tool'}`);
+        skip(
+          `"${name}" is already registered from ${owner.origin.kind === 'mcp' ? `MCP server "${owner.origin.server}"` : 'a local tool'}`,
+        );
         continue;
       }
       accepted.set(name, input);
@@ -342,7 +403,12 @@ export class McpHub {
    * `_meta["anthropic/alwaysLoad"]` applies unless the config says `defer: true`.
    */
   private toToolInput(entry: ServerEntry, tool: UpstreamTool): Omit<ToolInput, 'origin'> {
-    const alwaysLoad = configuredAlwaysLoad(entry.name, entry.config, tool.name, this.config.toolSearch.alwaysLoad ?? []);
+    const alwaysLoad = configuredAlwaysLoad(
+      entry.name,
+      entry.config,
+      tool.name,
+      this.config.toolSearch.alwaysLoad ?? [],
+    );
     const { name: _name, description: _description, inputSchema: _inputSchema, _meta, ...mcpFields } = tool;
     return {
       name: tool.name,
@@ -362,7 +428,9 @@ export class McpHub {
   private upstreamDescription(entry: ServerEntry, tool: UpstreamTool): string {
     const raw = tool.description ?? '';
     if (raw.length > this.limits.descriptionChars) {
-      this.logger.warn(`"${entry.name}": tool "${tool.name}" has a ${raw.length}-character description; kept ${this.limits.descriptionChars} (limit descriptionChars)`);
+      this.logger.warn(
+        `"${entry.name}": tool "${tool.name}" has a ${raw.length}-character description; kept ${this.limits.descriptionChars} (limit descriptionChars)`,
+      );
     }
     return this.untrusted(raw);
   }
@@ -378,7 +446,11 @@ export class McpHub {
       try {
         // G5: a server whose list never ends cannot hold the refresh queue (the list walk has the
         // same deadline; this also bounds connections that do not walk pages themselves).
-        const tools = await withTimeout(connection.listTools(), this.limits.refreshTimeoutMs, `refresh timed out after ${this.limits.refreshTimeoutMs} ms (limit refreshTimeoutMs); keeping the previous tools`);
+        const tools = await withTimeout(
+          connection.listTools(),
+          this.limits.refreshTimeoutMs,
+          `refresh timed out after ${this.limits.refreshTimeoutMs} ms (limit refreshTimeoutMs); keeping the previous tools`,
+        );
         if (entry.connection === connection && entry.state === 'connected') this.applyTools(entry, tools);
         this.logger.debug(`"${entry.name}" tools changed (${tools.length} tools)`);
       } catch (error) {
@@ -403,7 +475,13 @@ export class McpHub {
     this.logger.warn(`"${entry.name}" disconnected: ${reason}`);
     void connection.close();
     const exit = connection.exitStatus?.();
-    const why = exit ? describeFailure({ message: reason, exit, ...(entry.lastStderr !== undefined && { lastStderr: entry.lastStderr }) }) : reason;
+    const why = exit
+      ? describeFailure({
+          message: reason,
+          exit,
+          ...(entry.lastStderr !== undefined && { lastStderr: entry.lastStderr }),
+        })
+      : reason;
     this.handleFailure(entry, `disconnected: ${why}`, entry.backoff.dropped(Date.now()), { dropped: true });
   }
 
@@ -417,7 +495,12 @@ export class McpHub {
    * page, retried with backoff), `connecting` for the first retry after a drop (searches wait for
    * it), `quarantined` when it flaps, or `failed` for good after `maxAttempts`.
    */
-  private handleFailure(entry: ServerEntry, rawReason: string, decision: RetryDecision, options: { dropped?: boolean } = {}): void {
+  private handleFailure(
+    entry: ServerEntry,
+    rawReason: string,
+    decision: RetryDecision,
+    options: { dropped?: boolean } = {},
+  ): void {
     // G5: the reason reaches the model, the status page and stdout banners: third-party text
     // (stderr, URLs with credentials) made safe once, here.
     const reason = neutralizeStructuralTags(sanitizeLogText(rawReason));
@@ -426,7 +509,8 @@ export class McpHub {
     entry.nextRetryAt = undefined;
     this.features.removeServer(entry.name);
     if (this.reconnect === false || decision.kind === 'give-up') {
-      const final = this.reconnect === false ? reason : `${reason} (gave up after ${entry.backoff.attempts - 1} retries)`;
+      const final =
+        this.reconnect === false ? reason : `${reason} (gave up after ${entry.backoff.attempts - 1} retries)`;
       this.setState(entry, 'failed');
       this.catalog.markFailed(entry.name, final);
       this.logger.error(`"${entry.name}" ${final}`);
@@ -457,7 +541,12 @@ export class McpHub {
   }
 }
 
-function configuredAlwaysLoad(server: string, config: ServerConfig, tool: string, globalList: readonly string[]): boolean | undefined {
+function configuredAlwaysLoad(
+  server: string,
+  config: ServerConfig,
+  tool: string,
+  globalList: readonly string[],
+): boolean | undefined {
   if (config.defer === true) return false;
   if (config.defer === false || config.alwaysLoad === true) return true;
   if (Array.isArray(config.alwaysLoad) && config.alwaysLoad.includes(tool)) return true;

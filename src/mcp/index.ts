@@ -8,4 +8,10 @@ export * from './hub.js';
 export * from './load.js';
 export * from './log.js';
 export { sdkConnectionFactory, HUB_CLIENT_INFO } from './sdk-connection.js';
-export { BackoffState, DEFAULT_RECONNECT, describeFailure, type FailureEvidence, type RetryDecision } from './server-state.js';
+export {
+  BackoffState,
+  DEFAULT_RECONNECT,
+  describeFailure,
+  type FailureEvidence,
+  type RetryDecision,
+} from './server-state.js';

@@ -13,7 +13,10 @@ export interface LineSplitterLimits {
 const NEWLINE = 0x0a;
 
 /** Returns a function to feed chunks to; `onLine` gets each line (trimmed, empty ones skipped), cut to the limits. */
-export function lineSplitter(onLine: (line: string) => void, limits: LineSplitterLimits): (chunk: Buffer | string) => void {
+export function lineSplitter(
+  onLine: (line: string) => void,
+  limits: LineSplitterLimits,
+): (chunk: Buffer | string) => void {
   let held: Buffer[] = [];
   let heldBytes = 0;
   /** The current line passed the buffer bound: it was emitted cut, drop the rest up to its newline. */

@@ -23,7 +23,10 @@ export interface LoadedCatalog {
  * HubConfig. Reconnection is off unless `options.reconnect` is given: one-shot commands should
  * report a dead server, not wait for it.
  */
-export async function loadCatalogFromConfig(config: string | HubConfig | Record<string, unknown>, options: LoadCatalogOptions = {}): Promise<LoadedCatalog> {
+export async function loadCatalogFromConfig(
+  config: string | HubConfig | Record<string, unknown>,
+  options: LoadCatalogOptions = {},
+): Promise<LoadedCatalog> {
   const hubConfig = await toHubConfig(config);
   const hub = new McpHub(hubConfig, { reconnect: false, ...options }).start();
   await hub.settled(options.settleTimeoutMs ?? options.connectTimeoutMs);
@@ -37,5 +40,7 @@ async function toHubConfig(config: string | HubConfig | Record<string, unknown>)
 }
 
 function isHubConfig(value: unknown): value is HubConfig {
-  return typeof value === 'object' && value !== null && 'servers' in value && 'source' in value && 'toolSearch' in value;
+  return (
+    typeof value === 'object' && value !== null && 'servers' in value && 'source' in value && 'toolSearch' in value
+  );
 }

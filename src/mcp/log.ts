@@ -28,7 +28,8 @@ const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t'
 /** `scheme://user:password@host` → `scheme://[redacted]@host`. */
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi;
 /** `?token=…`, `&api_key=…`, … (query parameters whose name says secret). */
-const SECRET_QUERY = /([?&](?:[\w.-]*(?:token|secret|password|passwd|pwd|api[_-]?key|apikey|access[_-]?key|auth|sig|signature|credential|session)[\w.-]*|key|code)=)[^&\s#"']*/gi;
+const SECRET_QUERY =
+  /([?&](?:[\w.-]*(?:token|secret|password|passwd|pwd|api[_-]?key|apikey|access[_-]?key|auth|sig|signature|credential|session)[\w.-]*|key|code)=)[^&\s#"']*/gi;
 
 export function sanitizeLogText(text: string): string {
   return text
@@ -37,12 +38,20 @@ export function sanitizeLogText(text: string): string {
     .replace(CONTROL, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-export function createStderrLogger(level: LogLevel = 'info', write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
+export function createStderrLogger(
+  level: LogLevel = 'info',
+  write: (line: string) => void = (line) => process.stderr.write(line),
+): Logger {
   const rank = LOG_LEVELS.indexOf(level);
   const at = (threshold: LogLevel, tag: string) => (message: string) => {
     if (rank >= LOG_LEVELS.indexOf(threshold)) write(`[toolsearch] ${tag} ${sanitizeLogText(message)}\n`);
   };
-  return { error: at('error', 'error'), warn: at('warn', 'warn'), info: at('info', 'info'), debug: at('debug', 'debug') };
+  return {
+    error: at('error', 'error'),
+    warn: at('warn', 'warn'),
+    info: at('info', 'info'),
+    debug: at('debug', 'debug'),
+  };
 }
 
 export const silentLogger: Logger = createStderrLogger('silent');

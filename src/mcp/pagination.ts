@@ -46,7 +46,9 @@ export class ListDeadlineError extends ToolsearchError {
     readonly deadlineMs: number,
     readonly pages: number,
   ) {
-    super(`${what}: not complete after ${deadlineMs} ms (${pages} page(s) read); raise the refreshTimeoutMs limit if this server is just slow.`);
+    super(
+      `${what}: not complete after ${deadlineMs} ms (${pages} page(s) read); raise the refreshTimeoutMs limit if this server is just slow.`,
+    );
   }
 }
 
@@ -66,7 +68,10 @@ export async function walkPages<T>(
   let pages = 0;
   let cursor: string | undefined;
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new ListDeadlineError(what, limits.deadlineMs, pages)), limits.deadlineMs);
+  const timer = setTimeout(
+    () => deadline.abort(new ListDeadlineError(what, limits.deadlineMs, pages)),
+    limits.deadlineMs,
+  );
   const stop = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
   try {
     for (;;) {
@@ -74,12 +79,30 @@ export async function walkPages<T>(
       pages++;
       const room = limits.maxItems - items.length;
       for (let i = 0; i < page.items.length && i < room; i++) items.push(page.items[i]!);
-      if (page.items.length > room) return cut(items, pages, 'items', `${what}: more than ${limits.maxItems} items; kept the first ${limits.maxItems}`);
+      if (page.items.length > room)
+        return cut(
+          items,
+          pages,
+          'items',
+          `${what}: more than ${limits.maxItems} items; kept the first ${limits.maxItems}`,
+        );
       cursor = page.nextCursor;
       if (cursor === undefined) return { items, pages };
-      if (seen.has(cursor)) return cut(items, pages, 'cycle', `${what}: the server repeated a page cursor after ${pages} page(s); kept the ${items.length} items read`);
+      if (seen.has(cursor))
+        return cut(
+          items,
+          pages,
+          'cycle',
+          `${what}: the server repeated a page cursor after ${pages} page(s); kept the ${items.length} items read`,
+        );
       seen.add(cursor);
-      if (pages >= limits.maxPages) return cut(items, pages, 'pages', `${what}: more than ${limits.maxPages} pages; kept the ${items.length} items of the first ${limits.maxPages} (limit pagesPerList)`);
+      if (pages >= limits.maxPages)
+        return cut(
+          items,
+          pages,
+          'pages',
+          `${what}: more than ${limits.maxPages} pages; kept the ${items.length} items of the first ${limits.maxPages} (limit pagesPerList)`,
+        );
     }
   } finally {
     clearTimeout(timer);
@@ -90,7 +113,11 @@ export async function walkPages<T>(
  * One page under its own signal, chained to the walk's: the SDK leaves an abort listener on the
  * signal it is given, so sharing one signal across a thousand pages would pile them up.
  */
-async function fetchOnePage<T>(fetchPage: (cursor: string | undefined, signal: AbortSignal) => Promise<Page<T>>, cursor: string | undefined, stop: AbortSignal): Promise<Page<T>> {
+async function fetchOnePage<T>(
+  fetchPage: (cursor: string | undefined, signal: AbortSignal) => Promise<Page<T>>,
+  cursor: string | undefined,
+  stop: AbortSignal,
+): Promise<Page<T>> {
   const pageAbort = new AbortController();
   const onStop = () => pageAbort.abort(stop.reason);
   stop.addEventListener('abort', onStop, { once: true });

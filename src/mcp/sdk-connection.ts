@@ -67,7 +67,11 @@ class SdkConnection implements McpConnection {
    * keeps its ChildProcess private; without it (an SDK change) failures just lack the code.
    */
   private watchExit(transport: Transport): void {
-    const child = (transport as unknown as { _process?: { once?(event: 'exit', listener: (code: number | null, signal: string | null) => void): unknown } })._process;
+    const child = (
+      transport as unknown as {
+        _process?: { once?(event: 'exit', listener: (code: number | null, signal: string | null) => void): unknown };
+      }
+    )._process;
     child?.once?.('exit', (code, signal) => {
       this.exit = { code, signal };
     });
@@ -131,7 +135,8 @@ class SdkConnection implements McpConnection {
   /** Server → client requests and the notifications the gateway relays go to the events. */
   private relayServerRequests(client: Client): void {
     const relay = async (request: McpMessage, signal: AbortSignal) => {
-      if (!this.events.onServerRequest) throw new McpError(ErrorCode.MethodNotFound, `${request.method} is not relayed by this gateway`);
+      if (!this.events.onServerRequest)
+        throw new McpError(ErrorCode.MethodNotFound, `${request.method} is not relayed by this gateway`);
       return this.events.onServerRequest(request, signal);
     };
     // The SDK validates the results we return against each method's result schema.
@@ -156,10 +161,18 @@ class SdkConnection implements McpConnection {
     const walk = await walkPages(
       `"${this.server}" tools/list`,
       async (cursor, signal) => {
-        const page = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LenientToolsPageSchema, { signal });
+        const page = await client.request(
+          { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+          LenientToolsPageSchema,
+          { signal },
+        );
         return { items: page.tools, nextCursor: page.nextCursor };
       },
-      { maxPages: this.limits.pagesPerList, maxItems: this.limits.toolsPerServer, deadlineMs: this.limits.refreshTimeoutMs },
+      {
+        maxPages: this.limits.pagesPerList,
+        maxItems: this.limits.toolsPerServer,
+        deadlineMs: this.limits.refreshTimeoutMs,
+      },
     );
     if (walk.truncated) this.events.onLimit?.(walk.truncated.message);
     const tools: UpstreamTool[] = [];
@@ -186,7 +199,11 @@ class SdkConnection implements McpConnection {
   async request(request: McpMessage, options: ForwardOptions): Promise<Record<string, unknown>> {
     const client = this.requireClient();
     // A loose result schema: what the server answered passes through unchanged.
-    return (await client.request({ method: request.method, params: request.params ?? {} } as never, ResultSchema.loose(), requestOptions(options))) as Record<string, unknown>;
+    return (await client.request(
+      { method: request.method, params: request.params ?? {} } as never,
+      ResultSchema.loose(),
+      requestOptions(options),
+    )) as Record<string, unknown>;
   }
 
   async notify(notification: McpMessage): Promise<void> {
@@ -201,11 +218,19 @@ class SdkConnection implements McpConnection {
     const walk = await walkPages(
       `"${this.server}" ${method}`,
       async (cursor, signal) => {
-        const page = (await client.request({ method, params: cursor === undefined ? {} : { cursor } } as never, schema, { signal })) as Record<string, unknown> & { nextCursor?: string };
+        const page = (await client.request(
+          { method, params: cursor === undefined ? {} : { cursor } } as never,
+          schema,
+          { signal },
+        )) as Record<string, unknown> & { nextCursor?: string };
         return { items: page[key] as T[], nextCursor: page.nextCursor };
       },
       // The per-server item cap of tools bounds each of these lists too.
-      { maxPages: this.limits.pagesPerList, maxItems: this.limits.toolsPerServer, deadlineMs: this.limits.refreshTimeoutMs },
+      {
+        maxPages: this.limits.pagesPerList,
+        maxItems: this.limits.toolsPerServer,
+        deadlineMs: this.limits.refreshTimeoutMs,
+      },
     );
     if (walk.truncated) this.events.onLimit?.(walk.truncated.message);
     return walk.items;
@@ -242,7 +267,10 @@ class SdkConnection implements McpConnection {
         // G5: one message line from the server is bounded (the SDK closes the connection past it).
         maxBufferSize: this.limits.upstreamMessageBytes,
       });
-      pipeLines(transport.stderr, (line) => this.events.onStderr?.(line), { maxBufferBytes: this.limits.stderrBufferBytes, maxLineChars: this.limits.stderrLineChars });
+      pipeLines(transport.stderr, (line) => this.events.onStderr?.(line), {
+        maxBufferBytes: this.limits.stderrBufferBytes,
+        maxLineChars: this.limits.stderrLineChars,
+      });
       return transport;
     }
     const { url, headers } = httpTarget(this.config.url, this.config.headers);
@@ -277,7 +305,11 @@ function describeIssue(error: z.ZodError): string {
   return `not a valid MCP tool (${where}${issue.message})`;
 }
 
-function pipeLines(stream: NodeJS.ReadableStream | null | { on: unknown }, onLine: (line: string) => void, limits: LineSplitterLimits): void {
+function pipeLines(
+  stream: NodeJS.ReadableStream | null | { on: unknown },
+  onLine: (line: string) => void,
+  limits: LineSplitterLimits,
+): void {
   if (!stream || typeof (stream as NodeJS.ReadableStream).on !== 'function') return;
   (stream as NodeJS.ReadableStream).on('data', lineSplitter(onLine, limits));
 }

@@ -98,7 +98,11 @@ export class BackoffState {
       this.drops = [];
       const delayMs = Math.min(this.policy.quarantineMs * 2 ** this.quarantines, MAX_QUARANTINE_MS);
       this.quarantines++;
-      return { kind: 'quarantine', delayMs, reason: `dropped ${this.policy.flapLimit} times within ${seconds(this.policy.flapWindowMs)}` };
+      return {
+        kind: 'quarantine',
+        delayMs,
+        reason: `dropped ${this.policy.flapLimit} times within ${seconds(this.policy.flapWindowMs)}`,
+      };
     }
     return this.failed();
   }
@@ -107,7 +111,10 @@ export class BackoffState {
   failed(): RetryDecision {
     this.attempts++;
     if (this.attempts > this.policy.maxAttempts) return { kind: 'give-up' };
-    return { kind: 'retry', delayMs: Math.min(this.policy.initialDelayMs * 2 ** (this.attempts - 1), this.policy.maxDelayMs) };
+    return {
+      kind: 'retry',
+      delayMs: Math.min(this.policy.initialDelayMs * 2 ** (this.attempts - 1), this.policy.maxDelayMs),
+    };
   }
 }
 
@@ -132,9 +139,13 @@ export function describeFailure(evidence: FailureEvidence): string {
   if (/\bENOENT\b/.test(evidence.message) && /\bspawn\b/.test(evidence.message)) {
     return `command not found: ${evidence.command ?? evidence.message.replace(/^.*spawn (\S+) ENOENT.*$/, '$1')}`;
   }
-  if (/\bEACCES\b/.test(evidence.message) && /\bspawn\b/.test(evidence.message)) return `command not executable: ${evidence.command ?? evidence.message}`;
+  if (/\bEACCES\b/.test(evidence.message) && /\bspawn\b/.test(evidence.message))
+    return `command not executable: ${evidence.command ?? evidence.message}`;
   if (evidence.exit) {
-    const how = evidence.exit.code !== null ? `exited with code ${evidence.exit.code}` : `killed by ${evidence.exit.signal ?? 'a signal'}`;
+    const how =
+      evidence.exit.code !== null
+        ? `exited with code ${evidence.exit.code}`
+        : `killed by ${evidence.exit.signal ?? 'a signal'}`;
     return `${how}${stderr}`;
   }
   return `${evidence.message}${stderr}`;

@@ -20,7 +20,10 @@ export function httpTarget(rawUrl: string, headers: Record<string, string> | und
   url.username = '';
   url.password = '';
   if (hasAuthorization(headers)) return { url, headers };
-  return { url, headers: { ...headers, Authorization: `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}` } };
+  return {
+    url,
+    headers: { ...headers, Authorization: `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}` },
+  };
 }
 
 function hasAuthorization(headers: Record<string, string> | undefined): boolean {

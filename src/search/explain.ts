@@ -53,11 +53,15 @@ export function formatExplanation(e: HitExplanation): string[] {
   } else if (e.how === 'keyword ranking') {
     lines.push('terms: none of the query words is in this tool');
   }
-  if (e.server && e.server.score > 0) lines.push(`server evidence: +${round(e.server.score)} from server "${e.server.name}" (${e.server.terms.join(', ')})`);
+  if (e.server && e.server.score > 0)
+    lines.push(
+      `server evidence: +${round(e.server.score)} from server "${e.server.name}" (${e.server.terms.join(', ')})`,
+    );
   if (e.clause && e.clause.score > 0) lines.push(`clause evidence: +${round(e.clause.score)} for "${e.clause.text}"`);
   if (e.embedding) {
     const emb = e.embedding.rank !== undefined ? `embedding rank ${e.embedding.rank}` : 'not in the embedding top 50';
-    const lex = e.embedding.lexicalRank !== undefined ? `lexical rank ${e.embedding.lexicalRank}` : 'not in the lexical list';
+    const lex =
+      e.embedding.lexicalRank !== undefined ? `lexical rank ${e.embedding.lexicalRank}` : 'not in the lexical list';
     lines.push(`${emb}, ${lex}`);
   }
   return lines;

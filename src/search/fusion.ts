@@ -66,6 +66,11 @@ export function fuseRanked(
     .map(([name]) => {
       const l = lexicalOrder.get(name);
       const e = semanticOrder.get(name);
-      return { name, fused: true, ...(l !== undefined && { lexicalRank: l + 1 }), ...(e !== undefined && { embeddingRank: e + 1 }) };
+      return {
+        name,
+        fused: true,
+        ...(l !== undefined && { lexicalRank: l + 1 }),
+        ...(e !== undefined && { embeddingRank: e + 1 }),
+      };
     });
 }

@@ -10,6 +10,12 @@ export { regexRanker, validateRegexPattern, MAX_REGEX_LENGTH } from './rank-rege
 export { SafeRegex, UnsupportedPatternError } from './safe-regex.js';
 export { fuseRanked, toolEmbeddingText, cosine, RRF_K, type FusedHit } from './fusion.js';
 export { formatExplanation, type HitExplanation, type TermEvidence } from './explain.js';
-export { formatServerSuggestions, serverSummary, LOW_CONFIDENCE, SUGGESTED_SERVERS, type SuggestedServer } from './suggest.js';
+export {
+  formatServerSuggestions,
+  serverSummary,
+  LOW_CONFIDENCE,
+  SUGGESTED_SERVERS,
+  type SuggestedServer,
+} from './suggest.js';
 export { parseThesaurus, shippedThesaurus, type Thesaurus, type Neighbour } from './thesaurus.js';
 export { formatFailedServers } from './server-failures.js';

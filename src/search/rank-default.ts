@@ -10,7 +10,14 @@
 import { DEFAULT_LIMITS } from '../core/limits.js';
 import type { ToolSpec } from '../core/tool.js';
 import type { ParsedQuery } from './query.js';
-import { topK, type Ranker, type RankerContext, type RankerIndex, type RankedTool, type ServerSuggestion } from './ranker.js';
+import {
+  topK,
+  type Ranker,
+  type RankerContext,
+  type RankerIndex,
+  type RankedTool,
+  type ServerSuggestion,
+} from './ranker.js';
 import type { HitExplanation, TermEvidence } from './explain.js';
 import { identifierParts, schemaParameters, sourceName, words } from './text.js';
 import { STOP_WORDS, SYNONYMS, stem } from './vocabulary.js';
@@ -20,7 +27,14 @@ export interface DefaultRankerOptions {
   k1: number;
   b: number;
   /** BM25F field weights. */
-  fields: { name: number; server: number; hint: number; description: number; params: number; paramDescriptions: number };
+  fields: {
+    name: number;
+    server: number;
+    hint: number;
+    description: number;
+    params: number;
+    paramDescriptions: number;
+  };
   /** Weight of a synonym of a query term, relative to the term itself. */
   synonymWeight: number;
   /** Weight of the server-level score added to each tool of that server. */
@@ -150,7 +164,11 @@ interface Postings {
   weight: Float32Array;
 }
 
-function buildPostings(docs: readonly Fields[], termIds: ReadonlyMap<string, number>, options: DefaultRankerOptions): Postings {
+function buildPostings(
+  docs: readonly Fields[],
+  termIds: ReadonlyMap<string, number>,
+  options: DefaultRankerOptions,
+): Postings {
   const n = docs.length;
   const avg = {} as Record<FieldName, number>;
   for (const f of FIELD_NAMES) avg[f] = Math.max(1e-9, docs.reduce((s, d) => s + d[f].length, 0) / Math.max(1, n));
@@ -212,7 +230,12 @@ function accumulate(postings: Postings, terms: ReadonlyMap<string, number>, scor
 }
 
 /** `accumulate` into a zeroed buffer, listing each tool it touches once (callers re-zero them). */
-function accumulateTouched(postings: Postings, terms: ReadonlyMap<string, number>, scores: Float64Array, touched: number[]): void {
+function accumulateTouched(
+  postings: Postings,
+  terms: ReadonlyMap<string, number>,
+  scores: Float64Array,
+  touched: number[],
+): void {
   const { ids, offsets, doc, weight } = postings;
   for (const [term, w] of terms) {
     const t = ids.get(term);
@@ -273,7 +296,13 @@ export function weightedQueryTerms(
 }
 
 /** Set `term` to `weight` unless it already weighs as much (a term keeps its highest weight). */
-function raise(terms: Map<string, number>, term: string, weight: number, source: string, sources?: Map<string, string>): void {
+function raise(
+  terms: Map<string, number>,
+  term: string,
+  weight: number,
+  source: string,
+  sources?: Map<string, string>,
+): void {
   if ((terms.get(term) ?? 0) >= weight) return;
   terms.set(term, weight);
   sources?.set(term, source);
@@ -303,7 +332,8 @@ function addCompoundTerms(
   if (weights.join > 0) {
     for (let i = 0; i + 1 < content.length; i++) {
       const joined = stem(content[i]! + content[i + 1]!);
-      if (expander.df(joined) > 0) raise(terms, joined, weights.join, `joined ${content[i]} ${content[i + 1]}`, sources);
+      if (expander.df(joined) > 0)
+        raise(terms, joined, weights.join, `joined ${content[i]} ${content[i + 1]}`, sources);
     }
   }
   if (weights.split > 0 && expander.compoundParts) {
@@ -339,7 +369,12 @@ export function splitCompound(word: string, known: (piece: string) => boolean): 
 }
 
 /** Add the catalog-present neighbours of each query stem found in ≤ maxDf tools; a term keeps its highest weight. */
-function expandRareWords(stems: readonly string[], terms: Map<string, number>, expander: RareWordExpander, sources?: Map<string, string>): void {
+function expandRareWords(
+  stems: readonly string[],
+  terms: Map<string, number>,
+  expander: RareWordExpander,
+  sources?: Map<string, string>,
+): void {
   const { weight, neighbours, maxDf, minStemLength } = expander.options;
   const rare = new Set<string>();
   // Stems of one or two letters are fragments (base64 runs, "52N"), not words with neighbours.
@@ -411,7 +446,11 @@ class DefaultIndex implements RankerIndex {
     this.serverNames = [...servers.keys()];
     this.serverCount = servers.size;
     if (options.serverWeight > 0 && servers.size > 1) {
-      this.serverPostings = buildPostings(serverDocuments(this.serverNames, docs, this.serverOf, tokenizer, context), tokenizer.ids, options);
+      this.serverPostings = buildPostings(
+        serverDocuments(this.serverNames, docs, this.serverOf, tokenizer, context),
+        tokenizer.ids,
+        options,
+      );
     }
   }
 
@@ -438,7 +477,8 @@ class DefaultIndex implements RankerIndex {
         let out = parts.get(word);
         if (out === undefined) {
           // Only a word no tool contains is split: a catalog word ("database") is meant whole.
-          const pieces = /^[a-z]+$/.test(word) && df(stem(word)) === 0 ? splitCompound(word, (w) => wordIds.has(w)) : undefined;
+          const pieces =
+            /^[a-z]+$/.test(word) && df(stem(word)) === 0 ? splitCompound(word, (w) => wordIds.has(w)) : undefined;
           out = pieces ? indexTerms(pieces) : null;
           if (parts.size >= MAX_CACHED_COMPOUNDS) parts.clear();
           parts.set(word, out);
@@ -568,12 +608,16 @@ class DefaultIndex implements RankerIndex {
             server: {
               name: this.serverNames[s]!,
               score: withServer - lexical,
-              terms: [...terms.keys()].filter((t) => this.serverPostings && postingWeight(this.serverPostings, t, s) > 0),
+              terms: [...terms.keys()].filter(
+                (t) => this.serverPostings && postingWeight(this.serverPostings, t, s) > 0,
+              ),
             },
           }),
         ...(final[i]! > withServer &&
           trace.bestClause &&
-          trace.bestClause[i]! >= 0 && { clause: { text: trace.clauses![trace.bestClause[i]!]!, score: final[i]! - withServer } }),
+          trace.bestClause[i]! >= 0 && {
+            clause: { text: trace.clauses![trace.bestClause[i]!]!, score: final[i]! - withServer },
+          }),
       };
       return explanation;
     });
@@ -590,7 +634,8 @@ class DefaultIndex implements RankerIndex {
     for (const r of topK(serverScores, this.serverNames, limit)) {
       const s = this.serverNames.indexOf(r.name);
       const tools: { name: string; score: number }[] = [];
-      for (let i = 0; i < this.names.length; i++) if (this.serverOf[i] === s && scores[i]! > 0) tools.push({ name: this.names[i]!, score: scores[i]! });
+      for (let i = 0; i < this.names.length; i++)
+        if (this.serverOf[i] === s && scores[i]! > 0) tools.push({ name: this.names[i]!, score: scores[i]! });
       tools.sort((a, b) => b.score - a.score);
       out.push({ server: r.name, score: r.score, tools: tools.slice(0, 3).map((t) => t.name) });
     }
@@ -617,8 +662,21 @@ class DefaultIndex implements RankerIndex {
  * One document per server: its name, every tool's name and description, and what the server says
  * about itself (title → hint field, instructions → description field, cut to MAX_SERVER_TEXT).
  */
-function serverDocuments(serverNames: readonly string[], docs: readonly Fields[], serverOf: Int32Array, tokenizer: Tokenizer, context: RankerContext): Fields[] {
-  const serverDocs: Fields[] = serverNames.map(() => ({ name: [], server: [], hint: [], description: [], params: [], paramDescriptions: [] }));
+function serverDocuments(
+  serverNames: readonly string[],
+  docs: readonly Fields[],
+  serverOf: Int32Array,
+  tokenizer: Tokenizer,
+  context: RankerContext,
+): Fields[] {
+  const serverDocs: Fields[] = serverNames.map(() => ({
+    name: [],
+    server: [],
+    hint: [],
+    description: [],
+    params: [],
+    paramDescriptions: [],
+  }));
   docs.forEach((d, i) => {
     const s = serverOf[i]!;
     if (s < 0) return;
@@ -634,7 +692,8 @@ function serverDocuments(serverNames: readonly string[], docs: readonly Fields[]
       if (!info) return;
       const doc = serverDocs[s]!;
       if (info.title) for (const t of tokenizer.text(info.title.slice(0, MAX_SERVER_TEXT))) doc.hint.push(t);
-      if (info.description) for (const t of tokenizer.text(info.description.slice(0, MAX_SERVER_TEXT))) doc.description.push(t);
+      if (info.description)
+        for (const t of tokenizer.text(info.description.slice(0, MAX_SERVER_TEXT))) doc.description.push(t);
     });
   }
   return serverDocs;

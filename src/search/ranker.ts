@@ -62,7 +62,12 @@ export interface Embedder {
  * Top `limit` of scored candidates, best first; ties keep pool order (lower index first).
  * A bounded insertion list: O(n × limit) worst case, O(n) in practice since most scores lose.
  */
-export function topK(scores: ArrayLike<number>, names: readonly string[], limit: number, accept?: (name: string) => boolean): RankedTool[] {
+export function topK(
+  scores: ArrayLike<number>,
+  names: readonly string[],
+  limit: number,
+  accept?: (name: string) => boolean,
+): RankedTool[] {
   const k = Math.max(0, Math.floor(limit));
   if (k === 0) return [];
   const best: number[] = []; // indices, best first

@@ -31,8 +31,19 @@ const MAX_REPEAT = 1_000;
 
 const isDigit: CharTest = (c) => c >= 48 && c <= 57;
 const isWord: CharTest = (c) => isDigit(c) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-const isSpace: CharTest = (c) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0xfeff || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x3000;
-const not = (test: CharTest): CharTest => (c) => !test(c);
+const isSpace: CharTest = (c) =>
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  c === 0xa0 ||
+  c === 0xfeff ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x3000;
+const not =
+  (test: CharTest): CharTest =>
+  (c) =>
+    !test(c);
 
 function foldCase(c: number): number[] {
   const s = String.fromCharCode(c);
@@ -142,12 +153,18 @@ class Parser {
     if (c === undefined) this.fail('pattern ends with \\');
     const wrap = (test: CharTest): Ast | CharTest => (inClass ? test : { t: 'char', test });
     switch (c) {
-      case 'd': return wrap(isDigit);
-      case 'D': return wrap(not(isDigit));
-      case 'w': return wrap(isWord);
-      case 'W': return wrap(not(isWord));
-      case 's': return wrap(isSpace);
-      case 'S': return wrap(not(isSpace));
+      case 'd':
+        return wrap(isDigit);
+      case 'D':
+        return wrap(not(isDigit));
+      case 'w':
+        return wrap(isWord);
+      case 'W':
+        return wrap(not(isWord));
+      case 's':
+        return wrap(isSpace);
+      case 'S':
+        return wrap(not(isSpace));
       case 'b':
         if (inClass) return (x) => x === 8;
         return { t: 'assert', kind: 'b' };
@@ -168,7 +185,10 @@ class Parser {
     const named: Record<string, number> = { n: 10, t: 9, r: 13, f: 12, v: 11, '0': 0 };
     if (c in named) return named[c]!;
     if (c === 'x' || c === 'u') {
-      const m = c === 'x' ? /^[0-9a-fA-F]{2}/.exec(this.src.slice(this.pos)) : /^([0-9a-fA-F]{4}|\{[0-9a-fA-F]{1,6}\})/.exec(this.src.slice(this.pos));
+      const m =
+        c === 'x'
+          ? /^[0-9a-fA-F]{2}/.exec(this.src.slice(this.pos))
+          : /^([0-9a-fA-F]{4}|\{[0-9a-fA-F]{1,6}\})/.exec(this.src.slice(this.pos));
       if (m) {
         this.pos += m[0].length;
         return Math.min(0xffff, parseInt(m[0].replace(/[{}]/g, ''), 16));
@@ -186,7 +206,12 @@ class Parser {
       first = false;
       if (this.pos >= this.src.length) this.fail('missing ]');
       const lowTest = this.classAtom();
-      if (typeof lowTest === 'number' && this.peek() === '-' && this.src[this.pos + 1] !== ']' && this.pos + 1 < this.src.length) {
+      if (
+        typeof lowTest === 'number' &&
+        this.peek() === '-' &&
+        this.src[this.pos + 1] !== ']' &&
+        this.pos + 1 < this.src.length
+      ) {
         this.pos++;
         const high = this.classAtom();
         if (typeof high !== 'number') this.fail('invalid class range');

@@ -165,7 +165,12 @@ export class ToolSearcher {
     }
   }
 
-  private searchUnsafe(pool: SearchPool, rawQuery: string, options: SearchOptions, queryVector: number[] | undefined): ToolSearchResult {
+  private searchUnsafe(
+    pool: SearchPool,
+    rawQuery: string,
+    options: SearchOptions,
+    queryVector: number[] | undefined,
+  ): ToolSearchResult {
     const text = cleanQuery(rawQuery);
     const limit = clampResults(options.maxResults, this.maxResults);
     const index = this.poolIndex(pool);
@@ -173,28 +178,45 @@ export class ToolSearcher {
     if (mode === 'regex' || mode === 'bm25') return this.modeSearch(pool, index, text, limit, mode);
 
     const selected = parseSelect(text);
-    if (selected) return withPlainExplanations(this.select(pool, index, text, selected), options, 'selected by name (select:)');
+    if (selected)
+      return withPlainExplanations(this.select(pool, index, text, selected), options, 'selected by name (select:)');
 
     const exact = index.byName.get(text) ?? pool.tools.find((t) => t.name === text);
-    if (exact) return withPlainExplanations({ ...this.emptyResult(pool, text, 'exact'), matches: [exact.name] }, options, 'exact tool name');
+    if (exact)
+      return withPlainExplanations(
+        { ...this.emptyResult(pool, text, 'exact'), matches: [exact.name] },
+        options,
+        'exact tool name',
+      );
 
     if (text.toLowerCase().startsWith(MCP_PREFIX)) {
       const prefix = text.toLowerCase();
       const matches = index.deferredTools.filter((t) => t.name.toLowerCase().startsWith(prefix)).map((t) => t.name);
       if (matches.length > 0) {
-        return withPlainExplanations({ ...this.emptyResult(pool, text, 'prefix'), matches: matches.slice(0, limit) }, options, `server prefix ${prefix}`);
+        return withPlainExplanations(
+          { ...this.emptyResult(pool, text, 'prefix'), matches: matches.slice(0, limit) },
+          options,
+          `server prefix ${prefix}`,
+        );
       }
     }
 
     const parsed = parseKeywordQuery(text);
-    const hits = options.vectors ? this.rankWithVectors(index, parsed, limit, options.vectors) : this.rankKeywords(index, parsed, limit, queryVector);
+    const hits = options.vectors
+      ? this.rankWithVectors(index, parsed, limit, options.vectors)
+      : this.rankKeywords(index, parsed, limit, queryVector);
     const result: ToolSearchResult = { ...this.emptyResult(pool, text, 'keyword'), matches: hits.map((h) => h.name) };
     if (options.explain) result.explanations = this.explainKeywords(index, parsed, hits);
     return this.withSuggestions(pool, index, parsed, result);
   }
 
   /** C12: a weak or empty keyword result gets the servers most likely to hold the tool. */
-  private withSuggestions(pool: SearchPool, index: PoolIndex, query: ParsedQuery, result: ToolSearchResult): ToolSearchResult {
+  private withSuggestions(
+    pool: SearchPool,
+    index: PoolIndex,
+    query: ParsedQuery,
+    result: ToolSearchResult,
+  ): ToolSearchResult {
     if (query.terms.length === 0) return result;
     const rankerIndex = this.rankerIndex(index, this.ranker);
     if (!isLowConfidence(rankerIndex, query, result.matches)) return result;
@@ -206,7 +228,9 @@ export class ToolSearcher {
   private explainKeywords(index: PoolIndex, query: ParsedQuery, hits: readonly FusedHit[]): HitExplanation[] {
     const rankerIndex = this.rankerIndex(index, this.ranker);
     const names = hits.map((h) => h.name);
-    const base = rankerIndex.explain?.(query, names) ?? names.map((name, i) => ({ name, rank: i + 1, how: `${this.ranker.name} ranking` }));
+    const base =
+      rankerIndex.explain?.(query, names) ??
+      names.map((name, i) => ({ name, rank: i + 1, how: `${this.ranker.name} ranking` }));
     return base.map((e, i) => {
       const hit = hits[i]!;
       if (!hit.fused) return e;
@@ -238,7 +262,12 @@ export class ToolSearcher {
     return { ...this.emptyResult(pool, text, 'select'), matches, notFound };
   }
 
-  private rankKeywords(index: PoolIndex, query: ParsedQuery, limit: number, queryVector: number[] | undefined): FusedHit[] {
+  private rankKeywords(
+    index: PoolIndex,
+    query: ParsedQuery,
+    limit: number,
+    queryVector: number[] | undefined,
+  ): FusedHit[] {
     if (query.terms.length === 0) return [];
     const accept = query.required.length > 0 ? requiredTermFilter(index.deferredTools, query.required) : undefined;
     const rankerIndex = this.rankerIndex(index, this.ranker);
@@ -260,7 +289,13 @@ export class ToolSearcher {
     return fuseRanked(lexical, index.deferredTools, toolVectors, vectors.query, limit, accept);
   }
 
-  private modeSearch(pool: SearchPool, index: PoolIndex, text: string, limit: number, mode: 'regex' | 'bm25'): ToolSearchResult {
+  private modeSearch(
+    pool: SearchPool,
+    index: PoolIndex,
+    text: string,
+    limit: number,
+    mode: 'regex' | 'bm25',
+  ): ToolSearchResult {
     const ranker = this.namedRanker(mode);
     const rankerIndex = this.rankerIndex(index, ranker);
     const result = this.emptyResult(pool, text, mode);
@@ -279,14 +314,24 @@ export class ToolSearcher {
 
   private rankerIndex(index: PoolIndex, ranker: Ranker): RankerIndex {
     let built = index.rankers.get(ranker.name);
-    if (!built) index.rankers.set(ranker.name, (built = ranker.build(index.deferredTools, index.servers ? { servers: index.servers } : {})));
+    if (!built)
+      index.rankers.set(
+        ranker.name,
+        (built = ranker.build(index.deferredTools, index.servers ? { servers: index.servers } : {})),
+      );
     return built;
   }
 
   /** The index for this pool's deferred tools: reused while the sorted deferred names are the same. */
   private poolIndex(pool: SearchPool): PoolIndex {
     const last = this.cachedFor;
-    if (this.cached && last && last.tools === pool.tools && last.deferred === pool.deferred && last.size === pool.deferred.size) {
+    if (
+      this.cached &&
+      last &&
+      last.tools === pool.tools &&
+      last.deferred === pool.deferred &&
+      last.size === pool.deferred.size
+    ) {
       return this.withServers(this.cached, pool);
     }
     const deferredTools = pool.tools.filter((t) => pool.deferred.has(t.name));
@@ -295,7 +340,13 @@ export class ToolSearcher {
       .sort()
       .join('\n');
     if (!this.cached || this.cached.key !== key) {
-      this.cached = { key, deferredTools, byName: new Map(deferredTools.map((t) => [t.name, t])), rankers: new Map(), servers: pool.servers };
+      this.cached = {
+        key,
+        deferredTools,
+        byName: new Map(deferredTools.map((t) => [t.name, t])),
+        rankers: new Map(),
+        servers: pool.servers,
+      };
     }
     this.cachedFor = { tools: pool.tools, deferred: pool.deferred, size: pool.deferred.size };
     return this.withServers(this.cached, pool);
@@ -340,8 +391,14 @@ export class ToolSearcher {
     let totalDeferred = 0;
     for (const tool of pool.tools) if (pool.deferred.has(tool.name)) totalDeferred++;
     return {
-      query, kind, matches: [], notFound: [], totalDeferred, pendingServers: [...pool.pendingServers],
-      ...(pool.failedServers !== undefined && pool.failedServers.length > 0 && { failedServers: [...pool.failedServers] }),
+      query,
+      kind,
+      matches: [],
+      notFound: [],
+      totalDeferred,
+      pendingServers: [...pool.pendingServers],
+      ...(pool.failedServers !== undefined &&
+        pool.failedServers.length > 0 && { failedServers: [...pool.failedServers] }),
     };
   }
 }
@@ -360,7 +417,9 @@ export function formatSearchResult(result: ToolSearchResult): string {
     lines.push(`${result.totalDeferred} deferred tool(s) are available to search.`);
   }
   if (result.pendingServers.length > 0) {
-    lines.push(`MCP servers still connecting: ${result.pendingServers.join(', ')}. Their tools are not searchable yet.`);
+    lines.push(
+      `MCP servers still connecting: ${result.pendingServers.join(', ')}. Their tools are not searchable yet.`,
+    );
   }
   lines.push(...formatFailedServers(result.failedServers ?? []));
   lines.push(...formatServerSuggestions(result.suggestedServers ?? [], result.matches.length > 0));

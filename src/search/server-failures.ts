@@ -12,6 +12,8 @@ export function formatFailedServers(failed: readonly FailedServer[]): string[] {
   if (failed.length === 0) return [];
   return [
     `MCP servers that failed (their tools are unavailable; retrying will not help until they are fixed):`,
-    ...failed.map((f) => `- ${f.server}: ${f.reason.length > REASON_CHARS ? `${f.reason.slice(0, REASON_CHARS)}…` : f.reason}`),
+    ...failed.map(
+      (f) => `- ${f.server}: ${f.reason.length > REASON_CHARS ? `${f.reason.slice(0, REASON_CHARS)}…` : f.reason}`,
+    ),
   ];
 }

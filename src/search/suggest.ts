@@ -30,7 +30,12 @@ export interface SuggestedServer {
 }
 
 /** Is this result weak enough to add server suggestions? No hit, or a best hit that covers too little. */
-export function isLowConfidence(index: RankerIndex, query: ParsedQuery, matches: readonly string[], threshold = LOW_CONFIDENCE): boolean {
+export function isLowConfidence(
+  index: RankerIndex,
+  query: ParsedQuery,
+  matches: readonly string[],
+  threshold = LOW_CONFIDENCE,
+): boolean {
   if (matches.length === 0) return true;
   if (!index.confidence) return false;
   return index.confidence(query, matches[0]!) < threshold;
@@ -75,8 +80,14 @@ function cut(raw: string): string {
 /** The lines a weak or empty search adds to the model-facing text. */
 export function formatServerSuggestions(servers: readonly SuggestedServer[], weakMatches: boolean): string[] {
   if (servers.length === 0) return [];
-  const lines = [weakMatches ? 'These matches may be weak. The servers most likely to have the tool:' : 'The servers most likely to have the tool:'];
+  const lines = [
+    weakMatches
+      ? 'These matches may be weak. The servers most likely to have the tool:'
+      : 'The servers most likely to have the tool:',
+  ];
   for (const s of servers) lines.push(`- ${MCP_PREFIX}${s.server} — ${s.summary}`);
-  lines.push(`Search "${MCP_PREFIX}<server>" to list and load a server's tools, or search again with words for what the tool does.`);
+  lines.push(
+    `Search "${MCP_PREFIX}<server>" to list and load a server's tools, or search again with words for what the tool does.`,
+  );
   return lines;
 }

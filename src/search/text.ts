@@ -67,7 +67,9 @@ export function schemaParameters(tool: ToolSpec): { name: string; description: s
   if (typeof properties !== 'object' || properties === null) return [];
   return Object.entries(properties).map(([name, value]) => {
     const description =
-      typeof value === 'object' && value !== null && typeof (value as { description?: unknown }).description === 'string'
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as { description?: unknown }).description === 'string'
         ? (value as { description: string }).description
         : '';
     return { name, description };

@@ -30,12 +30,17 @@ let shipped: Thesaurus | undefined;
  * Parse the `stem n1 s1 n2 s2 …` lines (similarity × 100) of a table into `into` (a new map by
  * default). Stems already in `into` keep their entry: the first table given wins.
  */
-export function parseThesaurus(table: string, scale = 1, into = new Map<string, Neighbour[]>()): Map<string, Neighbour[]> {
+export function parseThesaurus(
+  table: string,
+  scale = 1,
+  into = new Map<string, Neighbour[]>(),
+): Map<string, Neighbour[]> {
   for (const line of table.split('\n')) {
     const parts = line.split(' ');
     if (parts.length < 3 || into.has(parts[0]!)) continue;
     const neighbours: Neighbour[] = [];
-    for (let i = 1; i + 1 < parts.length; i += 2) neighbours.push({ term: parts[i]!, similarity: (Number(parts[i + 1]) / 100) * scale });
+    for (let i = 1; i + 1 < parts.length; i += 2)
+      neighbours.push({ term: parts[i]!, similarity: (Number(parts[i + 1]) / 100) * scale });
     into.set(parts[0]!, neighbours);
   }
   return into;

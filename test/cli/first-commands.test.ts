@@ -13,7 +13,8 @@ import { summarizeGateway } from '../../src/gateway/summary.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 
 const run = promisify(execFile);
-const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { timeout: 60_000 });
+const cli = (...args: string[]) =>
+  run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { timeout: 60_000 });
 
 describe('first commands', () => {
   it('H1: `search` with no --catalog/--config searches the bundled reference servers', async () => {
@@ -31,8 +32,16 @@ describe('first commands', () => {
   it('C12/H3: `search --json` and `inspect` name servers that failed, with the reason (command not found, exit code and last stderr line)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ts-failed-'));
     const config = join(dir, 'mcp.json');
-    const dies = { command: process.execPath, args: ['-e', 'console.error("missing SUPABASE_TOKEN"); process.exit(3)'] };
-    writeFileSync(config, JSON.stringify({ mcpServers: { ok: fixtureServer('ok'), supabase: { command: 'toolsearch-test-no-such-command' }, dies } }));
+    const dies = {
+      command: process.execPath,
+      args: ['-e', 'console.error("missing SUPABASE_TOKEN"); process.exit(3)'],
+    };
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: { ok: fixtureServer('ok'), supabase: { command: 'toolsearch-test-no-such-command' }, dies },
+      }),
+    );
     const expected = [
       { server: 'dies', reason: 'could not connect: exited with code 3; last stderr line: "missing SUPABASE_TOKEN"' },
       { server: 'supabase', reason: 'could not connect: command not found: toolsearch-test-no-such-command' },
@@ -41,7 +50,9 @@ describe('first commands', () => {
     expect(search.matches).toContain('mcp__ok__ping');
     expect(search.failedServers).toEqual(expected);
     const inspect = await cli('inspect', '--config', config);
-    expect(inspect.stdout).toContain('FAILED supabase: could not connect: command not found: toolsearch-test-no-such-command');
+    expect(inspect.stdout).toContain(
+      'FAILED supabase: could not connect: command not found: toolsearch-test-no-such-command',
+    );
     expect(JSON.parse((await cli('inspect', '--config', config, '--json')).stdout).failedServers).toEqual(expected);
     // The logs say it too (stderr).
     expect(inspect.stderr).toMatch(/error "supabase" could not connect: command not found/);
@@ -50,9 +61,15 @@ describe('first commands', () => {
   it('H2: `inspect --config` and the `serve` banner give one deferred figure for one catalog', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ts-one-figure-'));
     const config = join(dir, 'mcp.json');
-    writeFileSync(config, JSON.stringify({ mcpServers: { alpha: fixtureServer('alpha'), beta: fixtureServer('beta') } }));
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { alpha: fixtureServer('alpha'), beta: fixtureServer('beta') } }),
+    );
     const report = JSON.parse((await cli('inspect', '--config', config, '--json')).stdout);
-    const served = await runServe({ config, logLevel: 'silent', http: '127.0.0.1:0', allowOrigin: [], allowHost: [], settleMs: 20_000 }, () => {});
+    const served = await runServe(
+      { config, logLevel: 'silent', http: '127.0.0.1:0', allowOrigin: [], allowHost: [], settleMs: 20_000 },
+      () => {},
+    );
     try {
       const summary = await summarizeGateway(served.stack.gateway);
       expect(summary.tools).toBe(report.tools);

@@ -15,21 +15,23 @@ function writeSampleCatalog(): string {
   const lines: string[] = [];
   for (let s = 0; s < 12; s++) {
     for (let t = 0; t < 20; t++) {
-      lines.push(JSON.stringify({
-        id: `server${s}/tool_${t}`,
-        server: `server${s}`,
-        name: `tool_${t}`,
-        description: `Does task ${t} of server ${s}: reads the named resource, filters it and returns a JSON summary with paging.`,
-        inputSchema: {
-          type: 'object',
-          properties: {
-            id: { type: 'string', description: 'Identifier of the resource to read' },
-            filter: { type: 'string', description: 'Optional filter expression' },
-            limit: { type: 'number', description: 'Maximum number of results', default: 20 },
+      lines.push(
+        JSON.stringify({
+          id: `server${s}/tool_${t}`,
+          server: `server${s}`,
+          name: `tool_${t}`,
+          description: `Does task ${t} of server ${s}: reads the named resource, filters it and returns a JSON summary with paging.`,
+          inputSchema: {
+            type: 'object',
+            properties: {
+              id: { type: 'string', description: 'Identifier of the resource to read' },
+              filter: { type: 'string', description: 'Optional filter expression' },
+              limit: { type: 'number', description: 'Maximum number of results', default: 20 },
+            },
+            required: ['id'],
           },
-          required: ['id'],
-        },
-      }));
+        }),
+      );
     }
   }
   const file = join(mkdtempSync(join(tmpdir(), 'toolsearch-inspect-')), 'catalog.jsonl');
@@ -41,11 +43,14 @@ const SAMPLE = writeSampleCatalog();
 describe('H2 token accounting', () => {
   it('H2: eager vs deferred with the real o200k tokenizer, per server and in total', () => {
     const catalog = new Catalog([{ name: 'read_file', description: 'Read a file from disk' }]);
-    catalog.setServerTools('github', Array.from({ length: 30 }, (_, i) => ({
-      name: `tool_${i}`,
-      description: 'A fairly long description of what this GitHub tool does, with parameters.',
-      inputSchema: { type: 'object', properties: { owner: { type: 'string' }, repo: { type: 'string' } } },
-    })));
+    catalog.setServerTools(
+      'github',
+      Array.from({ length: 30 }, (_, i) => ({
+        name: `tool_${i}`,
+        description: 'A fairly long description of what this GitHub tool does, with parameters.',
+        inputSchema: { type: 'object', properties: { owner: { type: 'string' }, repo: { type: 'string' } } },
+      })),
+    );
     const report = inspectPool(catalog, { count: o200kTokens, tokenizer: 'o200k' });
     expect(report.tools).toBe(31);
     expect(report.eagerTokens).toBeGreaterThan(report.deferredTokens);
@@ -58,7 +63,11 @@ describe('H2 token accounting', () => {
     expect(report.estimate).toBe(true);
   });
   it('H1: `toolsearch inspect --json` on a 240-tool catalog file reports the savings figure', () => {
-    const out = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'inspect', '--catalog', SAMPLE, '--json'], { encoding: 'utf8' });
+    const out = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'inspect', '--catalog', SAMPLE, '--json'],
+      { encoding: 'utf8' },
+    );
     const report = JSON.parse(out);
     expect(report).toMatchObject({ tools: 240 });
     expect(report.eagerTokens).toBeGreaterThan(20_000);

@@ -13,12 +13,42 @@ describe('H1 search --config (live servers)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ts-search-'));
     const config = join(dir, 'mcp.json');
     const memory = resolvePackageBin('@modelcontextprotocol/server-memory');
-    writeFileSync(config, JSON.stringify({ mcpServers: { memory: { command: process.execPath, args: [memory], env: { MEMORY_FILE_PATH: join(dir, 'm.json') } } } }));
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'search', '--config', config, '--query', 'create entities in the knowledge graph', '--json']);
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          memory: { command: process.execPath, args: [memory], env: { MEMORY_FILE_PATH: join(dir, 'm.json') } },
+        },
+      }),
+    );
+    const { stdout } = await run(process.execPath, [
+      '--import',
+      'tsx',
+      'src/cli/main.ts',
+      'search',
+      '--config',
+      config,
+      '--query',
+      'create entities in the knowledge graph',
+      '--json',
+    ]);
     const line = JSON.parse(stdout.trim());
     expect(line.matches[0]).toBe('mcp__memory__create_entities');
     expect(line.totalDeferred).toBeGreaterThan(5);
-    const select = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'search', '--config', config, '--query', 'select:mcp__memory__read_graph,mcp__memory__nope', '--json']);
-    expect(JSON.parse(select.stdout.trim())).toMatchObject({ matches: ['mcp__memory__read_graph'], notFound: ['mcp__memory__nope'] });
+    const select = await run(process.execPath, [
+      '--import',
+      'tsx',
+      'src/cli/main.ts',
+      'search',
+      '--config',
+      config,
+      '--query',
+      'select:mcp__memory__read_graph,mcp__memory__nope',
+      '--json',
+    ]);
+    expect(JSON.parse(select.stdout.trim())).toMatchObject({
+      matches: ['mcp__memory__read_graph'],
+      notFound: ['mcp__memory__nope'],
+    });
   });
 });

@@ -8,9 +8,27 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 
 const CATALOG = [
-  { id: 'weather/get_forecast', server: 'weather', name: 'get_forecast', description: 'Weather forecast for a city.', inputSchema: { type: 'object', properties: {} } },
-  { id: 'files/create_directory', server: 'files', name: 'create_directory', description: 'Create a new directory.', inputSchema: { type: 'object', properties: {} } },
-  { id: 'files/read_file', server: 'files', name: 'read_file', description: 'Read a file.', inputSchema: { type: 'object', properties: {} } },
+  {
+    id: 'weather/get_forecast',
+    server: 'weather',
+    name: 'get_forecast',
+    description: 'Weather forecast for a city.',
+    inputSchema: { type: 'object', properties: {} },
+  },
+  {
+    id: 'files/create_directory',
+    server: 'files',
+    name: 'create_directory',
+    description: 'Create a new directory.',
+    inputSchema: { type: 'object', properties: {} },
+  },
+  {
+    id: 'files/read_file',
+    server: 'files',
+    name: 'read_file',
+    description: 'Read a file.',
+    inputSchema: { type: 'object', properties: {} },
+  },
 ];
 
 describe('C11/C12: toolsearch search --explain', () => {
@@ -18,11 +36,32 @@ describe('C11/C12: toolsearch search --explain', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ts-explain-'));
     const file = join(dir, 'catalog.jsonl');
     writeFileSync(file, CATALOG.map((t) => JSON.stringify(t)).join('\n'));
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'search', '--catalog', file, '--query', 'will it rain in Oslo', '--explain']);
+    const { stdout } = await run(process.execPath, [
+      '--import',
+      'tsx',
+      'src/cli/main.ts',
+      'search',
+      '--catalog',
+      file,
+      '--query',
+      'will it rain in Oslo',
+      '--explain',
+    ]);
     expect(stdout).toMatch(/1\. weather\/get_forecast/);
     expect(stdout).toMatch(/terms: weather in server\+description .*\[expansion of rain/);
     expect(stdout).toMatch(/mcp__weather — 1 tool: get_forecast/);
-    const json = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'search', '--catalog', file, '--query', 'make a folder', '--explain', '--json']);
+    const json = await run(process.execPath, [
+      '--import',
+      'tsx',
+      'src/cli/main.ts',
+      'search',
+      '--catalog',
+      file,
+      '--query',
+      'make a folder',
+      '--explain',
+      '--json',
+    ]);
     const line = JSON.parse(json.stdout.trim());
     expect(line.matches[0]).toBe('files/create_directory');
     expect(line.explanations[0].terms.map((t: { origin: string }) => t.origin).join(' ')).toMatch(/synonym of/);

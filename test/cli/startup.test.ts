@@ -17,9 +17,14 @@ interface Exit {
 
 function cli(args: string[]): Promise<Exit> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      { timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -29,7 +34,10 @@ function markerConfig(): { config: string; marker: string } {
   const marker = join(dir, 'spawned');
   const config = join(dir, 'mcp.json');
   const script = `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x'); setInterval(() => {}, 1000);`;
-  writeFileSync(config, JSON.stringify({ mcpServers: { marker: { command: process.execPath, args: ['-e', script] } } }));
+  writeFileSync(
+    config,
+    JSON.stringify({ mcpServers: { marker: { command: process.execPath, args: ['-e', script] } } }),
+  );
   return { config, marker };
 }
 
@@ -39,12 +47,17 @@ function errorLines(stderr: string): string[] {
 
 describe('H4 startup failures', () => {
   it('H4: a busy port (a second gateway on the same address) exits 1 with one line and spawns no server', async () => {
-    const first = await runServe({ logLevel: 'silent', http: '127.0.0.1:0', allowOrigin: [], allowHost: [], settleMs: 0 }, () => {});
+    const first = await runServe(
+      { logLevel: 'silent', http: '127.0.0.1:0', allowOrigin: [], allowHost: [], settleMs: 0 },
+      () => {},
+    );
     try {
       const { config, marker } = markerConfig();
       const second = await cli(['serve', '--http', `127.0.0.1:${first.http!.port}`, '--config', config]);
       expect(second.code).toBe(1);
-      expect(errorLines(second.stderr)).toEqual([expect.stringMatching(/^toolsearch: cannot listen on 127\.0\.0\.1:\d+: the port is in use/)]);
+      expect(errorLines(second.stderr)).toEqual([
+        expect.stringMatching(/^toolsearch: cannot listen on 127\.0\.0\.1:\d+: the port is in use/),
+      ]);
       expect(existsSync(marker)).toBe(false);
     } finally {
       await first.stack.close();
@@ -55,7 +68,9 @@ describe('H4 startup failures', () => {
     const { config, marker } = markerConfig();
     const result = await cli(['serve', '--http', '192.0.2.1:8765', '--token', 'secret', '--config', config]);
     expect(result.code).toBe(1);
-    expect(errorLines(result.stderr)).toEqual([expect.stringMatching(/^toolsearch: cannot listen on 192\.0\.2\.1:8765: no such local address/)]);
+    expect(errorLines(result.stderr)).toEqual([
+      expect.stringMatching(/^toolsearch: cannot listen on 192\.0\.2\.1:8765: no such local address/),
+    ]);
     expect(existsSync(marker)).toBe(false);
   });
 
@@ -67,6 +82,8 @@ describe('H4 startup failures', () => {
     writeFileSync(join(dir, 'broken.json'), '{ "mcpServers": ');
     const config = await cli(['serve', '--http', '127.0.0.1:0', '--config', join(dir, 'broken.json')]);
     expect(config.code).toBe(1);
-    expect(errorLines(config.stderr)).toEqual([expect.stringMatching(/^toolsearch: Invalid MCP config .*broken\.json: not valid JSON/)]);
+    expect(errorLines(config.stderr)).toEqual([
+      expect.stringMatching(/^toolsearch: Invalid MCP config .*broken\.json: not valid JSON/),
+    ]);
   });
 });

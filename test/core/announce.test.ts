@@ -10,8 +10,12 @@ describe('E1 list announcement', () => {
   it('E1: an <available-deferred-tools> block of names that reads back as the same units', () => {
     const a = fullAnnouncement([tool('github', 'create_issue'), tool('slack', 'send')]);
     expect(a.form).toBe('list');
-    expect(a.text).toContain('<available-deferred-tools>\nmcp__github__create_issue\nmcp__slack__send\n</available-deferred-tools>');
-    expect(eventsFromText(a.text)).toEqual([{ type: 'announcement', form: 'list', units: ['mcp__github__create_issue', 'mcp__slack__send'] }]);
+    expect(a.text).toContain(
+      '<available-deferred-tools>\nmcp__github__create_issue\nmcp__slack__send\n</available-deferred-tools>',
+    );
+    expect(eventsFromText(a.text)).toEqual([
+      { type: 'announcement', form: 'list', units: ['mcp__github__create_issue', 'mcp__slack__send'] },
+    ]);
   });
 });
 
@@ -52,7 +56,9 @@ describe('E3 grouped announcement', () => {
     expect(a.text).toContain('mcp__github: 150 tools');
     expect(a.text).toContain('mcp__slack: 150 tools');
     expect(a.text.length).toBeLessThan(600);
-    expect(eventsFromText(a.text)).toEqual([{ type: 'announcement', form: 'grouped', units: ['mcp__github', 'mcp__slack'] }]);
+    expect(eventsFromText(a.text)).toEqual([
+      { type: 'announcement', form: 'grouped', units: ['mcp__github', 'mcp__slack'] },
+    ]);
   });
   it('E3: cost grows with servers, not tools', () => {
     const mk = (n: number) => Array.from({ length: n }, (_, i) => tool(`srv${i % 3}`, `t${i}`));
@@ -63,7 +69,9 @@ describe('E3 grouped announcement', () => {
   it('E3/E2: grouped deltas report servers appearing and disappearing', () => {
     const tools = [tool('a', 'x'), tool('b', 'y')];
     const history = eventsFromText(fullAnnouncement(tools, { tokenBudget: 1 }).text);
-    const delta = deferredDelta([tool('a', 'x'), tool('c', 'z')], [tool('a', 'x'), tool('c', 'z')], history, { tokenBudget: 1 });
+    const delta = deferredDelta([tool('a', 'x'), tool('c', 'z')], [tool('a', 'x'), tool('c', 'z')], history, {
+      tokenBudget: 1,
+    });
     expect(delta).toMatchObject({ kind: 'delta', form: 'grouped', added: ['mcp__c'], removed: ['mcp__b'] });
   });
 });

@@ -8,14 +8,23 @@ import { defineTool } from '../../src/core/tool.js';
 
 const refResult = (id: string, names: string[]) => ({
   role: 'user',
-  content: [{ type: 'tool_result', tool_use_id: id, content: names.map((tool_name) => ({ type: 'tool_reference', tool_name })) }],
+  content: [
+    {
+      type: 'tool_result',
+      tool_use_id: id,
+      content: names.map((tool_name) => ({ type: 'tool_reference', tool_name })),
+    },
+  ],
 });
 
 describe('D1 discovery from history', () => {
   it('D1: tool_reference blocks in tool_result content accumulate across turns', () => {
     const messages = [
       { role: 'user', content: 'make an issue' },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'tool_search', input: { query: 'github issue' } }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 't1', name: 'tool_search', input: { query: 'github issue' } }],
+      },
       refResult('t1', ['mcp__github__create_issue']),
       { role: 'assistant', content: [{ type: 'tool_use', id: 't2', name: 'tool_search', input: { query: 'slack' } }] },
       refResult('t2', ['mcp__slack__send_message', 'mcp__github__create_issue']),
@@ -33,7 +42,10 @@ describe('D1 discovery from history', () => {
           {
             type: 'tool_search_tool_result',
             tool_use_id: 's1',
-            content: { type: 'tool_search_tool_search_result', tool_references: [{ type: 'tool_reference', tool_name: 'mcp__a__b' }] },
+            content: {
+              type: 'tool_search_tool_search_result',
+              tool_references: [{ type: 'tool_reference', tool_name: 'mcp__a__b' }],
+            },
           },
         ],
       },
@@ -67,17 +79,21 @@ describe('D2 compaction', () => {
   it('D2: property — repeated full/partial compactions are idempotent (the union never changes)', () => {
     const name = fc.constantFrom('a', 'b', 'c', 'd');
     fc.assert(
-      fc.property(fc.array(fc.array(name, { maxLength: 3 }), { maxLength: 8 }), fc.integer({ min: 1, max: 4 }), (turns, times) => {
-        const events: HistoryEvent[] = turns.map((names) => ({ type: 'loaded', names }));
-        const expected = [...extractDiscovered(events)].sort();
-        let history = events;
-        for (let i = 0; i < times; i++) {
-          // A partial compaction keeps the last event; a full one keeps nothing. Both snapshot everything.
-          const keep = i % 2 === 0 ? history.slice(-1) : [];
-          history = [{ type: 'compaction', discovered: snapshotForCompaction(history) }, ...keep];
-          expect([...extractDiscovered(history)].sort()).toEqual(expected);
-        }
-      }),
+      fc.property(
+        fc.array(fc.array(name, { maxLength: 3 }), { maxLength: 8 }),
+        fc.integer({ min: 1, max: 4 }),
+        (turns, times) => {
+          const events: HistoryEvent[] = turns.map((names) => ({ type: 'loaded', names }));
+          const expected = [...extractDiscovered(events)].sort();
+          let history = events;
+          for (let i = 0; i < times; i++) {
+            // A partial compaction keeps the last event; a full one keeps nothing. Both snapshot everything.
+            const keep = i % 2 === 0 ? history.slice(-1) : [];
+            history = [{ type: 'compaction', discovered: snapshotForCompaction(history) }, ...keep];
+            expect([...extractDiscovered(history)].sort()).toEqual(expected);
+          }
+        },
+      ),
     );
   });
 });

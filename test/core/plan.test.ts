@@ -24,7 +24,16 @@ describe('plan()', () => {
   });
   it('C4/D1: a discovered tool is visible on the next request', () => {
     const history = readAnthropicHistory([
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: '1', content: [{ type: 'tool_reference', tool_name: 'mcp__github__create_issue' }] }] },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: '1',
+            content: [{ type: 'tool_reference', tool_name: 'mcp__github__create_issue' }],
+          },
+        ],
+      },
     ]);
     const p = plan({ tools: pool().tools, history });
     expect(p.visibleTools.map((t) => t.name)).toEqual(['read_file', 'mcp__github__create_issue', 'tool_search']);
@@ -47,12 +56,20 @@ describe('plan()', () => {
     const support = new ModelSupport();
     const native = plan({ tools: pool().tools, model: 'claude-haiku-4', expansion: 'native', modelSupport: support });
     expect(native.useToolSearch).toBe(false);
-    const client = plan({ tools: pool().tools, model: 'claude-haiku-4', expansion: 'native', unsupportedModelFallback: 'client', modelSupport: support });
+    const client = plan({
+      tools: pool().tools,
+      model: 'claude-haiku-4',
+      expansion: 'native',
+      unsupportedModelFallback: 'client',
+      modelSupport: support,
+    });
     expect(client).toMatchObject({ useToolSearch: true, expansion: 'client' });
   });
   it('B5: a proxy base URL on the native path loads everything unless the mode is explicit', () => {
     expect(plan({ tools: pool().tools, expansion: 'native', baseUrl: 'http://proxy:4000' }).useToolSearch).toBe(false);
-    expect(plan({ tools: pool().tools, expansion: 'native', baseUrl: 'http://proxy:4000', option: 'always' }).useToolSearch).toBe(true);
+    expect(
+      plan({ tools: pool().tools, expansion: 'native', baseUrl: 'http://proxy:4000', option: 'always' }).useToolSearch,
+    ).toBe(true);
   });
   it('B6: pending servers keep the search tool when nothing is deferred yet', () => {
     const catalog = new Catalog([{ name: 'read_file' }]);

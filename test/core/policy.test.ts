@@ -9,8 +9,10 @@ import { isDeferred } from '../../src/core/policy.js';
 import { SEARCH_TOOL_NAME } from '../../src/core/search-tool.js';
 import { defineTool, type ToolSpec } from '../../src/core/tool.js';
 
-const mcp = (name: string, extra: Partial<ToolSpec> = {}): ToolSpec =>
-  ({ ...defineTool({ name, origin: { kind: 'mcp', server: 's' } }), ...extra });
+const mcp = (name: string, extra: Partial<ToolSpec> = {}): ToolSpec => ({
+  ...defineTool({ name, origin: { kind: 'mcp', server: 's' } }),
+  ...extra,
+});
 const local = (name: string, extra: Partial<ToolSpec> = {}): ToolSpec => ({ ...defineTool({ name }), ...extra });
 
 describe('A2 deferral priority chain', () => {
@@ -51,7 +53,10 @@ describe('B1/B2 modes', () => {
     expect(resolveMode({ env: { ENABLE_TOOL_SEARCH: 'auto:100' } }).mode).toBe('never');
     expect(resolveMode({ env: { ENABLE_TOOL_SEARCH: 'false' } }).mode).toBe('never');
     expect(resolveMode({ env: { ENABLE_TOOL_SEARCH: '' } }).source).toBe('default');
-    expect(resolveMode({ option: 'never', env: { ENABLE_TOOL_SEARCH: 'true' } })).toMatchObject({ mode: 'never', source: 'option' });
+    expect(resolveMode({ option: 'never', env: { ENABLE_TOOL_SEARCH: 'true' } })).toMatchObject({
+      mode: 'never',
+      source: 'option',
+    });
   });
   it('B1: a bad value is a clear error', () => {
     expect(() => resolveMode({ env: { ENABLE_TOOL_SEARCH: 'auto:101' } })).toThrow(InvalidModeError);
@@ -114,7 +119,12 @@ describe('B5/B6 gates', () => {
     expect(isFirstPartyBaseUrl('https://api.anthropic.com')).toBe(true);
     expect(isFirstPartyBaseUrl('http://localhost:4000')).toBe(false);
     expect(optimisticGate({ mode: always, proxyBaseUrl: 'http://litellm:4000' }).enabled).toBe(false);
-    expect(optimisticGate({ mode: resolveMode({ env: { ENABLE_TOOL_SEARCH: 'true' } }), proxyBaseUrl: 'http://litellm:4000' }).enabled).toBe(true);
+    expect(
+      optimisticGate({
+        mode: resolveMode({ env: { ENABLE_TOOL_SEARCH: 'true' } }),
+        proxyBaseUrl: 'http://litellm:4000',
+      }).enabled,
+    ).toBe(true);
   });
   it('B6: no deferred tools and no pending servers → no search tool; pending servers → keep it', () => {
     const optimistic = optimisticGate({ mode: always });
@@ -125,7 +135,14 @@ describe('B5/B6 gates', () => {
   it('B6/B7: unsupported model, disallowed search tool and below-threshold all load everything', () => {
     const auto = resolveMode({ option: 'auto' });
     const optimistic = optimisticGate({ mode: auto });
-    const base = { optimistic, modelSupported: true, searchToolAllowed: true, mode: auto, deferredCount: 3, pendingServers: [] };
+    const base = {
+      optimistic,
+      modelSupported: true,
+      searchToolAllowed: true,
+      mode: auto,
+      deferredCount: 3,
+      pendingServers: [],
+    };
     expect(definitiveGate({ ...base, modelSupported: false }).enabled).toBe(false);
     expect(definitiveGate({ ...base, searchToolAllowed: false }).enabled).toBe(false);
     const measure = { tokens: 100, source: 'estimate' as const };

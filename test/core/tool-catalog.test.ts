@@ -18,7 +18,10 @@ describe('A1 tool spec', () => {
     expect(tool.origin).toEqual({ kind: 'local' });
   });
   it('A1: $schema is stripped from JSON Schema input and a missing schema becomes an empty object schema', () => {
-    const a = defineTool({ name: 'a', inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: {} } });
+    const a = defineTool({
+      name: 'a',
+      inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: {} },
+    });
     expect(a.inputSchema).toEqual({ type: 'object', properties: {} });
     expect(defineTool({ name: 'b' }).inputSchema).toEqual({ type: 'object', properties: {} });
   });
@@ -88,12 +91,21 @@ describe('A4 dynamic pool', () => {
   });
   it('A4/G2: a re-listed tool with a new definition under the same name is a change (version, delta)', () => {
     const catalog = new Catalog();
-    catalog.setServerTools('s', [{ name: 'x', description: 'old' }, { name: 'y', description: 'same' }]);
+    catalog.setServerTools('s', [
+      { name: 'x', description: 'old' },
+      { name: 'y', description: 'same' },
+    ]);
     const v = catalog.version;
-    const same = catalog.setServerTools('s', [{ name: 'x', description: 'old' }, { name: 'y', description: 'same' }]);
+    const same = catalog.setServerTools('s', [
+      { name: 'x', description: 'old' },
+      { name: 'y', description: 'same' },
+    ]);
     expect(same).toEqual({ added: [], removed: [] });
     expect(catalog.version).toBe(v);
-    const edited = catalog.setServerTools('s', [{ name: 'x', description: 'new' }, { name: 'y', description: 'same' }]);
+    const edited = catalog.setServerTools('s', [
+      { name: 'x', description: 'new' },
+      { name: 'y', description: 'same' },
+    ]);
     expect(edited).toEqual({ added: [], removed: [], changed: ['mcp__s__x'] });
     expect(catalog.version).toBeGreaterThan(v);
     expect(catalog.get('mcp__s__x')?.description).toBe('new');

@@ -67,11 +67,16 @@ describe('C10: embedding servers (OpenAI-compatible /v1/embeddings)', () => {
 
   it('C10: tool texts are sent in batches of batchSize, with the API key from the named variable', async () => {
     const f = await server();
-    const searcher = new EmbeddingSearcher(config(f, { batchSize: 2, apiKeyEnv: 'EMB_TEST_KEY' }), { ...instant, env: { EMB_TEST_KEY: 'sk-test' } });
+    const searcher = new EmbeddingSearcher(config(f, { batchSize: 2, apiKeyEnv: 'EMB_TEST_KEY' }), {
+      ...instant,
+      env: { EMB_TEST_KEY: 'sk-test' },
+    });
     expect(await searcher.ready(poolOf(TOOLS))).toBe(true);
     expect(f.requests.map((r) => r.inputs.length)).toEqual([2, 2, 1]);
     expect(f.requests.every((r) => r.authorization === 'Bearer sk-test' && r.model === 'toy')).toBe(true);
-    expect(() => new HttpEmbedder(config(f, { apiKeyEnv: 'EMB_MISSING_KEY' }), { env: {} })).toThrow(/EMB_MISSING_KEY is not set/);
+    expect(() => new HttpEmbedder(config(f, { apiKeyEnv: 'EMB_MISSING_KEY' }), { env: {} })).toThrow(
+      /EMB_MISSING_KEY is not set/,
+    );
   });
 
   it('C10: the disk cache — a restart re-embeds nothing, a changed tool re-embeds only itself', async () => {
@@ -102,7 +107,10 @@ describe('C10: embedding servers (OpenAI-compatible /v1/embeddings)', () => {
   it('C10: a slow server times out; searches answer lexically and the failure is logged once', async () => {
     const f = await server({ delayMs: 400 });
     const log = logger();
-    const searcher = new EmbeddingSearcher(config(f, { timeoutMs: 50, queryTimeoutMs: 50, retries: 1 }), { ...instant, logger: log });
+    const searcher = new EmbeddingSearcher(config(f, { timeoutMs: 50, queryTimeoutMs: 50, retries: 1 }), {
+      ...instant,
+      logger: log,
+    });
     const pool = poolOf(TOOLS);
     expect(await searcher.ready(pool)).toBe(false);
     const a = await searcher.search(pool, 'weather forecast', { explain: true });
@@ -144,7 +152,10 @@ describe('C10: embedding servers (OpenAI-compatible /v1/embeddings)', () => {
   it('C10/G5: an oversized answer is refused while reading (maxResponseBytes), the search stays lexical', async () => {
     const f = await server({ paddingBytes: 200_000 });
     const log = logger();
-    const searcher = new EmbeddingSearcher(config(f, { maxResponseBytes: 50_000, retries: 0 }), { ...instant, logger: log });
+    const searcher = new EmbeddingSearcher(config(f, { maxResponseBytes: 50_000, retries: 0 }), {
+      ...instant,
+      logger: log,
+    });
     const pool = poolOf(TOOLS);
     expect(await searcher.ready(pool)).toBe(false);
     expect(log.lines.join('\n')).toMatch(/answer larger than 50000 bytes \(embeddings.maxResponseBytes\)/);
@@ -153,8 +164,13 @@ describe('C10: embedding servers (OpenAI-compatible /v1/embeddings)', () => {
 
   it('C10: toolSearch.embeddings in a config is checked key by key', () => {
     const parse = (embeddings: unknown) => parseHubConfig({ mcpServers: {}, toolSearch: { embeddings } }, 'mcp.json');
-    expect(parse({ url: 'http://localhost:11434/v1', model: 'nomic-embed-text', dimensions: 768 }).toolSearch.embeddings?.model).toBe('nomic-embed-text');
-    expect(() => parse({ url: 'http://x/v1', model: 'm', apiKeyEnv: 'sk-live-123' })).toThrow(/toolSearch.embeddings.apiKeyEnv/);
+    expect(
+      parse({ url: 'http://localhost:11434/v1', model: 'nomic-embed-text', dimensions: 768 }).toolSearch.embeddings
+        ?.model,
+    ).toBe('nomic-embed-text');
+    expect(() => parse({ url: 'http://x/v1', model: 'm', apiKeyEnv: 'sk-live-123' })).toThrow(
+      /toolSearch.embeddings.apiKeyEnv/,
+    );
     expect(() => parse({ url: 'http://x/v1' })).toThrow(/toolSearch.embeddings.model/);
     expect(() => parse({ url: 'http://x/v1', model: 'm', apiKey: 'sk-live-123' })).toThrow(/toolSearch.embeddings/);
   });
@@ -162,22 +178,48 @@ describe('C10: embedding servers (OpenAI-compatible /v1/embeddings)', () => {
   it('C10: bad settings fail clearly before any request', () => {
     expect(() => new HttpEmbedder({ url: 'not a url', model: 'm' })).toThrow(/embeddings.url/);
     expect(() => new HttpEmbedder({ url: 'http://127.0.0.1:1/v1', model: '' })).toThrow(/embeddings.model/);
-    expect(() => new HttpEmbedder({ url: 'http://127.0.0.1:1/v1', model: 'm', batchSize: 0 })).toThrow(/embeddings.batchSize/);
-    expect(() => new HttpEmbedder({ url: 'http://127.0.0.1:1/v1', model: 'm', apiKeyEnv: 'sk-123 secret' })).toThrow(/embeddings.apiKeyEnv/);
-    expect(() => new HttpEmbedder({ url: 'http://127.0.0.1:1/v1', model: 'm', maxResponseBytes: 0 })).toThrow(/embeddings.maxResponseBytes/);
+    expect(() => new HttpEmbedder({ url: 'http://127.0.0.1:1/v1', model: 'm', batchSize: 0 })).toThrow(
+      /embeddings.batchSize/,
+    );
+    expect(() => new HttpEmbedder({ url: 'http://127.0.0.1:1/v1', model: 'm', apiKeyEnv: 'sk-123 secret' })).toThrow(
+      /embeddings.apiKeyEnv/,
+    );
+    expect(() => new HttpEmbedder({ url: 'http://127.0.0.1:1/v1', model: 'm', maxResponseBytes: 0 })).toThrow(
+      /embeddings.maxResponseBytes/,
+    );
   });
 
-  it('C10/H1: `toolsearch search --embeddings-url … --explain` fuses the server\'s vectors (CLI)', async () => {
+  it("C10/H1: `toolsearch search --embeddings-url … --explain` fuses the server's vectors (CLI)", async () => {
     const f = await server();
     const dir = mkdtempSync(join(tmpdir(), 'ts-emb-cli-'));
     const file = join(dir, 'catalog.jsonl');
     writeFileSync(
       file,
       TOOLS.map((t) =>
-        JSON.stringify({ id: `${(t.origin as { server: string }).server}/${t.originalName}`, server: (t.origin as { server: string }).server, name: t.originalName, description: t.description, inputSchema: t.inputSchema }),
+        JSON.stringify({
+          id: `${(t.origin as { server: string }).server}/${t.originalName}`,
+          server: (t.origin as { server: string }).server,
+          name: t.originalName,
+          description: t.description,
+          inputSchema: t.inputSchema,
+        }),
       ).join('\n'),
     );
-    const args = ['--import', 'tsx', 'src/cli/main.ts', 'search', '--catalog', file, '--embeddings-url', f.url, '--embeddings-model', 'toy', '--query', PARAPHRASE, '--explain'];
+    const args = [
+      '--import',
+      'tsx',
+      'src/cli/main.ts',
+      'search',
+      '--catalog',
+      file,
+      '--embeddings-url',
+      f.url,
+      '--embeddings-model',
+      'toy',
+      '--query',
+      PARAPHRASE,
+      '--explain',
+    ];
     const { stdout } = await run(process.execPath, args, { env: { ...process.env, XDG_CACHE_HOME: dir } });
     expect(stdout).toMatch(/1\. kg\/create_entities\n\s+keyword ranking[^\n]*\n[\s\S]*?embedding rank 1/);
     const requestsAfterFirstRun = f.requests.length;

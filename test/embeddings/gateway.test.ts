@@ -15,14 +15,21 @@ import { waitFor } from '../fixtures/wait.js';
 const PARAPHRASE = 'remember that Ana prefers tea';
 
 function memoryServer(dir: string) {
-  return { command: process.execPath, args: [resolvePackageBin('@modelcontextprotocol/server-memory')], env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } };
+  return {
+    command: process.execPath,
+    args: [resolvePackageBin('@modelcontextprotocol/server-memory')],
+    env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
+  };
 }
 
 /** Search until the embedding path answers (vectors are built in the background after connect). */
 async function searchUntilFused(client: TestClient, fixture: EmbeddingFixture): Promise<string> {
   return waitFor(async () => {
     const result = await client.call('tool_search', { query: PARAPHRASE });
-    return fixture.requests.some((r) => r.inputs.length === 1 && r.inputs[0] === PARAPHRASE) && /create_entities/.test(result.text) ? result.text : undefined;
+    return fixture.requests.some((r) => r.inputs.length === 1 && r.inputs[0] === PARAPHRASE) &&
+      /create_entities/.test(result.text)
+      ? result.text
+      : undefined;
   }, 'a search fused with the embedding server');
 }
 
@@ -67,7 +74,16 @@ describe('C10/G3: the gateway with an embedding server', () => {
     const before = fixture.requests.length;
     process.env['XDG_CACHE_HOME'] = join(dir, 'xdg');
     const { stack, http } = await runServe(
-      { config: configFile, http: '127.0.0.1:0', logLevel: 'silent', allowOrigin: [], allowHost: [], settleMs: 5_000, embeddingsUrl: fixture.url, embeddingsModel: 'toy' },
+      {
+        config: configFile,
+        http: '127.0.0.1:0',
+        logLevel: 'silent',
+        allowOrigin: [],
+        allowHost: [],
+        settleMs: 5_000,
+        embeddingsUrl: fixture.url,
+        embeddingsModel: 'toy',
+      },
       () => {},
     );
     const client = await httpClient(http!.url);

@@ -14,14 +14,24 @@ import { Catalog } from '../../src/core/catalog.js';
 import { defineTool } from '../../src/core/tool.js';
 import { UnauthenticatedBindError } from '../../src/gateway/errors.js';
 import { ToolsearchGateway } from '../../src/gateway/gateway.js';
-import { FULL_RETRY_AFTER_SECONDS, isLoopbackHost, startHttpGateway, type RunningHttpGateway } from '../../src/gateway/http.js';
+import {
+  FULL_RETRY_AFTER_SECONDS,
+  isLoopbackHost,
+  startHttpGateway,
+  type RunningHttpGateway,
+} from '../../src/gateway/http.js';
 import { InMemorySessionStore } from '../../src/gateway/sessions.js';
 import { httpClient } from '../fixtures/clients.js';
 import { hostileServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'hostile', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'hostile', version: '1' } },
+};
 const GOOD = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 interface RawAnswer {
@@ -50,7 +60,9 @@ describe('G5: hostile HTTP clients', () => {
   const MAX = 5;
 
   beforeAll(async () => {
-    const catalog = new Catalog([defineTool({ name: 'hello', description: 'Say hello.', defer: true, handler: () => 'hello!' })]);
+    const catalog = new Catalog([
+      defineTool({ name: 'hello', description: 'Say hello.', defer: true, handler: () => 'hello!' }),
+    ]);
     gateway = new ToolsearchGateway({ catalog, sessions: store });
     http = await startHttpGateway(gateway, { maxSessions: MAX, idleSessionTimeoutMs: 0 });
   });
@@ -59,7 +71,12 @@ describe('G5: hostile HTTP clients', () => {
     await gateway?.close();
   });
 
-  const nothingLeft = () => expect({ open: http.sessionCount(), live: gateway.liveSessions, stored: store.size }).toEqual({ open: 0, live: 0, stored: 0 });
+  const nothingLeft = () =>
+    expect({ open: http.sessionCount(), live: gateway.liveSessions, stored: store.size }).toEqual({
+      open: 0,
+      live: 0,
+      stored: 0,
+    });
 
   it('G5: 300 initializes the SDK refuses (406, 415) or that are not initializes (400) leave no session, server or store entry', async () => {
     const answers: number[] = [];
@@ -97,7 +114,10 @@ describe('G5: hostile HTTP clients', () => {
     expect((await raw(http.url, GOOD)).status).toBe(503);
     // Ending one session (DELETE) makes room for exactly one more.
     const sessionId = ok[0]!.headers['mcp-session-id'] as string;
-    const ended = await fetch(http.url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' } });
+    const ended = await fetch(http.url, {
+      method: 'DELETE',
+      headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+    });
     expect(ended.status).toBe(200);
     await waitFor(() => http.sessionCount() === MAX - 1, 'the ended session to be freed');
     expect((await raw(http.url, GOOD)).status).toBe(200);
@@ -107,7 +127,13 @@ describe('G5: hostile HTTP clients', () => {
   it('G5: forged Host headers get 403 and open nothing; exact loopback names pass', async () => {
     const before = { open: http.sessionCount(), live: gateway.liveSessions, stored: store.size };
     const port = new URL(http.url).port;
-    for (const host of [`127.0.0.1.evil.com:${port}`, `127.0.0.1.nip.io:${port}`, `localhost.evil.example:${port}`, `attacker.localhost:${port}`, 'evil.example']) {
+    for (const host of [
+      `127.0.0.1.evil.com:${port}`,
+      `127.0.0.1.nip.io:${port}`,
+      `localhost.evil.example:${port}`,
+      `attacker.localhost:${port}`,
+      'evil.example',
+    ]) {
       expect((await raw(http.url, { ...GOOD, host })).status, host).toBe(403);
     }
     expect({ open: http.sessionCount(), live: gateway.liveSessions, stored: store.size }).toEqual(before);
@@ -118,10 +144,16 @@ describe('G5: hostile HTTP clients', () => {
   });
 
   it('G5: binding beyond loopback without a token is refused before listening (unless explicitly allowed)', async () => {
-    await expect(startHttpGateway(gateway, { host: '0.0.0.0', port: 0 })).rejects.toBeInstanceOf(UnauthenticatedBindError);
-    await expect(startHttpGateway(gateway, { host: '127.0.0.1.nip.io', port: 0 })).rejects.toThrow(/without a bearer token/);
-    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]']) expect(isLoopbackHost(host), host).toBe(true);
-    for (const host of ['0.0.0.0', '127.0.0.1.evil.com', '127.evil', '::', '10.0.0.1', 'localhost.evil']) expect(isLoopbackHost(host), host).toBe(false);
+    await expect(startHttpGateway(gateway, { host: '0.0.0.0', port: 0 })).rejects.toBeInstanceOf(
+      UnauthenticatedBindError,
+    );
+    await expect(startHttpGateway(gateway, { host: '127.0.0.1.nip.io', port: 0 })).rejects.toThrow(
+      /without a bearer token/,
+    );
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]'])
+      expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ['0.0.0.0', '127.0.0.1.evil.com', '127.evil', '::', '10.0.0.1', 'localhost.evil'])
+      expect(isLoopbackHost(host), host).toBe(false);
   });
 });
 
@@ -132,7 +164,9 @@ describe('G5: the session cap also covers sessions resumed from a shared store',
   const servers: RunningHttpGateway[] = [];
 
   async function replica(maxSessions: number): Promise<RunningHttpGateway> {
-    const catalog = new Catalog([defineTool({ name: 'hello', description: 'Say hello.', defer: true, handler: () => 'hello!' })]);
+    const catalog = new Catalog([
+      defineTool({ name: 'hello', description: 'Say hello.', defer: true, handler: () => 'hello!' }),
+    ]);
     const gateway = new ToolsearchGateway({ catalog, sessions: store });
     gateways.push(gateway);
     const http = await startHttpGateway(gateway, { maxSessions, idleSessionTimeoutMs: 0 });
@@ -166,7 +200,10 @@ describe('G5: the session cap also covers sessions resumed from a shared store',
     expect((await raw(roomy.url, resumeHeaders, list)).status).toBe(200);
 
     // Ending the local session frees the place: the same request now resumes the session here.
-    const ended = await fetch(full.url, { method: 'DELETE', headers: { 'mcp-session-id': local, 'mcp-protocol-version': '2025-06-18' } });
+    const ended = await fetch(full.url, {
+      method: 'DELETE',
+      headers: { 'mcp-session-id': local, 'mcp-protocol-version': '2025-06-18' },
+    });
     expect(ended.status).toBe(200);
     await waitFor(() => full.sessionCount() === 0, 'the ended session to be freed');
     expect((await raw(full.url, resumeHeaders, list)).status).toBe(200);
@@ -196,10 +233,24 @@ describe('G5: limits and token from the `serve` command line', () => {
   });
 
   function serve(args: string[], env: Record<string, string> = {}) {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'serve', '--config', config, '--settle-ms', '3000', ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, TOOLSEARCH_TOKEN: '', ...env },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(repoRoot, 'src/cli/main.ts'),
+        'serve',
+        '--config',
+        config,
+        '--settle-ms',
+        '3000',
+        ...args,
+      ],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, TOOLSEARCH_TOKEN: '', ...env },
+      },
+    );
     const out = { stdout: '', stderr: '' };
     child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
@@ -210,9 +261,22 @@ describe('G5: limits and token from the `serve` command line', () => {
   it('G5: --token-file, --limit sessions=2 (503 past it) and --limit idleSessionTimeoutMs (idle sessions freed); no credential in the log', async () => {
     const tokenFile = join(dir, 'token');
     writeFileSync(tokenFile, 'file-token-SECRET\n');
-    const run = serve(['--http', '127.0.0.1:0', '--token-file', tokenFile, '--limit', 'sessions=2', '--limit', 'idleSessionTimeoutMs=500']);
+    const run = serve([
+      '--http',
+      '127.0.0.1:0',
+      '--token-file',
+      tokenFile,
+      '--limit',
+      'sessions=2',
+      '--limit',
+      'idleSessionTimeoutMs=500',
+    ]);
     try {
-      const url = (await waitFor(() => /listening on (\S+)/.exec(run.out.stdout)?.[1], 'the gateway to listen', 20_000))!;
+      const url = (await waitFor(
+        () => /listening on (\S+)/.exec(run.out.stdout)?.[1],
+        'the gateway to listen',
+        20_000,
+      ))!;
       expect(run.out.stdout).toContain('bearer token required');
       const auth = { ...GOOD, authorization: 'Bearer file-token-SECRET' };
       expect((await raw(url, GOOD)).status).toBe(401);
@@ -235,7 +299,9 @@ describe('G5: limits and token from the `serve` command line', () => {
   it('G5: serve --http 0.0.0.0:PORT without a token exits with a clear error before spawning anything', async () => {
     const run = serve(['--http', '0.0.0.0:0']);
     expect(await run.exited).toBe(1);
-    expect(run.out.stderr).toMatch(/Refusing to serve on 0\.0\.0\.0 without a bearer token.*--dangerously-allow-unauthenticated/);
+    expect(run.out.stderr).toMatch(
+      /Refusing to serve on 0\.0\.0\.0 without a bearer token.*--dangerously-allow-unauthenticated/,
+    );
     expect(run.out.stdout).not.toContain('listening');
   });
 

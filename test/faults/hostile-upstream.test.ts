@@ -17,7 +17,14 @@ import { waitFor } from '../fixtures/wait.js';
 
 /** Small caps so every attack hits its limit quickly (the defaults are in src/core/limits.ts). */
 const LIMITS = resolveLimits({
-  values: { toolsPerServer: 1_000, pagesPerList: 30, refreshTimeoutMs: 1_500, stderrBufferBytes: 4_096, stderrLineChars: 500, upstreamMessageBytes: 4 * 1024 * 1024 },
+  values: {
+    toolsPerServer: 1_000,
+    pagesPerList: 30,
+    refreshTimeoutMs: 1_500,
+    stderrBufferBytes: 4_096,
+    stderrLineChars: 500,
+    upstreamMessageBytes: 4 * 1024 * 1024,
+  },
   source: 'test',
 });
 const STDERR_FLOOD_BYTES = 20 * 1024 * 1024;
@@ -39,7 +46,9 @@ beforeAll(async () => {
       stalls: hostileServer('stalls', ['endless_on_change'], { env: { HOSTILE_PAGE_DELAY_MS: '300' } }),
       flood: hostileServer('flood', ['stderr_flood'], { env: { HOSTILE_STDERR_BYTES: String(STDERR_FLOOD_BYTES) } }),
       garbage: hostileServer('garbage', ['stdout_garbage']),
-      stdoutflood: hostileServer('stdoutflood', ['stdout_flood'], { env: { HOSTILE_STDOUT_BYTES: String(8 * 1024 * 1024) } }),
+      stdoutflood: hostileServer('stdoutflood', ['stdout_flood'], {
+        env: { HOSTILE_STDOUT_BYTES: String(8 * 1024 * 1024) },
+      }),
       evil: hostileServer('evil', ['injected']),
       a: hostileServer('a', [], { env: { HOSTILE_TOOLS: '_ping' } }),
       a_: hostileServer('a_', []),
@@ -91,7 +100,9 @@ describe('G5: hostile upstream servers', () => {
     expect(state('tiny')).toBe('connected');
     // 30 pages: the first has the 3 base tools plus 3 generated, then 3 per page.
     expect(hub.catalog.serverTools('tiny')).toHaveLength(3 + 3 * LIMITS.pagesPerList);
-    expect(logs.some((l) => l.includes('"tiny" tools/list: more than 30 pages') && l.includes('(limit pagesPerList)'))).toBe(true);
+    expect(
+      logs.some((l) => l.includes('"tiny" tools/list: more than 30 pages') && l.includes('(limit pagesPerList)')),
+    ).toBe(true);
     await session.call('tool_search', { query: 'select:mcp__endless__ping' });
     expect((await session.call('mcp__endless__ping')).text).toBe('pong from endless');
     await steadyStillWorks();
@@ -99,18 +110,34 @@ describe('G5: hostile upstream servers', () => {
 
   it('G5: a cursor cycle ends the walk with the pages read, and says so', async () => {
     expect(state('cycle')).toBe('connected');
-    expect(hub.catalog.serverTools('cycle').map((t) => t.originalName ?? t.name)).toEqual(expect.arrayContaining(['ping', 'p1_0', 'p2_99']));
+    expect(hub.catalog.serverTools('cycle').map((t) => t.originalName ?? t.name)).toEqual(
+      expect.arrayContaining(['ping', 'p1_0', 'p2_99']),
+    );
     expect(hub.catalog.serverTools('cycle')).toHaveLength(3 + 200);
-    expect(logs.some((l) => l.includes('"cycle" tools/list: the server repeated a page cursor after 3 page(s)'))).toBe(true);
+    expect(logs.some((l) => l.includes('"cycle" tools/list: the server repeated a page cursor after 3 page(s)'))).toBe(
+      true,
+    );
   });
 
   it('G5: a refresh that never ends times out (refreshTimeoutMs); the previous tools stay and later refreshes still run', async () => {
     expect(state('stalls')).toBe('connected');
-    const before = hub.catalog.serverTools('stalls').map((t) => t.name).sort();
+    const before = hub.catalog
+      .serverTools('stalls')
+      .map((t) => t.name)
+      .sort();
     await session.call('tool_search', { query: 'select:mcp__stalls__change,mcp__stalls__ping' });
     expect((await session.call('mcp__stalls__change')).text).toBe('changed');
-    await waitFor(() => logs.some((l) => l.includes('"stalls": refreshing tools failed') && l.includes('refreshTimeoutMs')), 'the refresh to time out', 15_000);
-    expect(hub.catalog.serverTools('stalls').map((t) => t.name).sort()).toEqual(before);
+    await waitFor(
+      () => logs.some((l) => l.includes('"stalls": refreshing tools failed') && l.includes('refreshTimeoutMs')),
+      'the refresh to time out',
+      15_000,
+    );
+    expect(
+      hub.catalog
+        .serverTools('stalls')
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(before);
     expect((await session.call('mcp__stalls__ping')).text).toBe('pong from stalls');
     // The refresh queue is not stuck: the next list_changed runs (and times out) again.
     const failures = () => logs.filter((l) => l.includes('"stalls": refreshing tools failed')).length;
@@ -121,7 +148,11 @@ describe('G5: hostile upstream servers', () => {
   });
 
   it('G5: 20 MB of stderr without a newline: logged as one cut line of bounded length, nothing else held; others keep working', async () => {
-    await waitFor(() => logs.some((l) => l.includes('[flood]') && l.includes('line cut by toolsearch')), 'the cut stderr line', 15_000);
+    await waitFor(
+      () => logs.some((l) => l.includes('[flood]') && l.includes('line cut by toolsearch')),
+      'the cut stderr line',
+      15_000,
+    );
     const floodLines = logs.filter((l) => l.includes('[flood]'));
     expect(floodLines.length).toBeGreaterThan(0);
     for (const line of floodLines) expect(line.length).toBeLessThan(LIMITS.stderrLineChars + 200);
@@ -138,7 +169,11 @@ describe('G5: hostile upstream servers', () => {
   });
 
   it('G5: 8 MB on stdout without a newline passes upstreamMessageBytes: that connection is closed, never connected; the others work', async () => {
-    await waitFor(() => state('stdoutflood') !== undefined && state('stdoutflood') !== 'connecting', 'the flooding server to fail', 15_000);
+    await waitFor(
+      () => state('stdoutflood') !== undefined && state('stdoutflood') !== 'connecting',
+      'the flooding server to fail',
+      15_000,
+    );
     expect(state('stdoutflood')).not.toBe('connected');
     expect(hub.catalog.serverTools('stdoutflood')).toEqual([]);
     await steadyStillWorks();
@@ -195,6 +230,12 @@ describe('G5: hostile upstream servers', () => {
     await session.call('tool_search', { query: `select:${plain},${other}` });
     expect((await session.call(plain)).text).toBe('ran _ping');
     expect((await session.call(other)).text).toBe('pong from a_');
-    expect(logs.some((l) => l.includes(`"a_": tool "ping" is exposed as "${other}"`) && l.includes('would read as server "a", tool "_ping"'))).toBe(true);
+    expect(
+      logs.some(
+        (l) =>
+          l.includes(`"a_": tool "ping" is exposed as "${other}"`) &&
+          l.includes('would read as server "a", tool "_ping"'),
+      ),
+    ).toBe(true);
   });
 });

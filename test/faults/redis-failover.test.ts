@@ -72,7 +72,11 @@ describe.skipIf(skipReason !== undefined)('D4 scale-out: RedisSessionStore', () 
     await store.open('gone');
     await store.addDiscovered('gone', ['x']);
     // Polled with EXISTS: get() itself would slide the expiry.
-    await waitFor(async () => (await client.exists('ttl:gone:open', 'ttl:gone:set', 'ttl:gone:list')) === 0, 'the session to expire', 5_000);
+    await waitFor(
+      async () => (await client.exists('ttl:gone:open', 'ttl:gone:set', 'ttl:gone:list')) === 0,
+      'the session to expire',
+      5_000,
+    );
     expect(await store.get('gone')).toBeUndefined();
   });
 
@@ -86,12 +90,18 @@ describe.skipIf(skipReason !== undefined)('D4 scale-out: RedisSessionStore', () 
     beforeAll(async () => {
       const dir = mkdtempSync(join(tmpdir(), 'toolsearch-scale-'));
       configPath = join(dir, 'mcp.json');
-      writeFileSync(configPath, JSON.stringify({ mcpServers: { fx: fixtureServer('fx'), other: fixtureServer('other') } }));
+      writeFileSync(
+        configPath,
+        JSON.stringify({ mcpServers: { fx: fixtureServer('fx'), other: fixtureServer('other') } }),
+      );
       a = spawn(process.execPath, ['--import', 'tsx', join(here, 'fixtures/gateway-node.ts'), configPath, redis.url]);
       let out = '';
       a.stdout.on('data', (d: Buffer) => (out += d.toString()));
       const bRedis = new Redis(redis.url);
-      const stack = await createGatewayFromConfig({ config: configPath, gateway: { sessions: new RedisSessionStore({ client: bRedis }) } });
+      const stack = await createGatewayFromConfig({
+        config: configPath,
+        gateway: { sessions: new RedisSessionStore({ client: bRedis }) },
+      });
       const http = await startHttpGateway(stack.gateway);
       b = { stack, http, redis: bRedis };
       const aUrl = (await waitFor(() => /"url":"([^"]+)"/.exec(out)?.[1], 'gateway A to listen', 20_000))!;
@@ -115,7 +125,14 @@ describe.skipIf(skipReason !== undefined)('D4 scale-out: RedisSessionStore', () 
     });
 
     /** The two tools loaded by search, plus the fixture's always-loaded `pinned` tools (order follows which server connected first). */
-    const VISIBLE = ['tool_search', 'call_tool', 'mcp__fx__add', 'mcp__fx__pinned', 'mcp__other__ping', 'mcp__other__pinned'];
+    const VISIBLE = [
+      'tool_search',
+      'call_tool',
+      'mcp__fx__add',
+      'mcp__fx__pinned',
+      'mcp__other__ping',
+      'mcp__other__pinned',
+    ];
 
     it('D4/G3: discovered tools survive the loss of gateway A and keep working through gateway B', async () => {
       await session.call('tool_search', { query: 'select:mcp__fx__add,mcp__other__ping' });
@@ -130,7 +147,9 @@ describe.skipIf(skipReason !== undefined)('D4 scale-out: RedisSessionStore', () 
 
       expect((await session.toolNames()).sort()).toEqual([...VISIBLE].sort());
       expect((await session.call('mcp__fx__add', { a: 20, b: 22 })).text).toBe('42');
-      expect((await session.call('call_tool', { name: 'mcp__other__ping', arguments: {} })).text).toBe('pong from other');
+      expect((await session.call('call_tool', { name: 'mcp__other__ping', arguments: {} })).text).toBe(
+        'pong from other',
+      );
       expect(b.http.sessionCount()).toBe(1);
       // The session goes on growing on B, and the store sees it.
       await session.call('tool_search', { query: 'select:mcp__fx__ping' });
@@ -146,7 +165,11 @@ describe.skipIf(skipReason !== undefined)('D4 scale-out: RedisSessionStore', () 
       expect(await new RedisSessionStore({ client }).get(sessionId)).toBeUndefined();
       const res = await fetch(b.http.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': 'never-issued' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': 'never-issued',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
       });
       expect(res.status).toBe(404);

@@ -32,10 +32,14 @@ export async function freePort(): Promise<number> {
 export async function startRedis(options: { persist?: boolean } = {}): Promise<TestRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'toolsearch-redis-'));
-  const persistence = options.persist ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir] : ['--appendonly', 'no', '--dir', dir];
+  const persistence = options.persist
+    ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir]
+    : ['--appendonly', 'no', '--dir', dir];
   let child: ChildProcess | undefined;
   const launch = async () => {
-    const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child = proc;
     let output = '';
     await new Promise<void>((resolve, reject) => {
@@ -59,7 +63,8 @@ export async function startRedis(options: { persist?: boolean } = {}): Promise<T
   await launch();
   const restart = async (restartOptions: { empty?: boolean } = {}) => {
     await stop();
-    if (restartOptions.empty) for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true });
+    if (restartOptions.empty)
+      for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true });
     await launch();
   };
   return { url: `redis://127.0.0.1:${port}`, port, stop, restart };

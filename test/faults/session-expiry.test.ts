@@ -19,7 +19,9 @@ describe('G3: HTTP sessions do not leak', () => {
   let http: RunningHttpGateway;
 
   beforeAll(async () => {
-    const catalog = new Catalog([defineTool({ name: 'hello', description: 'Say hello.', defer: true, handler: () => 'hello!' })]);
+    const catalog = new Catalog([
+      defineTool({ name: 'hello', description: 'Say hello.', defer: true, handler: () => 'hello!' }),
+    ]);
     gateway = new ToolsearchGateway({ catalog, sessions });
     http = await startHttpGateway(gateway, { idleSessionTimeoutMs: 300 });
   });
@@ -36,7 +38,11 @@ describe('G3: HTTP sessions do not leak', () => {
       await client.close(); // no terminateSession(): the server is never told
     }
     expect(http.sessionCount()).toBeGreaterThan(0);
-    await waitFor(() => http.sessionCount() === 0 && gateway.liveSessions === 0 && sessions.size === 0, 'idle sessions to be closed', 10_000);
+    await waitFor(
+      () => http.sessionCount() === 0 && gateway.liveSessions === 0 && sessions.size === 0,
+      'idle sessions to be closed',
+      10_000,
+    );
   });
 
   it('G3: a client that sends DELETE frees its session at once', async () => {
@@ -46,6 +52,10 @@ describe('G3: HTTP sessions do not leak', () => {
     expect(http.sessionCount()).toBe(1);
     await transport.terminateSession();
     await client.close();
-    await waitFor(() => http.sessionCount() === 0 && gateway.liveSessions === 0 && sessions.size === 0, 'the session to be freed', 2_000);
+    await waitFor(
+      () => http.sessionCount() === 0 && gateway.liveSessions === 0 && sessions.size === 0,
+      'the session to be freed',
+      2_000,
+    );
   });
 });

@@ -88,7 +88,11 @@ describe('fault injection: upstream servers misbehaving behind the gateway', () 
     expect(crashed.isError).toBe(true);
     expect(crashed.text).toMatch(/Tool "mcp__crashy__crash" failed: MCP server "crashy"/);
     await anchorStillWorks();
-    await waitFor(async () => (await session.call('mcp__crashy__ping')).text === 'pong from crashy', 'crashy to come back', 15_000);
+    await waitFor(
+      async () => (await session.call('mcp__crashy__ping')).text === 'pong from crashy',
+      'crashy to come back',
+      15_000,
+    );
     expect(await session.toolNames()).toEqual(expect.arrayContaining(['mcp__crashy__crash', 'mcp__crashy__ping']));
   });
 
@@ -120,18 +124,24 @@ describe('fault injection: upstream servers misbehaving behind the gateway', () 
     // One list_changed for the removal, at least one more for the re-add.
     await waitFor(() => session.listChanged() >= changesBefore + 2, 'list_changed for the re-add');
     // The session's discovered set survived: the tool reappears without a new search.
-    await waitFor(async () => (await session.toolNames()).includes('mcp__flaky__ping'), 'the tool back in the session list');
+    await waitFor(
+      async () => (await session.toolNames()).includes('mcp__flaky__ping'),
+      'the tool back in the session list',
+    );
     expect((await session.call('mcp__flaky__ping')).text).toBe('pong from flaky');
     await anchorStillWorks();
   });
 
-  it('A1/G1: malformed tool schemas are skipped with a clear logged error; the server\'s other tools stay', async () => {
+  it("A1/G1: malformed tool schemas are skipped with a clear logged error; the server's other tools stay", async () => {
     await hub.settled();
     const tools = hub.catalog.serverTools('malformed').map((t) => t.originalName ?? t.name);
     expect(tools.sort()).toEqual([...FIXTURE_BASE_TOOLS].sort());
     expect(hub.status().find((s) => s.server === 'malformed')?.state).toBe('connected');
     for (const bad of ['bad_type', 'bad_string', 'bad_missing', 'bad_properties']) {
-      expect(logs.some((l) => l.includes(`"malformed": skipping tool "${bad}": not a valid MCP tool (inputSchema`)), bad).toBe(true);
+      expect(
+        logs.some((l) => l.includes(`"malformed": skipping tool "${bad}": not a valid MCP tool (inputSchema`)),
+        bad,
+      ).toBe(true);
     }
     await load('mcp__malformed__ping');
     expect((await session.call('mcp__malformed__ping')).text).toBe('pong from malformed');
@@ -142,7 +152,9 @@ describe('fault injection: upstream servers misbehaving behind the gateway', () 
     const tools = hub.catalog.serverTools('dups');
     expect(tools.map((t) => t.originalName ?? t.name).sort()).toEqual([...FIXTURE_BASE_TOOLS].sort());
     expect(hub.catalog.get('mcp__dups__ping')?.description).toMatch(/^Ping the dups/);
-    expect(logs.some((l) => l.includes('"dups": skipping tool "ping": the server lists the name "ping" twice'))).toBe(true);
+    expect(logs.some((l) => l.includes('"dups": skipping tool "ping": the server lists the name "ping" twice'))).toBe(
+      true,
+    );
   });
 
   it('A3: names invalid for providers (dots, 120 characters, unicode) are mapped to safe names and callable', async () => {
@@ -169,18 +181,28 @@ describe('fault injection: upstream servers misbehaving behind the gateway', () 
     expect((await session.call('mcp__big__gen_9999')).text).toBe('ran gen_9999');
   });
 
-  it('G1: non-JSON garbage on an upstream\'s stdout is skipped; its tools and calls work', async () => {
+  it("G1: non-JSON garbage on an upstream's stdout is skipped; its tools and calls work", async () => {
     await hub.settled();
     expect(hub.status().find((s) => s.server === 'noisy')?.state).toBe('connected');
     expect(hub.catalog.serverTools('noisy')).toHaveLength(FIXTURE_BASE_TOOLS.length);
     await load('mcp__noisy__add');
-    for (let i = 0; i < 5; i++) expect((await session.call('mcp__noisy__add', { a: i, b: 1 })).text).toBe(String(i + 1));
+    for (let i = 0; i < 5; i++)
+      expect((await session.call('mcp__noisy__add', { a: i, b: 1 })).text).toBe(String(i + 1));
   });
 
   it('D4: after every fault, nothing discovered earlier in the session is lost', async () => {
     const names = await session.toolNames();
     expect(names).toEqual(
-      expect.arrayContaining([ANCHOR, 'mcp__slow__ping', 'mcp__crashy__ping', 'mcp__hangs__sleep', 'mcp__flaky__ping', 'mcp__malformed__ping', 'mcp__big__gen_9999', 'mcp__noisy__add']),
+      expect.arrayContaining([
+        ANCHOR,
+        'mcp__slow__ping',
+        'mcp__crashy__ping',
+        'mcp__hangs__sleep',
+        'mcp__flaky__ping',
+        'mcp__malformed__ping',
+        'mcp__big__gen_9999',
+        'mcp__noisy__add',
+      ]),
     );
     await anchorStillWorks();
   });

@@ -21,9 +21,24 @@ describe('C1–C9 fuzzing: parser and rankers never throw', () => {
   });
 
   it('C7: catastrophic regexes and 100 KB queries through every target', () => {
-    const worst = ['(a+)+$', '(.*a){20}', '(a|a)*b', '^(\\w+\\s?)*$', 'select:', 'select:,,a,', '+'.repeat(5_000), 'a'.repeat(100_000), '\u0000\u0007\u001b[31m', '(((((', ')))))', '[', '\\'];
+    const worst = [
+      '(a+)+$',
+      '(.*a){20}',
+      '(a|a)*b',
+      '^(\\w+\\s?)*$',
+      'select:',
+      'select:,,a,',
+      '+'.repeat(5_000),
+      'a'.repeat(100_000),
+      '\u0000\u0007\u001b[31m',
+      '(((((',
+      ')))))',
+      '[',
+      '\\',
+    ];
     for (const target of targets) {
-      for (const query of worst) expect(() => target.run(query), `${target.name} on ${JSON.stringify(query.slice(0, 20))}`).not.toThrow();
+      for (const query of worst)
+        expect(() => target.run(query), `${target.name} on ${JSON.stringify(query.slice(0, 20))}`).not.toThrow();
     }
   });
 });

@@ -58,7 +58,11 @@ export async function capableClient(label: string, transport: Transport): Promis
     return { roots: [{ uri: `file:///work/${label}`, name: `root of ${label}` }] };
   });
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
-    state.logs.push({ level: n.params.level, ...(n.params.logger !== undefined && { logger: n.params.logger }), data: n.params.data });
+    state.logs.push({
+      level: n.params.level,
+      ...(n.params.logger !== undefined && { logger: n.params.logger }),
+      data: n.params.data,
+    });
   });
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
     state.updates.push(n.params.uri);

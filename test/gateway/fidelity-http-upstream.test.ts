@@ -32,7 +32,11 @@ describe('G4 faithful proxy in front of a Streamable HTTP upstream (server-every
     http = await startHttpGateway(stack.gateway, { port: 0 });
     await stack.hub.settled();
     client = await capableClient('H', new StreamableHTTPClientTransport(new URL(http.url)));
-    await waitFor(async () => (await client.client.listTools()).tools.some((t) => t.name === 'mcp__remote__trigger-sampling-request'), 'conditional tools');
+    await waitFor(
+      async () =>
+        (await client.client.listTools()).tools.some((t) => t.name === 'mcp__remote__trigger-sampling-request'),
+      'conditional tools',
+    );
   }, 60_000);
   afterAll(async () => {
     await client?.close();
@@ -42,19 +46,30 @@ describe('G4 faithful proxy in front of a Streamable HTTP upstream (server-every
   });
 
   it('G4: sampling and elicitation from an HTTP upstream reach the calling client', async () => {
-    expect((await client.call('mcp__remote__trigger-sampling-request', { prompt: 'over http' })).text).toContain('sampled by H');
+    expect((await client.call('mcp__remote__trigger-sampling-request', { prompt: 'over http' })).text).toContain(
+      'sampled by H',
+    );
     expect((await client.call('mcp__remote__trigger-elicitation-request')).text).toContain('user of H');
   });
 
   it('G4: progress, resources, prompts and completions from an HTTP upstream', async () => {
     const ticks: number[] = [];
-    await client.client.callTool({ name: 'mcp__remote__trigger-long-running-operation', arguments: { duration: 1, steps: 2 } }, undefined, { onprogress: (p) => ticks.push(p.progress) });
+    await client.client.callTool(
+      { name: 'mcp__remote__trigger-long-running-operation', arguments: { duration: 1, steps: 2 } },
+      undefined,
+      { onprogress: (p) => ticks.push(p.progress) },
+    );
     expect(ticks.length).toBeGreaterThanOrEqual(1);
     const { resources } = await client.client.listResources();
     expect(resources.length).toBeGreaterThan(0);
     expect((await client.client.readResource({ uri: resources[0]!.uri })).contents.length).toBeGreaterThan(0);
-    expect(JSON.stringify((await client.client.getPrompt({ name: 'args-prompt', arguments: { city: 'Oslo' } })).messages)).toContain('Oslo');
-    const completion = await client.client.complete({ ref: { type: 'ref/prompt', name: 'completable-prompt' }, argument: { name: 'department', value: 'S' } });
+    expect(
+      JSON.stringify((await client.client.getPrompt({ name: 'args-prompt', arguments: { city: 'Oslo' } })).messages),
+    ).toContain('Oslo');
+    const completion = await client.client.complete({
+      ref: { type: 'ref/prompt', name: 'completable-prompt' },
+      argument: { name: 'department', value: 'S' },
+    });
     expect(completion.completion.values.length).toBeGreaterThan(0);
   });
 

@@ -13,7 +13,11 @@ describe('G4 aggregation rules (src/mcp/aggregate.ts)', () => {
     // Joined in the "wrong" order: config order decides, not connection order.
     agg.setServer('second', { resources: [doc('file:///a'), doc('file:///only-second')], offersResources: true });
     agg.setServer('first', { resources: [doc('file:///a')], offersResources: true });
-    expect(agg.resources().items.map((r) => r.uri)).toEqual(['file:///a', 'toolsearch://second/file:///a', 'file:///only-second']);
+    expect(agg.resources().items.map((r) => r.uri)).toEqual([
+      'file:///a',
+      'toolsearch://second/file:///a',
+      'file:///only-second',
+    ]);
     expect(agg.routeUri('file:///a')).toEqual({ server: 'first', target: 'file:///a' });
     expect(agg.routeUri('toolsearch://second/file:///a')).toEqual({ server: 'second', target: 'file:///a' });
     expect(agg.routeUri('file:///only-second')).toEqual({ server: 'second', target: 'file:///only-second' });
@@ -29,7 +33,10 @@ describe('G4 aggregation rules (src/mcp/aggregate.ts)', () => {
     const template = { uriTemplate: 'demo://item/{id}', name: 'item' };
     agg.setServer('a', { templates: [template], offersResources: true });
     agg.setServer('b', { templates: [template], offersResources: true });
-    expect(agg.templates().items.map((t) => t.uriTemplate)).toEqual(['demo://item/{id}', 'toolsearch://b/demo://item/{id}']);
+    expect(agg.templates().items.map((t) => t.uriTemplate)).toEqual([
+      'demo://item/{id}',
+      'toolsearch://b/demo://item/{id}',
+    ]);
     expect(agg.routeUri('demo://item/7')).toEqual({ server: 'a', target: 'demo://item/7' });
     expect(agg.routeUri('toolsearch://b/demo://item/7')).toEqual({ server: 'b', target: 'demo://item/7' });
     expect(agg.routeTemplate('toolsearch://b/demo://item/{id}')).toEqual({ server: 'b', target: 'demo://item/{id}' });
@@ -48,10 +55,12 @@ describe('G4 aggregation rules (src/mcp/aggregate.ts)', () => {
   it('G4: a refresh whose list fails keeps the previous list (a transient upstream error does not make resources or prompts vanish)', async () => {
     // Only the list answers matter here; a real server that fails one list on demand does not exist.
     let failing = false;
-    const answer = <T>(items: T[]) => async () => {
-      if (failing) throw new Error('MCP error -32603: busy');
-      return items;
-    };
+    const answer =
+      <T>(items: T[]) =>
+      async () => {
+        if (failing) throw new Error('MCP error -32603: busy');
+        return items;
+      };
     const connection = {
       server: 'a',
       capabilities: { resources: {}, prompts: {} },

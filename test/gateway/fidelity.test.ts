@@ -16,14 +16,25 @@ import { alphaAndBetaListed, capableClient, type CapableClient } from './fidelit
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Two copies of the real server-everything: every G4 feature, and every clash rule exercised. */
-const everythingTwice = () => ({ mcpServers: { alpha: referenceServerConfig('everything'), beta: referenceServerConfig('everything') } });
+const everythingTwice = () => ({
+  mcpServers: { alpha: referenceServerConfig('everything'), beta: referenceServerConfig('everything') },
+});
 
 /** server-everything as a capable client sees it directly: the reference for "unchanged". */
 async function directTools(): Promise<Tool[]> {
-  const direct = await capableClient('direct', new StdioClientTransport({ ...(referenceServerConfig('everything') as { command: string; args: string[] }), stderr: 'pipe' }));
+  const direct = await capableClient(
+    'direct',
+    new StdioClientTransport({
+      ...(referenceServerConfig('everything') as { command: string; args: string[] }),
+      stderr: 'pipe',
+    }),
+  );
   try {
     // Its capability-dependent tools are registered just after initialize.
-    await waitFor(async () => (await direct.client.listTools()).tools.some((t) => t.name === 'trigger-sampling-request'), 'conditional tools');
+    await waitFor(
+      async () => (await direct.client.listTools()).tools.some((t) => t.name === 'trigger-sampling-request'),
+      'conditional tools',
+    );
     return (await direct.client.listTools()).tools;
   } finally {
     await direct.close();
@@ -49,7 +60,11 @@ function fidelitySuite(transport: 'http' | 'stdio', setup: () => Promise<Harness
       // Load every alpha tool into session A (tools stay deferred until searched).
       // Both upstreams connected, with their capability-dependent tools (stdio serves before they are).
       const query = 'select:mcp__alpha__trigger-sampling-request,mcp__beta__trigger-sampling-request';
-      await waitFor(async () => (await h.a.call('tool_search', { query })).text.includes('Loaded 2'), 'alpha and beta connected', 30_000);
+      await waitFor(
+        async () => (await h.a.call('tool_search', { query })).text.includes('Loaded 2'),
+        'alpha and beta connected',
+        30_000,
+      );
       // ... and what the resource and prompt cases assert on: both servers in the merged lists.
       await waitFor(() => alphaAndBetaListed(h.a.client), 'the resources and prompts of alpha and beta', 30_000);
     }, 60_000);
@@ -57,7 +72,13 @@ function fidelitySuite(transport: 'http' | 'stdio', setup: () => Promise<Harness
 
     it('G4: capabilities: tools, resources (subscribe), prompts, completions, logging', () => {
       const caps = h.a.client.getServerCapabilities();
-      expect(caps).toMatchObject({ tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} });
+      expect(caps).toMatchObject({
+        tools: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        prompts: { listChanged: true },
+        completions: {},
+        logging: {},
+      });
     });
 
     it('G4: tools whole — title, annotations, outputSchema, icons, execution, _meta as the server lists them, in tools/list and in search results', async () => {
@@ -96,7 +117,10 @@ function fidelitySuite(transport: 'http' | 'stdio', setup: () => Promise<Harness
       expect(resources.some((r) => r.uri === `toolsearch://beta/${alphaDoc!.uri}`)).toBe(true);
       const { resourceTemplates } = await h.a.client.listResourceTemplates();
       expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(
-        expect.arrayContaining(['demo://resource/dynamic/text/{resourceId}', 'toolsearch://beta/demo://resource/dynamic/text/{resourceId}']),
+        expect.arrayContaining([
+          'demo://resource/dynamic/text/{resourceId}',
+          'toolsearch://beta/demo://resource/dynamic/text/{resourceId}',
+        ]),
       );
       // Reads go to the owner with the server's own URI; the alias reaches beta.
       const direct = await h.a.client.readResource({ uri: alphaDoc!.uri });
@@ -106,20 +130,30 @@ function fidelitySuite(transport: 'http' | 'stdio', setup: () => Promise<Harness
       // A URI only a template names (the kind resource links carry) is routed by template match.
       const templated = await h.a.client.readResource({ uri: 'demo://resource/dynamic/text/7' });
       expect(JSON.stringify(templated.contents)).toContain('7');
-      await expect(h.a.client.readResource({ uri: 'nowhere://x' })).rejects.toThrow(/^MCP error -32602: No connected MCP server offers the resource/);
+      await expect(h.a.client.readResource({ uri: 'nowhere://x' })).rejects.toThrow(
+        /^MCP error -32602: No connected MCP server offers the resource/,
+      );
     });
 
     it('G4: prompts listed with readable names (clashes become <server>__<name>), get and completion routed', async () => {
       const { prompts } = await h.a.client.listPrompts();
       const names = prompts.map((p) => p.name);
-      expect(names).toEqual(expect.arrayContaining(['simple-prompt', 'args-prompt', 'completable-prompt', 'beta__simple-prompt']));
+      expect(names).toEqual(
+        expect.arrayContaining(['simple-prompt', 'args-prompt', 'completable-prompt', 'beta__simple-prompt']),
+      );
       const got = await h.a.client.getPrompt({ name: 'args-prompt', arguments: { city: 'Paris' } });
       expect(JSON.stringify(got.messages)).toContain('Paris');
       const fromBeta = await h.a.client.getPrompt({ name: 'beta__args-prompt', arguments: { city: 'Lyon' } });
       expect(JSON.stringify(fromBeta.messages)).toContain('Lyon');
-      const completion = await h.a.client.complete({ ref: { type: 'ref/prompt', name: 'completable-prompt' }, argument: { name: 'department', value: 'E' } });
+      const completion = await h.a.client.complete({
+        ref: { type: 'ref/prompt', name: 'completable-prompt' },
+        argument: { name: 'department', value: 'E' },
+      });
       expect(completion.completion.values).toContain('Engineering');
-      const template = await h.a.client.complete({ ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, argument: { name: 'resourceId', value: '1' } });
+      const template = await h.a.client.complete({
+        ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' },
+        argument: { name: 'resourceId', value: '1' },
+      });
       expect(Array.isArray(template.completion.values)).toBe(true);
     });
 
@@ -130,7 +164,10 @@ function fidelitySuite(transport: 'http' | 'stdio', setup: () => Promise<Harness
       expect(h.a.sampled.some((s) => s.includes('hello from A'))).toBe(true);
       const elicited = await h.a.call('mcp__alpha__trigger-elicitation-request');
       expect(elicited.text).toContain(`user of ${h.a.label}`);
-      const url = await h.a.call('mcp__alpha__trigger-url-elicitation', { url: 'https://example.com/consent', message: 'Open this page' });
+      const url = await h.a.call('mcp__alpha__trigger-url-elicitation', {
+        url: 'https://example.com/consent',
+        message: 'Open this page',
+      });
       expect(url.isError).toBeFalsy();
       expect(h.a.elicited).toContain('Open this page');
       const roots = await h.a.call('mcp__alpha__get-roots-list');
@@ -141,7 +178,7 @@ function fidelitySuite(transport: 'http' | 'stdio', setup: () => Promise<Harness
       }
     });
 
-    it('G4: a client\'s roots/list_changed reaches the servers; their roots/list is answered by the only session, or refused when several are open', async () => {
+    it("G4: a client's roots/list_changed reaches the servers; their roots/list is answered by the only session, or refused when several are open", async () => {
       const asked = h.a.rootsAsked.length;
       await h.a.client.sendRootsListChanged();
       if (h.b) {
@@ -155,9 +192,13 @@ function fidelitySuite(transport: 'http' | 'stdio', setup: () => Promise<Harness
 
     it('G4: progress of a long call reaches the caller under its own token', async () => {
       const ticks: number[] = [];
-      const result = await h.a.client.callTool({ name: 'mcp__alpha__trigger-long-running-operation', arguments: { duration: 1, steps: 3 } }, undefined, {
-        onprogress: (p) => ticks.push(p.progress),
-      });
+      const result = await h.a.client.callTool(
+        { name: 'mcp__alpha__trigger-long-running-operation', arguments: { duration: 1, steps: 3 } },
+        undefined,
+        {
+          onprogress: (p) => ticks.push(p.progress),
+        },
+      );
       expect(result.isError).toBeFalsy();
       expect(ticks.length).toBeGreaterThanOrEqual(2);
       expect(ticks).toEqual([...ticks].sort((x, y) => x - y));
@@ -165,15 +206,19 @@ function fidelitySuite(transport: 'http' | 'stdio', setup: () => Promise<Harness
 
     it('G4: a cancelled call is cancelled upstream and the connection stays usable', async () => {
       const abort = new AbortController();
-      const pending = h.a.client.callTool({ name: 'mcp__alpha__trigger-long-running-operation', arguments: { duration: 30, steps: 30 } }, undefined, {
-        signal: abort.signal,
-        onprogress: () => abort.abort(new Error('user cancelled')),
-      });
+      const pending = h.a.client.callTool(
+        { name: 'mcp__alpha__trigger-long-running-operation', arguments: { duration: 30, steps: 30 } },
+        undefined,
+        {
+          signal: abort.signal,
+          onprogress: () => abort.abort(new Error('user cancelled')),
+        },
+      );
       await expect(pending).rejects.toThrow(/cancelled/);
       expect((await h.a.call('mcp__alpha__echo', { message: 'still here' })).text).toBe('Echo: still here');
     });
 
-    it('G4: logging reaches sessions filtered by each one\'s logging/setLevel; subscriptions notify only subscribers', async () => {
+    it("G4: logging reaches sessions filtered by each one's logging/setLevel; subscriptions notify only subscribers", async () => {
       await h.a.client.setLoggingLevel('info');
       await h.b?.client.setLoggingLevel('error');
       const bLogsBefore = h.b?.logs.length ?? 0;
@@ -181,7 +226,10 @@ function fidelitySuite(transport: 'http' | 'stdio', setup: () => Promise<Harness
       const uri = resources.find((r) => r.uri.startsWith('demo://resource/static/document/'))!.uri;
       await h.a.client.subscribeResource({ uri });
       // server-everything logs each subscribe at `info`.
-      await waitFor(() => h.a.logs.some((l) => String(l.data).includes('Subscribe') && l.logger?.startsWith('alpha')), 'the subscribe log');
+      await waitFor(
+        () => h.a.logs.some((l) => String(l.data).includes('Subscribe') && l.logger?.startsWith('alpha')),
+        'the subscribe log',
+      );
       expect(h.b?.logs.slice(bLogsBefore).filter((l) => l.level === 'info') ?? []).toEqual([]);
       await h.a.call('mcp__alpha__toggle-subscriber-updates');
       await waitFor(() => h.a.updates.includes(uri), 'resources/updated', 20_000);
@@ -202,7 +250,9 @@ fidelitySuite(
     httpStack = await createGatewayFromConfig({ config: parseHubConfig(everythingTwice(), 'test') });
     http = await startHttpGateway(httpStack.gateway, { port: 0 });
     await httpStack.hub.settled();
-    const [a, b] = await Promise.all(['A', 'B'].map((label) => capableClient(label, new StreamableHTTPClientTransport(new URL(http.url)))));
+    const [a, b] = await Promise.all(
+      ['A', 'B'].map((label) => capableClient(label, new StreamableHTTPClientTransport(new URL(http.url)))),
+    );
     httpClients.push(a!, b!);
     return { a: a!, b: b! };
   },
@@ -234,4 +284,3 @@ fidelitySuite(
     await stdioClient?.close();
   },
 );
-

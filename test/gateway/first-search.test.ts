@@ -46,7 +46,9 @@ describe('C8 the first search waits for servers still connecting', () => {
   it('C8: a first search that already finds something still waits for servers on their first connect, so the better tool is not missed', async () => {
     // quick answers at once, slow a moment later: a keyword search sent at once would otherwise
     // settle for quick's tools only.
-    const client = await serveStdio({ mcpServers: { quick: fixtureServer('quick'), slow: fixtureServer('slow', { delayMs: 1500 }) } });
+    const client = await serveStdio({
+      mcpServers: { quick: fixtureServer('quick'), slow: fixtureServer('slow', { delayMs: 1500 }) },
+    });
     try {
       const first = await client.call('tool_search', { query: 'ping', max_results: 10 });
       expect(first.text).toContain('mcp__slow__ping');
@@ -57,7 +59,10 @@ describe('C8 the first search waits for servers still connecting', () => {
   });
 
   it('C8: the wait is bounded (toolSearch.searchWaitMs): a server slower than that is named as still connecting', async () => {
-    const client = await serveStdio({ mcpServers: { glacial: fixtureServer('glacial', { delayMs: 60_000 }) }, toolSearch: { searchWaitMs: 200 } });
+    const client = await serveStdio({
+      mcpServers: { glacial: fixtureServer('glacial', { delayMs: 60_000 }) },
+      toolSearch: { searchWaitMs: 200 },
+    });
     try {
       const result = await client.call('tool_search', { query: 'ping' });
       expect(result.text).toMatch(/still connecting: glacial/);

@@ -11,10 +11,21 @@ import { waitFor } from '../fixtures/wait.js';
 
 function catalog(): Catalog {
   const c = new Catalog([
-    { name: 'weather', description: 'Get the weather forecast for a city.', defer: true, handler: ({ city }) => `sunny in ${String(city)}` },
+    {
+      name: 'weather',
+      description: 'Get the weather forecast for a city.',
+      defer: true,
+      handler: ({ city }) => `sunny in ${String(city)}`,
+    },
     { name: 'clock', description: 'Current time.', handler: () => 'noon' },
   ]);
-  c.setServerTools('remote', [{ name: 'lookup', description: 'Look up a record in the remote database.', inputSchema: { type: 'object', properties: { id: { type: 'string' } } } }]);
+  c.setServerTools('remote', [
+    {
+      name: 'lookup',
+      description: 'Look up a record in the remote database.',
+      inputSchema: { type: 'object', properties: { id: { type: 'string' } } },
+    },
+  ]);
   return c;
 }
 

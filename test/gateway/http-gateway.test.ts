@@ -58,10 +58,14 @@ describe('G3 gateway over Streamable HTTP, fronting the reference servers', () =
   });
 
   it('C1/G3: select: loads exact tools (memory create_entities, filesystem list_allowed_directories)', async () => {
-    const result = await a.call('tool_search', { query: 'select:mcp__memory__create_entities,mcp__filesystem__list_allowed_directories' });
+    const result = await a.call('tool_search', {
+      query: 'select:mcp__memory__create_entities,mcp__filesystem__list_allowed_directories',
+    });
     expect(result.text).toContain('mcp__memory__create_entities');
     const names = await a.toolNames();
-    expect(names).toEqual(expect.arrayContaining(['mcp__memory__create_entities', 'mcp__filesystem__list_allowed_directories']));
+    expect(names).toEqual(
+      expect.arrayContaining(['mcp__memory__create_entities', 'mcp__filesystem__list_allowed_directories']),
+    );
     const created = await a.call('mcp__memory__create_entities', {
       entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }],
     });
@@ -72,7 +76,10 @@ describe('G3 gateway over Streamable HTTP, fronting the reference servers', () =
   });
 
   it('G3: call_tool forwards to a loaded tool and checks that it exists', async () => {
-    const ok = await a.call('call_tool', { name: 'mcp__everything__echo', arguments: { message: 'through call_tool' } });
+    const ok = await a.call('call_tool', {
+      name: 'mcp__everything__echo',
+      arguments: { message: 'through call_tool' },
+    });
     expect(ok.text).toBe('Echo: through call_tool');
     const missing = await a.call('call_tool', { name: 'mcp__nowhere__nothing', arguments: {} });
     expect(missing.isError).toBe(true);
@@ -91,7 +98,7 @@ describe('G3 gateway over Streamable HTTP, fronting the reference servers', () =
     expect(result.text).toMatch(/No matching deferred tools found[\s\S]*\d+ deferred tool/);
   });
 
-  it('D4: two HTTP sessions do not see each other\'s discoveries', async () => {
+  it("D4: two HTTP sessions do not see each other's discoveries", async () => {
     const b = await httpClient(http.url);
     try {
       expect(await b.toolNames()).toEqual(['tool_search', 'call_tool']);
@@ -114,7 +121,12 @@ describe('G3 gateway over Streamable HTTP, fronting the reference servers', () =
   });
 
   it('G3: a foreign Origin is rejected, a loopback one accepted', async () => {
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
     const post = (origin: string) =>
       fetch(http.url, {
         method: 'POST',
@@ -133,7 +145,9 @@ describe('G3 bearer token', () => {
   it('G3: with --token, requests without the right bearer token get 401', async () => {
     const { ToolsearchGateway } = await import('../../src/gateway/gateway.js');
     const { Catalog } = await import('../../src/core/catalog.js');
-    const gateway = new ToolsearchGateway({ catalog: new Catalog([{ name: 'hello', description: 'Say hello.', handler: () => 'hi' }]) });
+    const gateway = new ToolsearchGateway({
+      catalog: new Catalog([{ name: 'hello', description: 'Say hello.', handler: () => 'hi' }]),
+    });
     const http = await startHttpGateway(gateway, { token: 's3cret' });
     try {
       await expect(httpClient(http.url)).rejects.toThrow(/401|token/i);

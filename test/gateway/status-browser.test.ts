@@ -11,8 +11,11 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStatusGateway, STATUS_TOKEN } from '../fixtures/status-gateway.js';
 
-const CHROMIUM = [process.env['CHROMIUM_PATH'], '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => p !== undefined && existsSync(p));
-if (!CHROMIUM) console.warn('status-browser.test: skipped, no chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)');
+const CHROMIUM = [process.env['CHROMIUM_PATH'], '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (p): p is string => p !== undefined && existsSync(p),
+);
+if (!CHROMIUM)
+  console.warn('status-browser.test: skipped, no chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)');
 
 /** Width and height from a PNG's IHDR chunk. */
 function pngSize(png: Buffer): { width: number; height: number } {
@@ -48,7 +51,9 @@ describe.skipIf(!CHROMIUM)('H3 status page in headless chromium', () => {
     await page.locator('tr[data-server="memory"][data-state="connected"]').waitFor();
     await page.locator('tr[data-server="supabase"][data-state="failed"]').waitFor();
     expect(await page.locator('tr[data-server="memory"] td').nth(2).textContent()).toBe('9');
-    expect(await page.locator('tr[data-server="supabase"] .error').textContent()).toContain('command not found: toolsearch-test-no-such-command');
+    expect(await page.locator('tr[data-server="supabase"] .error').textContent()).toContain(
+      'command not found: toolsearch-test-no-such-command',
+    );
     expect(await page.locator('#cards').textContent()).toMatch(/tokens saved per request/);
 
     await page.fill('#query', 'create entities in the knowledge graph');
@@ -61,7 +66,8 @@ describe.skipIf(!CHROMIUM)('H3 status page in headless chromium', () => {
 
     const file = join(mkdtempSync(join(tmpdir(), 'ts-status-shot-')), 'status.png');
     await page.screenshot({ path: file, fullPage: true });
-    if (process.env['STATUS_SCREENSHOT']) await page.screenshot({ path: process.env['STATUS_SCREENSHOT'], fullPage: true });
+    if (process.env['STATUS_SCREENSHOT'])
+      await page.screenshot({ path: process.env['STATUS_SCREENSHOT'], fullPage: true });
     const png = readFileSync(file);
     const size = pngSize(png);
     expect(size.width).toBe(1100);

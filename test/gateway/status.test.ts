@@ -25,23 +25,34 @@ describe('H3 status over HTTP', () => {
   it('H3: /healthz answers without the token, with state counts only', async () => {
     const response = await fetch(`${gateway.base}/healthz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok', servers: { connected: 1, connecting: 0, failed: 1, quarantined: 0, closed: 0 } });
+    expect(await response.json()).toEqual({
+      status: 'ok',
+      servers: { connected: 1, connecting: 0, failed: 1, quarantined: 0, closed: 0 },
+    });
   });
 
   it('H3: readiness (/readyz, /healthz?ready=1) is 503 while a server failed; names need the token; plain /healthz stays 200', async () => {
     for (const path of ['/readyz', '/healthz?ready=1']) {
       const response = await fetch(`${gateway.base}${path}`);
       expect(response.status, path).toBe(503);
-      expect(await response.json()).toEqual({ status: 'not ready', servers: { connected: 1, connecting: 0, failed: 1, quarantined: 0, closed: 0 } });
+      expect(await response.json()).toEqual({
+        status: 'not ready',
+        servers: { connected: 1, connecting: 0, failed: 1, quarantined: 0, closed: 0 },
+      });
     }
-    expect(await (await fetch(`${gateway.base}/readyz`, { headers: auth })).json()).toMatchObject({ status: 'not ready', waitingFor: ['supabase'] });
+    expect(await (await fetch(`${gateway.base}/readyz`, { headers: auth })).json()).toMatchObject({
+      status: 'not ready',
+      waitingFor: ['supabase'],
+    });
     expect((await fetch(`${gateway.base}/healthz`)).status).toBe(200);
   });
 
   it('H3: status data needs the same bearer token as /mcp and passes the same Origin check', async () => {
     expect((await fetch(`${gateway.base}/status.json`)).status).toBe(401);
     expect((await fetch(`${gateway.base}/status/search?q=x`)).status).toBe(401);
-    expect((await fetch(`${gateway.base}/status.json`, { headers: { ...auth, origin: 'https://evil.example' } })).status).toBe(403);
+    expect(
+      (await fetch(`${gateway.base}/status.json`, { headers: { ...auth, origin: 'https://evil.example' } })).status,
+    ).toBe(403);
     expect((await fetch(`${gateway.base}/status`, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
     const page = await fetch(`${gateway.base}/status`);
     expect(page.status).toBe(200);
@@ -55,25 +66,38 @@ describe('H3 status over HTTP', () => {
       const status = (await (await fetch(`${gateway.base}/status.json`, { headers: auth })).json()) as StatusSnapshot;
       const byName = Object.fromEntries(status.servers.map((s) => [s.server, s]));
       expect(byName['memory']).toMatchObject({ state: 'connected', tools: 9, reconnects: 0 });
-      expect(byName['supabase']).toMatchObject({ state: 'failed', tools: 0, lastError: 'could not connect: command not found: toolsearch-test-no-such-command' });
+      expect(byName['supabase']).toMatchObject({
+        state: 'failed',
+        tools: 0,
+        lastError: 'could not connect: command not found: toolsearch-test-no-such-command',
+      });
       expect(status.sessions).toBe(1);
       expect(status.tokens.eager).toBeGreaterThan(status.tokens.deferred);
       expect(status.tokens.savedPerRequest).toBe(status.tokens.eager - status.tokens.deferred);
-      expect(status.failedServers).toEqual([{ server: 'supabase', reason: expect.stringContaining('command not found') }]);
+      expect(status.failedServers).toEqual([
+        { server: 'supabase', reason: expect.stringContaining('command not found') },
+      ]);
     } finally {
       await client.close();
     }
   });
 
   it('H3/C11: the live search ranks the deferred tools with an explanation per hit', async () => {
-    const answer = (await (await fetch(`${gateway.base}/status/search?q=${encodeURIComponent('create entities in the knowledge graph')}`, { headers: auth })).json()) as StatusSearchAnswer;
+    const answer = (await (
+      await fetch(`${gateway.base}/status/search?q=${encodeURIComponent('create entities in the knowledge graph')}`, {
+        headers: auth,
+      })
+    ).json()) as StatusSearchAnswer;
     expect(answer.hits[0]).toMatchObject({ rank: 1, name: 'mcp__memory__create_entities', server: 'memory' });
     expect(answer.hits[0]!.explanation.join('\n')).toMatch(/entit/);
     expect(answer.failedServers.map((f) => f.server)).toEqual(['supabase']);
   });
 
   it('H3: `toolsearch status --http URL` prints the same in a terminal', async () => {
-    const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'status', '--http', gateway.mcpUrl, ...args], { timeout: 60_000 });
+    const cli = (...args: string[]) =>
+      run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'status', '--http', gateway.mcpUrl, ...args], {
+        timeout: 60_000,
+      });
     await expect(cli()).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('needs its bearer token') });
     // A failed server: the status prints, and the exit code is 2 (for scripts and monitors).
     const failed = (await cli('--token', STATUS_TOKEN, '--search', 'create entities').then(
@@ -100,8 +124,15 @@ describe('H3 readiness while a server connects for the first time', () => {
       await waitFor(() => slow.hub.status().every((s) => s.state === 'connected'), 'both servers to connect', 20_000);
       const ready = await fetch(`${slow.base}/healthz?ready=1`);
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toEqual({ status: 'ready', servers: { connected: 2, connecting: 0, failed: 0, quarantined: 0, closed: 0 } });
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'status', '--http', slow.base, '--token', STATUS_TOKEN], { timeout: 60_000 });
+      expect(await ready.json()).toEqual({
+        status: 'ready',
+        servers: { connected: 2, connecting: 0, failed: 0, quarantined: 0, closed: 0 },
+      });
+      const { stdout } = await run(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli/main.ts', 'status', '--http', slow.base, '--token', STATUS_TOKEN],
+        { timeout: 60_000 },
+      );
       expect(stdout).toMatch(/^slow\s+connected\b/m);
     } finally {
       await slow.close();

@@ -22,7 +22,13 @@ describe('G3 gateway over stdio (toolsearch serve --config), dynamic pool', () =
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolsearch-stdio-'));
     const config = join(dir, 'mcp.json');
-    writeFileSync(config, JSON.stringify({ mcpServers: { quick: fixtureServer('quick'), slow: fixtureServer('slow', { delayMs: 3000 }) }, toolSearch: { searchWaitMs: 0 } }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: { quick: fixtureServer('quick'), slow: fixtureServer('slow', { delayMs: 3000 }) },
+        toolSearch: { searchWaitMs: 0 },
+      }),
+    );
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'serve', '--config', config, '--log-level', 'info'],
@@ -38,7 +44,10 @@ describe('G3 gateway over stdio (toolsearch serve --config), dynamic pool', () =
     const early = await client.call('tool_search', { query: 'select:mcp__slow__ping' });
     expect(early.text).toMatch(/connecting/i);
     expect(early.text).toContain('slow');
-    await waitFor(async () => (await client.call('tool_search', { query: 'select:mcp__slow__ping' })).text.includes('Loaded'), 'the slow server');
+    await waitFor(
+      async () => (await client.call('tool_search', { query: 'select:mcp__slow__ping' })).text.includes('Loaded'),
+      'the slow server',
+    );
     expect(await client.toolNames()).toContain('mcp__slow__ping');
     expect((await client.call('mcp__slow__ping')).text).toBe('pong from slow');
   });
@@ -54,13 +63,20 @@ describe('G3 gateway over stdio (toolsearch serve --config), dynamic pool', () =
     // The search's own list_changed (it loads retitle) must arrive first, or it would be taken
     // for the one this test waits for.
     const beforeSearch = client.listChanged();
-    await waitFor(async () => (await client.call('tool_search', { query: 'select:mcp__quick__retitle' })).text.includes('Loaded'), 'the quick server');
+    await waitFor(
+      async () => (await client.call('tool_search', { query: 'select:mcp__quick__retitle' })).text.includes('Loaded'),
+      'the quick server',
+    );
     await waitFor(() => client.listChanged() > beforeSearch, 'list_changed after the search loaded retitle');
     const before = client.listChanged();
     expect((await client.call('mcp__quick__retitle')).text).toBe('retitled');
     await waitFor(() => client.listChanged() > before, 'list_changed after the description changed');
-    const pinnedDescription = async () => (await client.client.listTools()).tools.find((t) => t.name === 'mcp__quick__pinned')?.description ?? '';
-    await waitFor(async () => (await pinnedDescription()).includes('(rewritten)'), 'the rewritten description in tools/list');
+    const pinnedDescription = async () =>
+      (await client.client.listTools()).tools.find((t) => t.name === 'mcp__quick__pinned')?.description ?? '';
+    await waitFor(
+      async () => (await pinnedDescription()).includes('(rewritten)'),
+      'the rewritten description in tools/list',
+    );
   });
 
   it('G2/G3: an upstream that dies mid-session drops out of the list with list_changed, calls fail clearly, and it returns', async () => {
@@ -68,7 +84,10 @@ describe('G3 gateway over stdio (toolsearch serve --config), dynamic pool', () =
     const before = client.listChanged();
     await client.call('mcp__slow__die');
     await waitFor(() => client.listChanged() > before, 'list_changed after the server died');
-    await waitFor(async () => !(await client.toolNames()).includes('mcp__slow__ping'), 'the dead server\'s tools to leave the list');
+    await waitFor(
+      async () => !(await client.toolNames()).includes('mcp__slow__ping'),
+      "the dead server's tools to leave the list",
+    );
     const failed = await client.call('mcp__slow__ping');
     expect(failed.isError).toBe(true);
     expect(failed.text).toMatch(/MCP server "slow" is still connecting \(or reconnecting\)/);

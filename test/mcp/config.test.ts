@@ -14,7 +14,10 @@ function file(name: string, text: string): string {
 }
 
 async function configError(promise: Promise<unknown>): Promise<McpConfigError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(McpConfigError);
   return error as McpConfigError;
 }
@@ -38,7 +41,10 @@ describe('G1 config validation', () => {
   });
 
   it('G1: a wrong type names the file and the key', async () => {
-    const path = file('bad-args.json', JSON.stringify({ mcpServers: { github: { command: 'node', args: 'not-a-list' } } }));
+    const path = file(
+      'bad-args.json',
+      JSON.stringify({ mcpServers: { github: { command: 'node', args: 'not-a-list' } } }),
+    );
     const error = await configError(readHubConfig(path));
     expect(error.message).toContain(path);
     expect(error.key).toBe('mcpServers.github.args');
@@ -57,8 +63,12 @@ describe('G1 config validation', () => {
   });
 
   it('G1: a bad mode and a server name with "__" are rejected with their keys', () => {
-    expect(() => parseHubConfig({ mcpServers: {}, toolSearch: { mode: 'sometimes' } }, 'c.json')).toThrow(/c\.json at "toolSearch\.mode"/);
-    expect(() => parseHubConfig({ mcpServers: { a__b: { command: 'x' } } }, 'c.json')).toThrow(/"mcpServers\.a__b".*"__"/);
+    expect(() => parseHubConfig({ mcpServers: {}, toolSearch: { mode: 'sometimes' } }, 'c.json')).toThrow(
+      /c\.json at "toolSearch\.mode"/,
+    );
+    expect(() => parseHubConfig({ mcpServers: { a__b: { command: 'x' } } }, 'c.json')).toThrow(
+      /"mcpServers\.a__b".*"__"/,
+    );
   });
 
   it('G1: the embedded default resolves the reference servers from package.json bin, run with this node', () => {

@@ -45,7 +45,10 @@ describe('G1/G2/A4 hub over real stdio servers', () => {
     expect(hub.catalog.get('mcp__fast__add')?.alwaysLoad).toBe(true);
     expect(hub.catalog.get('mcp__fast__ping')?.alwaysLoad).toBeUndefined();
     expect(hub.catalog.get('mcp__muted__pinned')?.alwaysLoad).toBe(false);
-    expect(hub.catalog.get('mcp__fast__ping')).toMatchObject({ originalName: 'ping', origin: { kind: 'mcp', server: 'fast' } });
+    expect(hub.catalog.get('mcp__fast__ping')).toMatchObject({
+      originalName: 'ping',
+      origin: { kind: 'mcp', server: 'fast' },
+    });
   });
 
   it('G1: upstream env holds only the configured variables plus a safe base', async () => {
@@ -99,8 +102,14 @@ describe('G1 one-shot loading (loadCatalogFromConfig)', () => {
       expect(loaded.catalog.pendingServers).toEqual([]);
       const status = Object.fromEntries(loaded.hub.status().map((s) => [s.server, s]));
       expect(status['ok']?.state).toBe('connected');
-      expect(status['broken']).toMatchObject({ state: 'failed', lastError: expect.stringMatching(/could not connect/) });
-      expect(status['sluggish']).toMatchObject({ state: 'failed', lastError: expect.stringMatching(/timed out after 400 ms/) });
+      expect(status['broken']).toMatchObject({
+        state: 'failed',
+        lastError: expect.stringMatching(/could not connect/),
+      });
+      expect(status['sluggish']).toMatchObject({
+        state: 'failed',
+        lastError: expect.stringMatching(/timed out after 400 ms/),
+      });
     } finally {
       await loaded.close();
     }

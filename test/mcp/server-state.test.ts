@@ -13,7 +13,10 @@ import { connectClient } from '../fixtures/clients.js';
 import { fixtureServer, hostileServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
 
-const exitsWith3 = { command: process.execPath, args: ['-e', 'console.error("missing SUPABASE_TOKEN"); process.exit(3)'] };
+const exitsWith3 = {
+  command: process.execPath,
+  args: ['-e', 'console.error("missing SUPABASE_TOKEN"); process.exit(3)'],
+};
 const notInstalled = { command: 'toolsearch-test-no-such-command' };
 
 describe('server state model (pure rules)', () => {
@@ -28,7 +31,14 @@ describe('server state model (pure rules)', () => {
   });
 
   it('G5: the backoff resets only after a server stayed up stableAfterMs; a flapping server is quarantined, longer each time', () => {
-    const backoff = new BackoffState({ ...DEFAULT_RECONNECT, initialDelayMs: 100, stableAfterMs: 10_000, flapLimit: 3, flapWindowMs: 60_000, quarantineMs: 1_000 });
+    const backoff = new BackoffState({
+      ...DEFAULT_RECONNECT,
+      initialDelayMs: 100,
+      stableAfterMs: 10_000,
+      flapLimit: 3,
+      flapWindowMs: 60_000,
+      quarantineMs: 1_000,
+    });
     backoff.failed();
     backoff.failed();
     backoff.connected(0);
@@ -37,7 +47,11 @@ describe('server state model (pure rules)', () => {
     backoff.connected(2_000);
     expect(backoff.dropped(3_000)).toEqual({ kind: 'retry', delayMs: 800 });
     backoff.connected(4_000);
-    expect(backoff.dropped(5_000)).toMatchObject({ kind: 'quarantine', delayMs: 1_000, reason: 'dropped 3 times within 60 s' });
+    expect(backoff.dropped(5_000)).toMatchObject({
+      kind: 'quarantine',
+      delayMs: 1_000,
+      reason: 'dropped 3 times within 60 s',
+    });
     for (const t of [6_000, 7_000]) {
       backoff.connected(t);
       backoff.dropped(t + 10);
@@ -53,17 +67,25 @@ describe('server state model (pure rules)', () => {
   });
 
   it('H3: failure reasons in words a user acts on', () => {
-    expect(describeFailure({ message: 'spawn supabase-mcp ENOENT', command: 'supabase-mcp' })).toBe('command not found: supabase-mcp');
-    expect(describeFailure({ message: 'MCP error -32000: Connection closed', exit: { code: 3, signal: null }, lastStderr: 'missing TOKEN' })).toBe(
-      'exited with code 3; last stderr line: "missing TOKEN"',
+    expect(describeFailure({ message: 'spawn supabase-mcp ENOENT', command: 'supabase-mcp' })).toBe(
+      'command not found: supabase-mcp',
     );
+    expect(
+      describeFailure({
+        message: 'MCP error -32000: Connection closed',
+        exit: { code: 3, signal: null },
+        lastStderr: 'missing TOKEN',
+      }),
+    ).toBe('exited with code 3; last stderr line: "missing TOKEN"');
     expect(describeFailure({ message: 'timed out after 400 ms' })).toBe('timed out after 400 ms');
   });
 });
 
 describe('server states over real stdio', () => {
   it('H3/C12: a server that cannot start is failed at once with the reason, retried with backoff, then given up; never "connecting" again', async () => {
-    const hub = new McpHub(parseHubConfig({ mcpServers: { nope: notInstalled, dies: exitsWith3 } }), { reconnect: { initialDelayMs: 50, maxAttempts: 2 } });
+    const hub = new McpHub(parseHubConfig({ mcpServers: { nope: notInstalled, dies: exitsWith3 } }), {
+      reconnect: { initialDelayMs: 50, maxAttempts: 2 },
+    });
     const states = new Set<string>();
     hub.catalog.onChange(() => {
       for (const s of hub.status()) if (s.attempts > 0) states.add(`${s.server}:${s.state}`);
@@ -72,12 +94,23 @@ describe('server states over real stdio', () => {
       hub.start();
       await hub.settled();
       const first = Object.fromEntries(hub.status().map((s) => [s.server, s]));
-      expect(first['nope']).toMatchObject({ state: 'failed', lastError: 'could not connect: command not found: toolsearch-test-no-such-command' });
-      expect(first['dies']).toMatchObject({ state: 'failed', lastError: 'could not connect: exited with code 3; last stderr line: "missing SUPABASE_TOKEN"' });
+      expect(first['nope']).toMatchObject({
+        state: 'failed',
+        lastError: 'could not connect: command not found: toolsearch-test-no-such-command',
+      });
+      expect(first['dies']).toMatchObject({
+        state: 'failed',
+        lastError: 'could not connect: exited with code 3; last stderr line: "missing SUPABASE_TOKEN"',
+      });
       expect(hub.catalog.pendingServers).toEqual([]);
       expect(hub.catalog.failedServers.map((f) => f.server)).toEqual(['dies', 'nope']);
-      await waitFor(() => hub.status().every((s) => s.reconnects === 2 && s.nextRetryAt === undefined && s.state === 'failed'), 'both servers to give up');
-      expect(hub.catalog.failedServers.find((f) => f.server === 'nope')?.reason).toMatch(/command not found.*\(gave up after 2 retries\)/);
+      await waitFor(
+        () => hub.status().every((s) => s.reconnects === 2 && s.nextRetryAt === undefined && s.state === 'failed'),
+        'both servers to give up',
+      );
+      expect(hub.catalog.failedServers.find((f) => f.server === 'nope')?.reason).toMatch(
+        /command not found.*\(gave up after 2 retries\)/,
+      );
       expect([...states].filter((s) => s.endsWith(':connecting'))).toEqual([]);
     } finally {
       await hub.close();
@@ -85,16 +118,23 @@ describe('server states over real stdio', () => {
   });
 
   it('G5: a flapping server (the hostile fixture, flapping mode) is quarantined with a visible status', async () => {
-    const hub = new McpHub(parseHubConfig({ mcpServers: { flappy: hostileServer('flappy', ['flapping'], { env: { HOSTILE_FLAP_MS: '100' } }) } }), {
-      reconnect: { initialDelayMs: 20, flapLimit: 3, flapWindowMs: 60_000, quarantineMs: 60_000, maxAttempts: 10 },
-    });
+    const hub = new McpHub(
+      parseHubConfig({
+        mcpServers: { flappy: hostileServer('flappy', ['flapping'], { env: { HOSTILE_FLAP_MS: '100' } }) },
+      }),
+      {
+        reconnect: { initialDelayMs: 20, flapLimit: 3, flapWindowMs: 60_000, quarantineMs: 60_000, maxAttempts: 10 },
+      },
+    );
     try {
       hub.start();
       const status = await waitFor(() => hub.status().find((s) => s.state === 'quarantined'), 'the quarantine', 20_000);
       expect(status.reconnects).toBeGreaterThanOrEqual(2);
       expect(status.lastError).toMatch(/disconnected/);
       expect(status.nextRetryAt).toBeGreaterThan(Date.now());
-      expect(hub.catalog.failedServers).toEqual([{ server: 'flappy', reason: expect.stringMatching(/^quarantined: dropped 3 times within 60 s/) }]);
+      expect(hub.catalog.failedServers).toEqual([
+        { server: 'flappy', reason: expect.stringMatching(/^quarantined: dropped 3 times within 60 s/) },
+      ]);
       expect(hub.catalog.pendingServers).toEqual([]);
     } finally {
       await hub.close();
@@ -102,7 +142,10 @@ describe('server states over real stdio', () => {
   });
 
   it('C12: tool_search names failed servers with their reason, apart from servers still connecting', async () => {
-    const hub = new McpHub(parseHubConfig({ mcpServers: { supabase: notInstalled, slow: fixtureServer('slow', { delayMs: 60_000 }) } }), { reconnect: false });
+    const hub = new McpHub(
+      parseHubConfig({ mcpServers: { supabase: notInstalled, slow: fixtureServer('slow', { delayMs: 60_000 }) } }),
+      { reconnect: false },
+    );
     const gateway = new ToolsearchGateway({ catalog: hub.catalog, upstream: hub, pendingWaitMs: 0 });
     hub.start();
     await waitFor(() => hub.catalog.failedServers.length === 1, 'supabase to fail');
@@ -112,7 +155,9 @@ describe('server states over real stdio', () => {
     try {
       const result = await client.call('tool_search', { query: 'list database tables' });
       expect(result.text).toMatch(/still connecting: slow\b/);
-      expect(result.text).toMatch(/failed[^\n]*:\n- supabase: could not connect: command not found: toolsearch-test-no-such-command/);
+      expect(result.text).toMatch(
+        /failed[^\n]*:\n- supabase: could not connect: command not found: toolsearch-test-no-such-command/,
+      );
       expect(result.text).not.toMatch(/still connecting: [^\n]*supabase/);
       const call = await client.call('mcp__supabase__list_tables');
       expect(call.text).toMatch(/MCP server "supabase" failed: could not connect: command not found/);

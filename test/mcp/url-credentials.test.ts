@@ -25,7 +25,9 @@ function basicAuthUpstream(seen: string[]): Server {
       return;
     }
     const server = new McpServer({ name: 'guarded', version: '1.0.0' });
-    server.registerTool('whoami', { description: 'Say who the caller authenticated as.' }, () => ({ content: [{ type: 'text', text: auth.split(' ')[0]! }] }));
+    server.registerTool('whoami', { description: 'Say who the caller authenticated as.' }, () => ({
+      content: [{ type: 'text', text: auth.split(' ')[0]! }],
+    }));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => void transport.close());
     void server.connect(transport).then(() => transport.handleRequest(req, res));
@@ -50,7 +52,9 @@ describe('G1: credentials in an HTTP upstream URL', () => {
   });
 
   async function connect(server: Record<string, unknown>): Promise<McpHub> {
-    const hub = new McpHub(parseHubConfig({ mcpServers: { guarded: server } }, 'test'), { reconnect: { maxAttempts: 1 } });
+    const hub = new McpHub(parseHubConfig({ mcpServers: { guarded: server } }, 'test'), {
+      reconnect: { maxAttempts: 1 },
+    });
     hubs.push(hub);
     hub.start();
     await hub.settled();
@@ -75,7 +79,12 @@ describe('G1: credentials in an HTTP upstream URL', () => {
     const target = httpTarget('https://u:p@example.com:8443/mcp?x=1#f', { 'X-Other': '1' });
     expect(target.url.href).toBe('https://example.com:8443/mcp?x=1#f');
     expect(target.headers).toEqual({ 'X-Other': '1', Authorization: `Basic ${Buffer.from('u:p').toString('base64')}` });
-    expect(httpTarget('https://example.com/mcp', undefined)).toEqual({ url: new URL('https://example.com/mcp'), headers: undefined });
-    expect(httpTarget('https://tok@example.com/mcp', undefined).headers).toEqual({ Authorization: `Basic ${Buffer.from('tok:').toString('base64')}` });
+    expect(httpTarget('https://example.com/mcp', undefined)).toEqual({
+      url: new URL('https://example.com/mcp'),
+      headers: undefined,
+    });
+    expect(httpTarget('https://tok@example.com/mcp', undefined).headers).toEqual({
+      Authorization: `Basic ${Buffer.from('tok:').toString('base64')}`,
+    });
   });
 });

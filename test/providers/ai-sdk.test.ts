@@ -14,7 +14,9 @@ const usage = {
 function call(id: string, name: string, input: unknown): LanguageModelV3GenerateResult {
   return {
     content: [{ type: 'tool-call', toolCallId: id, toolName: name, input: JSON.stringify(input) }],
-    finishReason: { unified: 'tool-calls', raw: 'tool_use' }, usage, warnings: [],
+    finishReason: { unified: 'tool-calls', raw: 'tool_use' },
+    usage,
+    warnings: [],
   };
 }
 
@@ -25,13 +27,18 @@ function done(text: string): LanguageModelV3GenerateResult {
 function makeCatalog(): Catalog {
   const catalog = new Catalog([{ name: 'get_time', description: 'Current time', handler: () => '12:00' }]);
   catalog.setServerTools('github', [
-    { name: 'create_issue', description: 'Create a GitHub issue', inputSchema: { type: 'object', properties: { title: { type: 'string' } } } },
+    {
+      name: 'create_issue',
+      description: 'Create a GitHub issue',
+      inputSchema: { type: 'object', properties: { title: { type: 'string' } } },
+    },
     { name: 'list_repos', description: 'List repositories' },
   ]);
   return catalog;
 }
 
-const executor = ({ name, input }: { name: string; input: Record<string, unknown> }) => `ran ${name} ${JSON.stringify(input)}`;
+const executor = ({ name, input }: { name: string; input: Record<string, unknown> }) =>
+  `ran ${name} ${JSON.stringify(input)}`;
 
 function toolNames(options: { tools?: readonly { name: string }[] }): string[] {
   return (options.tools ?? []).map((t) => t.name).sort();
@@ -39,7 +46,13 @@ function toolNames(options: { tools?: readonly { name: string }[] }): string[] {
 
 describe('F7 Vercel AI SDK', () => {
   it('F7: prepareStep activeTools grow after a search; the search step is flagged infrastructure', async () => {
-    const ts = new AISdkToolSearch({ pool: makeCatalog(), searcher: standInSearcher, formatResult: standInFormat, option: 'always', executor });
+    const ts = new AISdkToolSearch({
+      pool: makeCatalog(),
+      searcher: standInSearcher,
+      formatResult: standInFormat,
+      option: 'always',
+      executor,
+    });
     const model = new MockLanguageModelV3({
       doGenerate: [
         call('a', 'tool_search', { query: 'select:mcp__github__create_issue' }),
@@ -48,7 +61,12 @@ describe('F7 Vercel AI SDK', () => {
       ],
     });
     const result = await generateText({
-      model, tools: ts.tools, prepareStep: ts.prepareStep, stopWhen: stepCountIs(5), system: 'Be brief.', prompt: 'file a bug',
+      model,
+      tools: ts.tools,
+      prepareStep: ts.prepareStep,
+      stopWhen: stepCountIs(5),
+      system: 'Be brief.',
+      prompt: 'file a bug',
     });
     expect(result.text).toBe('Done.');
     const calls = model.doGenerateCalls;
@@ -65,18 +83,40 @@ describe('F7 Vercel AI SDK', () => {
   });
 
   it('F3: repairToolCall turns a call to a never-loaded deferred tool into its select: search', async () => {
-    const ts = new AISdkToolSearch({ pool: makeCatalog(), searcher: standInSearcher, formatResult: standInFormat, option: 'always', executor });
-    const model = new MockLanguageModelV3({ doGenerate: [call('x', 'mcp__github__list_repos', {}), call('y', 'mcp__github__list_repos', {}), done('ok')] });
-    const result = await generateText({
-      model, tools: ts.tools, prepareStep: ts.prepareStep, experimental_repairToolCall: ts.repairToolCall, stopWhen: stepCountIs(4), prompt: 'repos',
+    const ts = new AISdkToolSearch({
+      pool: makeCatalog(),
+      searcher: standInSearcher,
+      formatResult: standInFormat,
+      option: 'always',
+      executor,
     });
-    expect(result.steps[0]!.toolCalls[0]).toMatchObject({ toolName: 'tool_search', input: { query: 'select:mcp__github__list_repos' } });
+    const model = new MockLanguageModelV3({
+      doGenerate: [call('x', 'mcp__github__list_repos', {}), call('y', 'mcp__github__list_repos', {}), done('ok')],
+    });
+    const result = await generateText({
+      model,
+      tools: ts.tools,
+      prepareStep: ts.prepareStep,
+      experimental_repairToolCall: ts.repairToolCall,
+      stopWhen: stepCountIs(4),
+      prompt: 'repos',
+    });
+    expect(result.steps[0]!.toolCalls[0]).toMatchObject({
+      toolName: 'tool_search',
+      input: { query: 'select:mcp__github__list_repos' },
+    });
     expect(toolNames(model.doGenerateCalls[1]! as any)).toContain('mcp__github__list_repos');
     expect(result.steps[1]!.toolResults[0]!.output).toBe('ran mcp__github__list_repos {}');
   });
 
   it('F3: without activeTools, executing a never-loaded deferred tool throws the select: hint', async () => {
-    const ts = new AISdkToolSearch({ pool: makeCatalog(), searcher: standInSearcher, formatResult: standInFormat, option: 'always', executor });
+    const ts = new AISdkToolSearch({
+      pool: makeCatalog(),
+      searcher: standInSearcher,
+      formatResult: standInFormat,
+      option: 'always',
+      executor,
+    });
     const model = new MockLanguageModelV3({ doGenerate: [call('x', 'mcp__github__list_repos', {}), done('ok')] });
     const result = await generateText({ model, tools: ts.tools, stopWhen: stepCountIs(3), prompt: 'repos' });
     const errorPart = result.steps[0]!.content.find((p) => p.type === 'tool-error');
@@ -84,10 +124,19 @@ describe('F7 Vercel AI SDK', () => {
   });
 
   it('B2: with the kill switch every tool is active and no search tool is offered', async () => {
-    const ts = new AISdkToolSearch({ pool: makeCatalog(), searcher: standInSearcher, formatResult: standInFormat, killSwitch: true });
+    const ts = new AISdkToolSearch({
+      pool: makeCatalog(),
+      searcher: standInSearcher,
+      formatResult: standInFormat,
+      killSwitch: true,
+    });
     const model = new MockLanguageModelV3({ doGenerate: [done('ok')] });
     await generateText({ model, tools: ts.tools, prepareStep: ts.prepareStep, prompt: 'hi' });
-    expect(toolNames(model.doGenerateCalls[0]! as any)).toEqual(['get_time', 'mcp__github__create_issue', 'mcp__github__list_repos']);
+    expect(toolNames(model.doGenerateCalls[0]! as any)).toEqual([
+      'get_time',
+      'mcp__github__create_issue',
+      'mcp__github__list_repos',
+    ]);
     expect(JSON.stringify(model.doGenerateCalls[0]!.prompt)).not.toContain('available-deferred-tools');
   });
 });

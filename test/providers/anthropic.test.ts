@@ -19,11 +19,13 @@ import { standInFormat, standInSearcher, startWireServer, type WireServer } from
 const MODEL = 'claude-sonnet-4-5';
 
 function makeCatalog(): Catalog {
-  const catalog = new Catalog([
-    { name: 'get_time', description: 'Current time', handler: () => '12:00' },
-  ]);
+  const catalog = new Catalog([{ name: 'get_time', description: 'Current time', handler: () => '12:00' }]);
   catalog.setServerTools('github', [
-    { name: 'create_issue', description: 'Create a GitHub issue', inputSchema: { type: 'object', properties: { title: { type: 'string' } } } },
+    {
+      name: 'create_issue',
+      description: 'Create a GitHub issue',
+      inputSchema: { type: 'object', properties: { title: { type: 'string' } } },
+    },
     { name: 'list_repos', description: 'List repositories' },
   ]);
   catalog.setServerTools('slack', [{ name: 'send_message', description: 'Send a Slack message' }]);
@@ -40,13 +42,21 @@ afterEach(() => server.close());
 
 function toolSearch(catalog: Catalog, extra: Partial<AnthropicToolSearchOptions> = {}): AnthropicToolSearch {
   return new AnthropicToolSearch({
-    pool: catalog, searcher: standInSearcher, formatResult: standInFormat, option: 'always',
+    pool: catalog,
+    searcher: standInSearcher,
+    formatResult: standInFormat,
+    option: 'always',
     executor: ({ name, input }) => `ran ${name} ${JSON.stringify(input)}`,
     ...extra,
   });
 }
 
-const base = (messages: MessageParam[]): MessageCreateParamsNonStreaming => ({ model: MODEL, max_tokens: 512, system: 'You are helpful.', messages });
+const base = (messages: MessageParam[]): MessageCreateParamsNonStreaming => ({
+  model: MODEL,
+  max_tokens: 512,
+  system: 'You are helpful.',
+  messages,
+});
 
 function toolNamed(body: any, name: string): any {
   return body.tools.find((t: any) => t.name === name);
@@ -64,7 +74,9 @@ describe('F1 Anthropic native', () => {
     );
     const steps: boolean[] = [];
     const run = await runAnthropicAgent({
-      client, toolSearch: ts, params: base([{ role: 'user', content: 'file a bug' }]),
+      client,
+      toolSearch: ts,
+      params: base([{ role: 'user', content: 'file a bug' }]),
       onStep: (e) => steps.push(e.infrastructure),
     });
     expect(run.response.content).toEqual([text('Done.')]);
@@ -82,7 +94,11 @@ describe('F1 Anthropic native', () => {
 
     // Request 2: the search result is a tool_reference, with the "Tool loaded." boundary.
     const result = r2.messages[2].content;
-    expect(result[0]).toEqual({ type: 'tool_result', tool_use_id: 'tu1', content: [{ type: 'tool_reference', tool_name: 'mcp__github__create_issue' }] });
+    expect(result[0]).toEqual({
+      type: 'tool_result',
+      tool_use_id: 'tu1',
+      content: [{ type: 'tool_reference', tool_name: 'mcp__github__create_issue' }],
+    });
     expect(result[1]).toEqual({ type: 'text', text: TOOL_LOADED_TEXT });
     // Native: the discovered tool is still sent with defer_loading (the reference expands it), so the tools array is stable.
     expect(r2.tools).toEqual(r1.tools);
@@ -90,11 +106,18 @@ describe('F1 Anthropic native', () => {
 
     // Request 3: caller stripped from the echoed tool_use; the tool ran through the executor.
     expect(r3.messages[3].content[0].caller).toBeUndefined();
-    expect(r3.messages[4].content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'tu2', content: 'ran mcp__github__create_issue {"title":"Bug"}' });
+    expect(r3.messages[4].content[0]).toMatchObject({
+      type: 'tool_result',
+      tool_use_id: 'tu2',
+      content: 'ran mcp__github__create_issue {"title":"Bug"}',
+    });
 
     // Compaction: the summary carries the snapshot; the discovered tool is sent loaded (nothing references it any more).
     const summary = compactionBoundary('We filed a bug.', readAnthropicHistory(run.messages));
-    const compacted: MessageParam[] = [{ role: 'user', content: summary }, { role: 'user', content: 'another one' }];
+    const compacted: MessageParam[] = [
+      { role: 'user', content: summary },
+      { role: 'user', content: 'another one' },
+    ];
     const afterCompaction = await ts.prepare(base(compacted));
     const issue = afterCompaction.params.tools!.find((t) => 'name' in t && t.name === 'mcp__github__create_issue');
     expect(issue).toBeDefined();
@@ -116,9 +139,14 @@ describe('F1 Anthropic native', () => {
     catalog.markPending('jira');
     const ts = toolSearch(catalog);
     const prepared = await ts.prepare(base([{ role: 'user', content: 'x' }]));
-    const run = await ts.runToolUse({ id: 't', name: 'tool_search', input: { query: 'weather forecast' } }, prepared.plan);
+    const run = await ts.runToolUse(
+      { id: 't', name: 'tool_search', input: { query: 'weather forecast' } },
+      prepared.plan,
+    );
     expect(run.infrastructure).toBe(true);
-    expect(run.result.content).toEqual([{ type: 'text', text: 'No matching deferred tools found. 3 deferred tools exist. Still connecting: jira.' }]);
+    expect(run.result.content).toEqual([
+      { type: 'text', text: 'No matching deferred tools found. 3 deferred tools exist. Still connecting: jira.' },
+    ]);
   });
 
   it('F3: calling a never-loaded deferred tool returns the exact select: query; justInTime runs and loads it', async () => {
@@ -138,11 +166,15 @@ describe('F1 Anthropic native', () => {
   });
 
   it('F1: server-side regex search replaces the client search tool', async () => {
-    const prepared = await toolSearch(makeCatalog(), { serverSearch: 'regex' }).prepare(base([{ role: 'user', content: 'x' }]));
+    const prepared = await toolSearch(makeCatalog(), { serverSearch: 'regex' }).prepare(
+      base([{ role: 'user', content: 'x' }]),
+    );
     const tools = prepared.params.tools!;
     expect(tools).toContainEqual({ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' });
     expect(tools.some((t) => 'name' in t && t.name === 'tool_search')).toBe(false);
-    const bm25 = await toolSearch(makeCatalog(), { serverSearch: 'bm25' }).prepare(base([{ role: 'user', content: 'x' }]));
+    const bm25 = await toolSearch(makeCatalog(), { serverSearch: 'bm25' }).prepare(
+      base([{ role: 'user', content: 'x' }]),
+    );
     expect(bm25.params.tools).toContainEqual({ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' });
   });
 });
@@ -151,13 +183,34 @@ describe('F1 Anthropic native', () => {
 function referenceHistory(): MessageParam[] {
   return [
     { role: 'user', content: 'file a bug' },
-    { role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 'tool_search', input: { query: 'issue' }, caller: { type: 'direct' } }] },
-    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: [{ type: 'tool_reference', tool_name: 'mcp__github__create_issue' }] }] },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'tool_use', id: 'a', name: 'tool_search', input: { query: 'issue' }, caller: { type: 'direct' } },
+      ],
+    },
+    {
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: 'a',
+          content: [{ type: 'tool_reference', tool_name: 'mcp__github__create_issue' }],
+        },
+      ],
+    },
     {
       role: 'assistant',
       content: [
         { type: 'server_tool_use', id: 'srv', name: 'tool_search_tool_regex', input: { pattern: 'slack' } },
-        { type: 'tool_search_tool_result', tool_use_id: 'srv', content: { type: 'tool_search_tool_search_result', tool_references: [{ type: 'tool_reference', tool_name: 'mcp__slack__send_message' }] } },
+        {
+          type: 'tool_search_tool_result',
+          tool_use_id: 'srv',
+          content: {
+            type: 'tool_search_tool_search_result',
+            tool_references: [{ type: 'tool_reference', tool_name: 'mcp__slack__send_message' }],
+          },
+        },
       ],
     },
   ];
@@ -175,42 +228,69 @@ describe('F2 Anthropic message normalization', () => {
     } satisfies MessageCreateParamsNonStreaming;
     const prepared = await ts.prepare(params);
     const wire = JSON.stringify(prepared.params);
-    for (const needle of ['defer_loading', 'tool_reference', 'tool_search_tool', 'server_tool_use', 'caller', 'available-deferred-tools']) {
+    for (const needle of [
+      'defer_loading',
+      'tool_reference',
+      'tool_search_tool',
+      'server_tool_use',
+      'caller',
+      'available-deferred-tools',
+    ]) {
       expect(wire).not.toContain(needle);
     }
     expect(prepared.params.messages).toHaveLength(3); // the server-search-only turn is gone
     expect(prepared.params.tools!.map((t) => ('name' in t ? t.name : t.type))).toEqual([
-      'mine', 'get_time', 'mcp__github__create_issue', 'mcp__github__list_repos', 'mcp__slack__send_message',
+      'mine',
+      'get_time',
+      'mcp__github__create_issue',
+      'mcp__github__list_repos',
+      'mcp__slack__send_message',
     ]);
-    expect((prepared.params.messages[2]!.content as any[])[0].content).toEqual([{ type: 'text', text: 'Tools loaded: mcp__github__create_issue.' }]);
+    expect((prepared.params.messages[2]!.content as any[])[0].content).toEqual([
+      { type: 'text', text: 'Tools loaded: mcp__github__create_issue.' },
+    ]);
   });
 
   it('F2/B4: a switch to a haiku model strips references and expands client-side; load-all on request', async () => {
-    const prepared = await toolSearch(makeCatalog()).prepare({ ...base(referenceHistory()), model: 'claude-haiku-4-5' });
+    const prepared = await toolSearch(makeCatalog()).prepare({
+      ...base(referenceHistory()),
+      model: 'claude-haiku-4-5',
+    });
     expect(prepared.plan).toMatchObject({ useToolSearch: true, expansion: 'client' });
     expect(JSON.stringify(prepared.params)).not.toMatch(/tool_reference|defer_loading|tool_search_tool/);
     // The tools the history loaded are sent as plain tools; the rest wait behind tool_search.
     const names = prepared.params.tools!.map((t) => ('name' in t ? t.name : ''));
     expect(names).toEqual(['get_time', 'mcp__github__create_issue', 'mcp__slack__send_message', 'tool_search']);
-    const all = await toolSearch(makeCatalog(), { unsupportedModelFallback: 'load-all' }).prepare({ ...base(referenceHistory()), model: 'claude-haiku-4-5' });
+    const all = await toolSearch(makeCatalog(), { unsupportedModelFallback: 'load-all' }).prepare({
+      ...base(referenceHistory()),
+      model: 'claude-haiku-4-5',
+    });
     expect(all.plan.useToolSearch).toBe(false);
     expect(JSON.stringify(all.params)).not.toMatch(/tool_reference|defer_loading/);
   });
 
   it('F2: references to tools no longer in the pool are stripped, others kept', () => {
-    const out = normalizeAnthropicMessages(referenceHistory(), { references: true, available: new Set(['mcp__github__create_issue']) });
+    const out = normalizeAnthropicMessages(referenceHistory(), {
+      references: true,
+      available: new Set(['mcp__github__create_issue']),
+    });
     const search = (out[3]!.content as any[])[1];
     expect(search.content.tool_references).toEqual([]);
-    expect((out[2]!.content as any[])[0].content).toEqual([{ type: 'tool_reference', tool_name: 'mcp__github__create_issue' }]);
+    expect((out[2]!.content as any[])[0].content).toEqual([
+      { type: 'tool_reference', tool_name: 'mcp__github__create_issue' },
+    ]);
     expect((out[1]!.content as any[])[0].caller).toBeUndefined();
   });
 
   it('F2: text siblings of a reference message move to the next tool-result message without references', () => {
     const messages: MessageParam[] = [
-      { role: 'user', content: [
-        { type: 'tool_result', tool_use_id: 'a', content: [{ type: 'tool_reference', tool_name: 'x' }] },
-        { type: 'text', text: 'memory reminder' },
-      ] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'a', content: [{ type: 'tool_reference', tool_name: 'x' }] },
+          { type: 'text', text: 'memory reminder' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'tool_use', id: 'b', name: 'x', input: {} }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'b', content: 'ok' }] },
     ];
@@ -262,8 +342,14 @@ describe('F1 with the real search engine', () => {
   it('F1/C4: the default ToolSearcher answers a keyword search with references; C8 text from formatSearchResult', async () => {
     const ts = new AnthropicToolSearch({ pool: makeCatalog(), option: 'always' });
     const prepared = await ts.prepare(base([{ role: 'user', content: 'x' }]));
-    const hit = await ts.runToolUse({ id: 'a', name: 'tool_search', input: { query: 'create github issue' } }, prepared.plan);
-    expect((hit.result.content as any[])[0]).toEqual({ type: 'tool_reference', tool_name: 'mcp__github__create_issue' });
+    const hit = await ts.runToolUse(
+      { id: 'a', name: 'tool_search', input: { query: 'create github issue' } },
+      prepared.plan,
+    );
+    expect((hit.result.content as any[])[0]).toEqual({
+      type: 'tool_reference',
+      tool_name: 'mcp__github__create_issue',
+    });
     const miss = await ts.runToolUse({ id: 'b', name: 'tool_search', input: { query: 'select:nope' } }, prepared.plan);
     expect((miss.result.content as any[])[0].text).toContain('3 deferred tool(s) are available');
   });
@@ -271,13 +357,21 @@ describe('F1 with the real search engine', () => {
 
 describe('B5 proxies on the Anthropic path', () => {
   it('B5: a non-first-party base URL takes no native fields unless the mode was set explicitly', async () => {
-    const implicit = await toolSearch(makeCatalog(), { option: undefined, baseURL: server.url }).prepare(base([{ role: 'user', content: 'x' }]));
+    const implicit = await toolSearch(makeCatalog(), { option: undefined, baseURL: server.url }).prepare(
+      base([{ role: 'user', content: 'x' }]),
+    );
     expect(implicit.plan).toMatchObject({ useToolSearch: true, expansion: 'client' });
     expect(JSON.stringify(implicit.params)).not.toMatch(/defer_loading|tool_reference|tool_search_tool/);
-    const loadAll = await toolSearch(makeCatalog(), { option: undefined, baseURL: server.url, unsupportedModelFallback: 'load-all' }).prepare(base([{ role: 'user', content: 'x' }]));
+    const loadAll = await toolSearch(makeCatalog(), {
+      option: undefined,
+      baseURL: server.url,
+      unsupportedModelFallback: 'load-all',
+    }).prepare(base([{ role: 'user', content: 'x' }]));
     expect(loadAll.plan.useToolSearch).toBe(false);
     expect(JSON.stringify(loadAll.params)).not.toMatch(/defer_loading|tool_search/);
-    const vouched = await toolSearch(makeCatalog(), { option: 'always', baseURL: server.url }).prepare(base([{ role: 'user', content: 'x' }]));
+    const vouched = await toolSearch(makeCatalog(), { option: 'always', baseURL: server.url }).prepare(
+      base([{ role: 'user', content: 'x' }]),
+    );
     expect(vouched.plan).toMatchObject({ useToolSearch: true, expansion: 'native' });
   });
 });

@@ -20,9 +20,26 @@ import OpenAI from 'openai';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/core/catalog.js';
-import { AnthropicToolSearch, loadedByResponse, runAnthropicAgent, type AnthropicToolSearchOptions } from '../../src/providers/anthropic/index.js';
-import { OpenAIChatToolSearch, OpenAIResponsesToolSearch, runChatAgent, runResponsesAgent } from '../../src/providers/openai/index.js';
-import { message, serverSearchError, serverSearchResult, serverSearchUse, text, toolUse } from '../fixtures/wire/anthropic.js';
+import {
+  AnthropicToolSearch,
+  loadedByResponse,
+  runAnthropicAgent,
+  type AnthropicToolSearchOptions,
+} from '../../src/providers/anthropic/index.js';
+import {
+  OpenAIChatToolSearch,
+  OpenAIResponsesToolSearch,
+  runChatAgent,
+  runResponsesAgent,
+} from '../../src/providers/openai/index.js';
+import {
+  message,
+  serverSearchError,
+  serverSearchResult,
+  serverSearchUse,
+  text,
+  toolUse,
+} from '../fixtures/wire/anthropic.js';
 import { chatCall, completion, functionCall, outputText, response, toolSearchCall } from '../fixtures/wire/openai.js';
 import { standInFormat, standInSearcher, startWireServer, type WireServer } from './helpers.js';
 
@@ -39,17 +56,35 @@ function makeCatalog(): { catalog: Catalog; calls: Map<string, number> } {
   const catalog = new Catalog([
     { name: 'get_time', description: 'Current time', handler: ran('get_time') },
     {
-      name: 'get_weather', description: 'Get the weather at a specific location', defer: true, handler: ran('get_weather'),
-      inputSchema: { type: 'object', properties: { location: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['location'] },
+      name: 'get_weather',
+      description: 'Get the weather at a specific location',
+      defer: true,
+      handler: ran('get_weather'),
+      inputSchema: {
+        type: 'object',
+        properties: { location: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+        required: ['location'],
+      },
     },
-    { name: 'search_files', description: 'Search through files in the workspace', defer: true, handler: ran('search_files') },
+    {
+      name: 'search_files',
+      description: 'Search through files in the workspace',
+      defer: true,
+      handler: ran('search_files'),
+    },
   ]);
   catalog.setServerTools('github', [
     { name: 'create_issue', description: 'Create a GitHub issue' },
     { name: 'list_repos', description: 'List repositories' },
   ]);
   catalog.setServerTools('slack', [{ name: 'send_message', description: 'Send a Slack message' }]);
-  catalog.setServerTools('misc', Array.from({ length: 44 }, (_, i) => ({ name: `misc_tool_${i}`, description: `Miscellaneous operation number ${i}` })));
+  catalog.setServerTools(
+    'misc',
+    Array.from({ length: 44 }, (_, i) => ({
+      name: `misc_tool_${i}`,
+      description: `Miscellaneous operation number ${i}`,
+    })),
+  );
   return { catalog, calls };
 }
 
@@ -65,10 +100,21 @@ afterEach(() => server.close());
 
 function anthropicSearch(catalog: Catalog, extra: Partial<AnthropicToolSearchOptions> = {}): AnthropicToolSearch {
   // The local server stands in for the first-party API: `platform` says so (B5 would otherwise treat 127.0.0.1 as a proxy).
-  return new AnthropicToolSearch({ pool: catalog, searcher: standInSearcher, formatResult: standInFormat, option: 'always', platform: 'anthropic', ...extra });
+  return new AnthropicToolSearch({
+    pool: catalog,
+    searcher: standInSearcher,
+    formatResult: standInFormat,
+    option: 'always',
+    platform: 'anthropic',
+    ...extra,
+  });
 }
 
-const ask = (content: string): MessageCreateParamsNonStreaming => ({ model: CLAUDE, max_tokens: 1024, messages: [{ role: 'user', content }] });
+const ask = (content: string): MessageCreateParamsNonStreaming => ({
+  model: CLAUDE,
+  max_tokens: 1024,
+  messages: [{ role: 'user', content }],
+});
 const bodies = (path: string) => server.to(path).map((r) => r.body);
 const toolNames = (body: any): string[] => body.tools.map((t: any) => t.name);
 const announcementOf = (body: any): string => body.system.at(-1).text;
@@ -80,15 +126,22 @@ describe.each(['regex', 'bm25'] as const)('F1 Anthropic server-side search (%s),
   it(`F1: search then call in ONE response — the found tool runs once (${kind})`, async () => {
     const { catalog, calls } = makeCatalog();
     // The docs' "Response format" example, block for block.
-    const docsResponse = message([
-      text("I'll search for tools to help with the weather information."),
-      serverSearchUse('srvtoolu_01ABC123', kind, 'weather'),
-      serverSearchResult('srvtoolu_01ABC123', ['get_weather']),
-      text('I found a weather tool. Let me get the weather for San Francisco.'),
-      toolUse('toolu_01XYZ789', 'get_weather', WEATHER_INPUT),
-    ], 'tool_use');
+    const docsResponse = message(
+      [
+        text("I'll search for tools to help with the weather information."),
+        serverSearchUse('srvtoolu_01ABC123', kind, 'weather'),
+        serverSearchResult('srvtoolu_01ABC123', ['get_weather']),
+        text('I found a weather tool. Let me get the weather for San Francisco.'),
+        toolUse('toolu_01XYZ789', 'get_weather', WEATHER_INPUT),
+      ],
+      'tool_use',
+    );
     server.script('/v1/messages', docsResponse, message([text('It is 62°F in San Francisco.')]));
-    const run = await runAnthropicAgent({ client: anthropic, toolSearch: anthropicSearch(catalog, { serverSearch: kind }), params: ask('What is the weather in San Francisco?') });
+    const run = await runAnthropicAgent({
+      client: anthropic,
+      toolSearch: anthropicSearch(catalog, { serverSearch: kind }),
+      params: ask('What is the weather in San Francisco?'),
+    });
 
     expect(calls.get('get_weather')).toBe(1);
     // F8: Anthropic's own search is reported as an infrastructure step, then the user's tool.
@@ -110,25 +163,44 @@ describe.each(['regex', 'bm25'] as const)('F1 Anthropic server-side search (%s),
     // First-party API with SDK 1.x: tool search is GA, no beta header.
     expect(server.to('/v1/messages')[0]!.headers['anthropic-beta']).toBeUndefined();
     // Request 2: the response goes back as is (server blocks kept, caller stripped), then the tool's result.
-    expect(r2.messages[1].content.map((b: any) => b.type)).toEqual(['text', 'server_tool_use', 'tool_search_tool_result', 'text', 'tool_use']);
-    expect(r2.messages[1].content[2].content.tool_references).toEqual([{ type: 'tool_reference', tool_name: 'get_weather' }]);
+    expect(r2.messages[1].content.map((b: any) => b.type)).toEqual([
+      'text',
+      'server_tool_use',
+      'tool_search_tool_result',
+      'text',
+      'tool_use',
+    ]);
+    expect(r2.messages[1].content[2].content.tool_references).toEqual([
+      { type: 'tool_reference', tool_name: 'get_weather' },
+    ]);
     expect(r2.messages[1].content[4].caller).toBeUndefined();
     expect(r2.messages[2].content).toEqual([
-      { type: 'tool_result', tool_use_id: 'toolu_01XYZ789', content: `get_weather ran with ${JSON.stringify(WEATHER_INPUT)}` },
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_01XYZ789',
+        content: `get_weather ran with ${JSON.stringify(WEATHER_INPUT)}`,
+      },
     ]);
     expect(r2.tools).toEqual(r1.tools); // the reference in the history expands the tool; the array stays put
   });
 
   it(`F1: pause_turn — the paused turn is sent back as is, then the found tool runs once (${kind})`, async () => {
     const { catalog, calls } = makeCatalog();
-    const paused = message([serverSearchUse('srvtoolu_1', kind, 'weather'), serverSearchResult('srvtoolu_1', ['get_weather'])], 'pause_turn');
+    const paused = message(
+      [serverSearchUse('srvtoolu_1', kind, 'weather'), serverSearchResult('srvtoolu_1', ['get_weather'])],
+      'pause_turn',
+    );
     server.script(
       '/v1/messages',
       paused,
       message([toolUse('toolu_2', 'get_weather', WEATHER_INPUT)], 'tool_use'),
       message([text('Sunny.')]),
     );
-    const run = await runAnthropicAgent({ client: anthropic, toolSearch: anthropicSearch(catalog, { serverSearch: kind }), params: ask('Weather in SF?') });
+    const run = await runAnthropicAgent({
+      client: anthropic,
+      toolSearch: anthropicSearch(catalog, { serverSearch: kind }),
+      params: ask('Weather in SF?'),
+    });
 
     expect(calls.get('get_weather')).toBe(1);
     expect(run.iterations).toBe(3);
@@ -144,17 +216,42 @@ describe.each(['regex', 'bm25'] as const)('F1 Anthropic server-side search (%s),
     const { catalog, calls } = makeCatalog();
     server.script(
       '/v1/messages',
-      message([serverSearchUse('srvtoolu_a', kind, 'forecast'), serverSearchResult('srvtoolu_a', []), toolUse('toolu_a', 'get_weather', WEATHER_INPUT)], 'tool_use'),
-      message([serverSearchUse('srvtoolu_b', kind, 'weather'), serverSearchResult('srvtoolu_b', ['get_weather']), toolUse('toolu_b', 'get_weather', WEATHER_INPUT)], 'tool_use'),
+      message(
+        [
+          serverSearchUse('srvtoolu_a', kind, 'forecast'),
+          serverSearchResult('srvtoolu_a', []),
+          toolUse('toolu_a', 'get_weather', WEATHER_INPUT),
+        ],
+        'tool_use',
+      ),
+      message(
+        [
+          serverSearchUse('srvtoolu_b', kind, 'weather'),
+          serverSearchResult('srvtoolu_b', ['get_weather']),
+          toolUse('toolu_b', 'get_weather', WEATHER_INPUT),
+        ],
+        'tool_use',
+      ),
       message([text('Sunny.')]),
     );
-    const run = await runAnthropicAgent({ client: anthropic, toolSearch: anthropicSearch(catalog, { serverSearch: kind }), params: ask('Weather in SF?') });
+    const run = await runAnthropicAgent({
+      client: anthropic,
+      toolSearch: anthropicSearch(catalog, { serverSearch: kind }),
+      params: ask('Weather in SF?'),
+    });
 
     expect(calls.get('get_weather')).toBe(1);
-    expect(run.steps.map((s) => [s.name, s.isError])).toEqual([[searchName, false], ['get_weather', true], [searchName, false], ['get_weather', false]]);
+    expect(run.steps.map((s) => [s.name, s.isError])).toEqual([
+      [searchName, false],
+      ['get_weather', true],
+      [searchName, false],
+      ['get_weather', false],
+    ]);
     expect(run.steps[0]!.output).toBe('No tools found.');
     const refusal = run.steps[1]!.output;
-    expect(refusal).toContain(`Load it first with ${searchName}({"query": "${kind === 'regex' ? 'get_weather' : 'get weather'}"})`);
+    expect(refusal).toContain(
+      `Load it first with ${searchName}({"query": "${kind === 'regex' ? 'get_weather' : 'get weather'}"})`,
+    );
     expect(refusal).not.toContain('select:');
     const [, r2] = bodies('/v1/messages');
     expect(r2.messages[2].content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_a', is_error: true });
@@ -165,10 +262,25 @@ describe.each(['regex', 'bm25'] as const)('F1 Anthropic server-side search (%s),
     const { catalog, calls } = makeCatalog();
     server.script(
       '/v1/messages',
-      message([serverSearchUse('srvtoolu_e', kind, '(unclosed'), serverSearchError('srvtoolu_e', 'invalid_tool_input', 'Malformed regex pattern'), text('The search failed.')]),
+      message([
+        serverSearchUse('srvtoolu_e', kind, '(unclosed'),
+        serverSearchError('srvtoolu_e', 'invalid_tool_input', 'Malformed regex pattern'),
+        text('The search failed.'),
+      ]),
     );
-    const run = await runAnthropicAgent({ client: anthropic, toolSearch: anthropicSearch(catalog, { serverSearch: kind }), params: ask('Weather?') });
-    expect(run.steps).toEqual([expect.objectContaining({ name: searchName, isError: true, infrastructure: true, output: 'invalid_tool_input: Malformed regex pattern' })]);
+    const run = await runAnthropicAgent({
+      client: anthropic,
+      toolSearch: anthropicSearch(catalog, { serverSearch: kind }),
+      params: ask('Weather?'),
+    });
+    expect(run.steps).toEqual([
+      expect.objectContaining({
+        name: searchName,
+        isError: true,
+        infrastructure: true,
+        output: 'invalid_tool_input: Malformed regex pattern',
+      }),
+    ]);
     expect(calls.size).toBe(0);
     expect(run.messages[1]!.content).toHaveLength(3);
   });
@@ -178,23 +290,58 @@ describe.each(['regex', 'bm25'] as const)('F1 Anthropic server-side search (%s),
     // A history the caller brings (another session, a removed server): both reference forms name unknown_tool.
     const history: MessageParam[] = [
       { role: 'user', content: 'earlier' },
-      { role: 'assistant', content: [
-        { type: 'server_tool_use', id: 'srvtoolu_x', name: searchName as 'tool_search_tool_regex', input: { query: 'unknown' } },
-        { type: 'tool_search_tool_result', tool_use_id: 'srvtoolu_x', content: { type: 'tool_search_tool_search_result', tool_references: [{ type: 'tool_reference', tool_name: 'unknown_tool' }, { type: 'tool_reference', tool_name: 'get_weather' }] } },
-        { type: 'tool_use', id: 'toolu_c', name: 'tool_search', input: { query: 'select:unknown_tool' } },
-      ] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_c', content: [{ type: 'tool_reference', tool_name: 'unknown_tool' }] }] },
+      {
+        role: 'assistant',
+        content: [
+          {
+            type: 'server_tool_use',
+            id: 'srvtoolu_x',
+            name: searchName as 'tool_search_tool_regex',
+            input: { query: 'unknown' },
+          },
+          {
+            type: 'tool_search_tool_result',
+            tool_use_id: 'srvtoolu_x',
+            content: {
+              type: 'tool_search_tool_search_result',
+              tool_references: [
+                { type: 'tool_reference', tool_name: 'unknown_tool' },
+                { type: 'tool_reference', tool_name: 'get_weather' },
+              ],
+            },
+          },
+          { type: 'tool_use', id: 'toolu_c', name: 'tool_search', input: { query: 'select:unknown_tool' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_c',
+            content: [{ type: 'tool_reference', tool_name: 'unknown_tool' }],
+          },
+        ],
+      },
       { role: 'assistant', content: [text('Done.') as any] },
       { role: 'user', content: 'now the weather' },
     ];
     // The same response also "finds" and calls a tool the request never had.
     server.script(
       '/v1/messages',
-      message([serverSearchUse('srvtoolu_y', kind, 'unknown'), serverSearchResult('srvtoolu_y', ['unknown_tool']), toolUse('toolu_y', 'unknown_tool', {})], 'tool_use'),
+      message(
+        [
+          serverSearchUse('srvtoolu_y', kind, 'unknown'),
+          serverSearchResult('srvtoolu_y', ['unknown_tool']),
+          toolUse('toolu_y', 'unknown_tool', {}),
+        ],
+        'tool_use',
+      ),
       message([text('ok')]),
     );
     const run = await runAnthropicAgent({
-      client: anthropic, toolSearch: anthropicSearch(catalog, { serverSearch: kind }),
+      client: anthropic,
+      toolSearch: anthropicSearch(catalog, { serverSearch: kind }),
       params: { model: CLAUDE, max_tokens: 1024, messages: history },
     });
     const [r1, r2] = bodies('/v1/messages');
@@ -206,7 +353,10 @@ describe.each(['regex', 'bm25'] as const)('F1 Anthropic server-side search (%s),
     expect(JSON.stringify(r1.messages)).toContain('"tool_name":"get_weather"');
     expect(r1.messages[2].content[0].content).toEqual([{ type: 'text', text: 'No longer available: unknown_tool.' }]);
     // The call of the never-sent tool is answered with an error; nothing of the user's ran.
-    expect(run.steps.map((s) => [s.name, s.isError])).toEqual([[searchName, false], ['unknown_tool', true]]);
+    expect(run.steps.map((s) => [s.name, s.isError])).toEqual([
+      [searchName, false],
+      ['unknown_tool', true],
+    ]);
     expect(calls.size).toBe(0);
   });
 });
@@ -215,11 +365,22 @@ describe('F1 your own Anthropic loop', () => {
   it('F1: runToolUse(block, plan, response.content) honours the same-response references; loadedByResponse reads them', async () => {
     const { catalog, calls } = makeCatalog();
     const toolSearch = anthropicSearch(catalog, { serverSearch: 'regex' });
-    server.script('/v1/messages', message([
-      serverSearchUse('srvtoolu_o', 'regex', 'weather'), serverSearchResult('srvtoolu_o', ['get_weather']), toolUse('toolu_o', 'get_weather', WEATHER_INPUT),
-    ], 'tool_use'));
+    server.script(
+      '/v1/messages',
+      message(
+        [
+          serverSearchUse('srvtoolu_o', 'regex', 'weather'),
+          serverSearchResult('srvtoolu_o', ['get_weather']),
+          toolUse('toolu_o', 'get_weather', WEATHER_INPUT),
+        ],
+        'tool_use',
+      ),
+    );
     const prepared = await toolSearch.prepare(ask('Weather?'));
-    const response = await anthropic.messages.create(prepared.params, prepared.headers ? { headers: prepared.headers } : {});
+    const response = await anthropic.messages.create(
+      prepared.params,
+      prepared.headers ? { headers: prepared.headers } : {},
+    );
     expect([...loadedByResponse(response.content)]).toEqual(['get_weather']);
     const use = response.content.find((b) => b.type === 'tool_use')!;
     if (use.type !== 'tool_use') throw new Error('no tool_use');
@@ -228,7 +389,11 @@ describe('F1 your own Anthropic loop', () => {
     expect(without.result.is_error).toBe(true);
     expect(without.output).toContain('tool_search_tool_regex({"query": "get_weather"})');
     const run = await toolSearch.runToolUse(use, prepared.plan, response.content);
-    expect(run.result).toEqual({ type: 'tool_result', tool_use_id: 'toolu_o', content: `get_weather ran with ${JSON.stringify(WEATHER_INPUT)}` });
+    expect(run.result).toEqual({
+      type: 'tool_result',
+      tool_use_id: 'toolu_o',
+      content: `get_weather ran with ${JSON.stringify(WEATHER_INPUT)}`,
+    });
     expect(calls.get('get_weather')).toBe(1);
   });
 });
@@ -238,28 +403,49 @@ describe('F1 Anthropic client-side search (tool_search → tool_reference), same
     const { catalog, calls } = makeCatalog();
     server.script(
       '/v1/messages',
-      message([toolUse('t1', 'tool_search', { query: 'select:get_weather' }), toolUse('t2', 'get_weather', WEATHER_INPUT)], 'tool_use'),
+      message(
+        [toolUse('t1', 'tool_search', { query: 'select:get_weather' }), toolUse('t2', 'get_weather', WEATHER_INPUT)],
+        'tool_use',
+      ),
       message([toolUse('t3', 'get_weather', WEATHER_INPUT)], 'tool_use'),
       message([text('Sunny.')]),
     );
-    const run = await runAnthropicAgent({ client: anthropic, toolSearch: anthropicSearch(catalog), params: ask('Weather in SF?') });
+    const run = await runAnthropicAgent({
+      client: anthropic,
+      toolSearch: anthropicSearch(catalog),
+      params: ask('Weather in SF?'),
+    });
 
     expect(calls.get('get_weather')).toBe(1);
     expect(run.steps.map((s) => [s.name, s.isError, s.infrastructure])).toEqual([
-      ['tool_search', false, true], ['get_weather', true, false], ['get_weather', false, false],
+      ['tool_search', false, true],
+      ['get_weather', true, false],
+      ['get_weather', false, false],
     ]);
     expect(run.steps[1]!.output).toContain('tool_search({"query": "select:get_weather"})');
     const [r1, r2] = bodies('/v1/messages');
     expect(toolNames(r1)).toContain('tool_search');
     expect(r1.tools.some((t: any) => String(t.type).startsWith('tool_search_tool_'))).toBe(false);
     expect(announcementOf(r1)).toContain('select:<name>');
-    expect(r2.messages[2].content[0]).toEqual({ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'tool_reference', tool_name: 'get_weather' }] });
+    expect(r2.messages[2].content[0]).toEqual({
+      type: 'tool_result',
+      tool_use_id: 't1',
+      content: [{ type: 'tool_reference', tool_name: 'get_weather' }],
+    });
   });
 
   it('F3: justInTime runs the blind call once and loads it with a reference', async () => {
     const { catalog, calls } = makeCatalog();
-    server.script('/v1/messages', message([toolUse('t1', 'get_weather', WEATHER_INPUT)], 'tool_use'), message([text('Sunny.')]));
-    await runAnthropicAgent({ client: anthropic, toolSearch: anthropicSearch(catalog, { justInTime: true }), params: ask('Weather?') });
+    server.script(
+      '/v1/messages',
+      message([toolUse('t1', 'get_weather', WEATHER_INPUT)], 'tool_use'),
+      message([text('Sunny.')]),
+    );
+    await runAnthropicAgent({
+      client: anthropic,
+      toolSearch: anthropicSearch(catalog, { justInTime: true }),
+      params: ask('Weather?'),
+    });
     expect(calls.get('get_weather')).toBe(1);
     const [, r2] = bodies('/v1/messages');
     expect(r2.messages[2].content[0].content).toContainEqual({ type: 'tool_reference', tool_name: 'get_weather' });
@@ -269,15 +455,22 @@ describe('F1 Anthropic client-side search (tool_search → tool_reference), same
 describe('Beta headers per platform (tool search page: Bedrock/Vertex name tool-search-tool-2025-10-19)', () => {
   const once = async (extra: Partial<AnthropicToolSearchOptions>) => {
     server.script('/v1/messages', message([text('hi')]));
-    await runAnthropicAgent({ client: anthropic, toolSearch: anthropicSearch(makeCatalog().catalog, { serverSearch: 'regex', ...extra }), params: ask('hi') });
+    await runAnthropicAgent({
+      client: anthropic,
+      toolSearch: anthropicSearch(makeCatalog().catalog, { serverSearch: 'regex', ...extra }),
+      params: ask('hi'),
+    });
     return server.to('/v1/messages').at(-1)!;
   };
   it('Vertex and Bedrock get their beta; first-party and Foundry none; `betas` overrides; B2 strips it', async () => {
     expect((await once({ platform: 'vertex' })).headers['anthropic-beta']).toBe('tool-search-tool-2025-10-19');
     expect((await once({ platform: 'bedrock' })).headers['anthropic-beta']).toBe('tool-search-tool-2025-10-19');
     expect((await once({ platform: 'foundry' })).headers['anthropic-beta']).toBeUndefined();
-    expect((await once({ platform: 'anthropic', betas: ['advanced-tool-use-2025-11-20', 'mcp-client-2025-11-20'] })).headers['anthropic-beta'])
-      .toBe('advanced-tool-use-2025-11-20,mcp-client-2025-11-20');
+    expect(
+      (await once({ platform: 'anthropic', betas: ['advanced-tool-use-2025-11-20', 'mcp-client-2025-11-20'] })).headers[
+        'anthropic-beta'
+      ],
+    ).toBe('advanced-tool-use-2025-11-20,mcp-client-2025-11-20');
     const killed = await once({ platform: 'vertex', killSwitch: true });
     expect(killed.headers['anthropic-beta']).toBeUndefined();
     expect(JSON.stringify(killed.body)).not.toMatch(/tool_search|defer_loading/);
@@ -303,7 +496,12 @@ describe('Beta headers per platform (tool search page: Bedrock/Vertex name tool-
 
 describe('F5/B4 OpenAI Responses: tool_search only where the guide allows it', () => {
   const responsesSearch = (catalog: Catalog) =>
-    new OpenAIResponsesToolSearch({ pool: catalog, searcher: standInSearcher, formatResult: standInFormat, option: 'always' });
+    new OpenAIResponsesToolSearch({
+      pool: catalog,
+      searcher: standInSearcher,
+      formatResult: standInFormat,
+      option: 'always',
+    });
   const hasToolSearchType = (tools: any[]) => tools.some((t) => t.type === 'tool_search');
   const hasDeferLoading = (body: any) => JSON.stringify(body.tools).includes('defer_loading');
 
@@ -315,42 +513,74 @@ describe('F5/B4 OpenAI Responses: tool_search only where the guide allows it', (
       response([functionCall('c1', 'get_weather', WEATHER_INPUT)]),
       response([outputText('Sunny.')]),
     );
-    await runResponsesAgent({ client: openai, toolSearch: responsesSearch(catalog), params: { model: 'gpt-5.4', input: 'Weather?' } });
+    await runResponsesAgent({
+      client: openai,
+      toolSearch: responsesSearch(catalog),
+      params: { model: 'gpt-5.4', input: 'Weather?' },
+    });
     expect(calls.get('get_weather')).toBe(1);
     const [r1, r2] = bodies('/responses');
     expect(r1.tools[0]).toMatchObject({ type: 'tool_search', execution: 'client' });
     expect(hasDeferLoading(r1)).toBe(true);
-    expect(r2.input.find((i: any) => i.type === 'tool_search_output')).toMatchObject({ call_id: 's1', tools: [expect.objectContaining({ name: 'get_weather' })] });
+    expect(r2.input.find((i: any) => i.type === 'tool_search_output')).toMatchObject({
+      call_id: 's1',
+      tools: [expect.objectContaining({ name: 'get_weather' })],
+    });
   });
 
-  it.each(['gpt-5', 'gpt-4.1', 'o3'])('B4: %s is excluded by the guide — no tool_search, no defer_loading; client-side expansion runs the tool once', async (model) => {
-    const { catalog, calls } = makeCatalog();
-    server.script(
-      '/responses',
-      response([functionCall('f1', 'tool_search', { query: 'select:get_weather' })]),
-      response([functionCall('f2', 'get_weather', WEATHER_INPUT)]),
-      response([outputText('Sunny.')]),
-    );
-    // The caller's own tool_search and deferred function are stripped too.
-    const callerTools = [{ type: 'tool_search' as const }, { type: 'function' as const, name: 'mine', parameters: {}, strict: false, defer_loading: true }];
-    const run = await runResponsesAgent({ client: openai, toolSearch: responsesSearch(catalog), params: { model, input: 'Weather?', tools: callerTools } });
-    expect(calls.get('get_weather')).toBe(1);
-    expect(run.steps.map((s) => [s.name, s.infrastructure, s.isError])).toEqual([['tool_search', true, false], ['get_weather', false, false]]);
-    const [r1, r2] = bodies('/responses');
-    for (const body of [r1, r2]) {
-      expect(hasToolSearchType(body.tools)).toBe(false);
-      expect(hasDeferLoading(body)).toBe(false);
-    }
-    const fnNames = (body: any) => body.tools.map((t: any) => t.name);
-    expect(fnNames(r1)).toEqual(['mine', 'get_time', 'tool_search']);
-    expect(fnNames(r2)).toEqual(['mine', 'get_time', 'get_weather', 'tool_search']);
-    expect(r2.input.at(-1)).toMatchObject({ type: 'function_call_output', call_id: 'f1', output: expect.stringContaining('<tools-loaded>\nget_weather\n</tools-loaded>') });
-  });
+  it.each(['gpt-5', 'gpt-4.1', 'o3'])(
+    'B4: %s is excluded by the guide — no tool_search, no defer_loading; client-side expansion runs the tool once',
+    async (model) => {
+      const { catalog, calls } = makeCatalog();
+      server.script(
+        '/responses',
+        response([functionCall('f1', 'tool_search', { query: 'select:get_weather' })]),
+        response([functionCall('f2', 'get_weather', WEATHER_INPUT)]),
+        response([outputText('Sunny.')]),
+      );
+      // The caller's own tool_search and deferred function are stripped too.
+      const callerTools = [
+        { type: 'tool_search' as const },
+        { type: 'function' as const, name: 'mine', parameters: {}, strict: false, defer_loading: true },
+      ];
+      const run = await runResponsesAgent({
+        client: openai,
+        toolSearch: responsesSearch(catalog),
+        params: { model, input: 'Weather?', tools: callerTools },
+      });
+      expect(calls.get('get_weather')).toBe(1);
+      expect(run.steps.map((s) => [s.name, s.infrastructure, s.isError])).toEqual([
+        ['tool_search', true, false],
+        ['get_weather', false, false],
+      ]);
+      const [r1, r2] = bodies('/responses');
+      for (const body of [r1, r2]) {
+        expect(hasToolSearchType(body.tools)).toBe(false);
+        expect(hasDeferLoading(body)).toBe(false);
+      }
+      const fnNames = (body: any) => body.tools.map((t: any) => t.name);
+      expect(fnNames(r1)).toEqual(['mine', 'get_time', 'tool_search']);
+      expect(fnNames(r2)).toEqual(['mine', 'get_time', 'get_weather', 'tool_search']);
+      expect(r2.input.at(-1)).toMatchObject({
+        type: 'function_call_output',
+        call_id: 'f1',
+        output: expect.stringContaining('<tools-loaded>\nget_weather\n</tools-loaded>'),
+      });
+    },
+  );
 
   it('C8: a client search that finds nothing answers an empty tool_search_output plus a developer note', async () => {
     const { catalog, calls } = makeCatalog();
-    server.script('/responses', response([toolSearchCall('s1', { query: 'teleport' })]), response([outputText('No such tool.')]));
-    await runResponsesAgent({ client: openai, toolSearch: responsesSearch(catalog), params: { model: 'gpt-5.4', input: 'Teleport me' } });
+    server.script(
+      '/responses',
+      response([toolSearchCall('s1', { query: 'teleport' })]),
+      response([outputText('No such tool.')]),
+    );
+    await runResponsesAgent({
+      client: openai,
+      toolSearch: responsesSearch(catalog),
+      params: { model: 'gpt-5.4', input: 'Teleport me' },
+    });
     const [, r2] = bodies('/responses');
     expect(r2.input.slice(-2)).toEqual([
       { type: 'tool_search_output', execution: 'client', status: 'completed', call_id: 's1', tools: [] },
@@ -364,14 +594,24 @@ describe('F5/B4 OpenAI Responses: tool_search only where the guide allows it', (
     const input: ResponseInputItem[] = [
       { role: 'user', content: 'earlier' },
       { type: 'tool_search_call', call_id: 's0', arguments: {}, execution: 'client', status: 'completed' },
-      { type: 'tool_search_output', call_id: 's0', execution: 'client', status: 'completed', tools: [
-        { type: 'function', name: 'unknown_tool', parameters: {}, strict: false },
-        { type: 'function', name: 'get_weather', parameters: {}, strict: false },
-      ] },
+      {
+        type: 'tool_search_output',
+        call_id: 's0',
+        execution: 'client',
+        status: 'completed',
+        tools: [
+          { type: 'function', name: 'unknown_tool', parameters: {}, strict: false },
+          { type: 'function', name: 'get_weather', parameters: {}, strict: false },
+        ],
+      },
       { role: 'user', content: 'weather?' },
     ];
     server.script('/responses', response([outputText('ok')]));
-    await runResponsesAgent({ client: openai, toolSearch: responsesSearch(catalog), params: { model: 'gpt-5.4', input } });
+    await runResponsesAgent({
+      client: openai,
+      toolSearch: responsesSearch(catalog),
+      params: { model: 'gpt-5.4', input },
+    });
     const [r1] = bodies('/responses');
     expect(JSON.stringify(r1)).not.toContain('unknown_tool');
     expect(r1.input[2].tools.map((t: any) => t.name)).toEqual(['get_weather']);
@@ -383,12 +623,21 @@ describe('F4 Chat Completions: search and call in one message', () => {
     const { catalog, calls } = makeCatalog();
     server.script(
       '/chat/completions',
-      completion(null, [chatCall('a', 'tool_search', { query: 'select:get_weather' }), chatCall('b', 'get_weather', WEATHER_INPUT)]),
+      completion(null, [
+        chatCall('a', 'tool_search', { query: 'select:get_weather' }),
+        chatCall('b', 'get_weather', WEATHER_INPUT),
+      ]),
       completion(null, [chatCall('c', 'get_weather', WEATHER_INPUT)]),
       completion('Sunny.'),
     );
     const run = await runChatAgent({
-      client: openai, toolSearch: new OpenAIChatToolSearch({ pool: catalog, searcher: standInSearcher, formatResult: standInFormat, option: 'always' }),
+      client: openai,
+      toolSearch: new OpenAIChatToolSearch({
+        pool: catalog,
+        searcher: standInSearcher,
+        formatResult: standInFormat,
+        option: 'always',
+      }),
       params: { model: 'local-model', messages: [{ role: 'user', content: 'Weather?' }] },
     });
     expect(calls.get('get_weather')).toBe(1);

@@ -34,14 +34,29 @@ describe('F1 end to end with a real MCP server', () => {
       message([text('The graph is empty.')]),
     );
     const client = new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 });
-    const toolSearch = new AnthropicToolSearch({ pool: loaded.catalog, executor: mcpExecutor(loaded.hub), option: 'always' });
-    const run = await runAnthropicAgent({
-      client, toolSearch,
-      params: { model: 'claude-sonnet-4-5', max_tokens: 1024, messages: [{ role: 'user', content: 'What is in memory?' }] },
+    const toolSearch = new AnthropicToolSearch({
+      pool: loaded.catalog,
+      executor: mcpExecutor(loaded.hub),
+      option: 'always',
     });
-    expect(run.steps.map((s) => [s.name, s.infrastructure])).toEqual([['tool_search', true], ['mcp__memory__read_graph', false]]);
+    const run = await runAnthropicAgent({
+      client,
+      toolSearch,
+      params: {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 1024,
+        messages: [{ role: 'user', content: 'What is in memory?' }],
+      },
+    });
+    expect(run.steps.map((s) => [s.name, s.infrastructure])).toEqual([
+      ['tool_search', true],
+      ['mcp__memory__read_graph', false],
+    ]);
     const [, second, third] = server.to('/v1/messages').map((r) => r.body);
-    expect(second.messages[2].content[0].content).toContainEqual({ type: 'tool_reference', tool_name: 'mcp__memory__read_graph' });
+    expect(second.messages[2].content[0].content).toContainEqual({
+      type: 'tool_reference',
+      tool_name: 'mcp__memory__read_graph',
+    });
     expect(third.messages[4].content[0].content).toContain('"entities"');
     expect(second.tools.filter((t: any) => t.defer_loading).length).toBe(loaded.catalog.size);
   });
@@ -49,21 +64,38 @@ describe('F1 end to end with a real MCP server', () => {
   it('F1: server-side regex search finds and calls a memory tool in one response; the call reaches the real server once', async () => {
     server.script(
       '/v1/messages',
-      message([
-        serverSearchUse('srvtoolu_m', 'regex', '(?i)read.*graph'),
-        serverSearchResult('srvtoolu_m', ['mcp__memory__read_graph']),
-        toolUse('r2', 'mcp__memory__read_graph', {}),
-      ], 'tool_use'),
+      message(
+        [
+          serverSearchUse('srvtoolu_m', 'regex', '(?i)read.*graph'),
+          serverSearchResult('srvtoolu_m', ['mcp__memory__read_graph']),
+          toolUse('r2', 'mcp__memory__read_graph', {}),
+        ],
+        'tool_use',
+      ),
       message([text('Still empty.')]),
     );
     const client = new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 });
-    const toolSearch = new AnthropicToolSearch({ pool: loaded.catalog, executor: mcpExecutor(loaded.hub), option: 'always', platform: 'anthropic', serverSearch: 'regex' });
+    const toolSearch = new AnthropicToolSearch({
+      pool: loaded.catalog,
+      executor: mcpExecutor(loaded.hub),
+      option: 'always',
+      platform: 'anthropic',
+      serverSearch: 'regex',
+    });
     const before = server.to('/v1/messages').length;
     const run = await runAnthropicAgent({
-      client, toolSearch,
-      params: { model: 'claude-sonnet-4-5', max_tokens: 1024, messages: [{ role: 'user', content: 'What is in memory?' }] },
+      client,
+      toolSearch,
+      params: {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 1024,
+        messages: [{ role: 'user', content: 'What is in memory?' }],
+      },
     });
-    expect(run.steps.map((s) => [s.name, s.isError])).toEqual([['tool_search_tool_regex', false], ['mcp__memory__read_graph', false]]);
+    expect(run.steps.map((s) => [s.name, s.isError])).toEqual([
+      ['tool_search_tool_regex', false],
+      ['mcp__memory__read_graph', false],
+    ]);
     const second = server.to('/v1/messages')[before + 1]!.body;
     expect(second.messages[2].content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'r2' });
     expect(second.messages[2].content[0].content).toContain('"entities"');

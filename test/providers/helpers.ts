@@ -38,7 +38,12 @@ export async function startWireServer(): Promise<WireServer> {
   const queues = new Map<string, (unknown | Reply)[]>();
   const server: Server = createServer(async (req, res) => {
     const path = (req.url ?? '').split('?')[0]!;
-    const recorded: Recorded = { method: req.method ?? '', path, body: await readBody(req), headers: { ...req.headers } };
+    const recorded: Recorded = {
+      method: req.method ?? '',
+      path,
+      body: await readBody(req),
+      headers: { ...req.headers },
+    };
     requests.push(recorded);
     const next = queues.get(path)?.shift();
     if (next === undefined) {
@@ -66,16 +71,32 @@ export const standInSearcher: Searcher = {
   search(pool, query, options = {}) {
     const deferredTools = pool.tools.filter((t) => pool.deferred.has(t.name));
     const base: ToolSearchResult = {
-      query, kind: 'keyword', matches: [], notFound: [], totalDeferred: deferredTools.length, pendingServers: [...pool.pendingServers],
+      query,
+      kind: 'keyword',
+      matches: [],
+      notFound: [],
+      totalDeferred: deferredTools.length,
+      pendingServers: [...pool.pendingServers],
     };
     if (query.startsWith('select:')) {
-      const names = query.slice(7).split(',').map((s) => s.trim()).filter(Boolean);
+      const names = query
+        .slice(7)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const all = new Set(pool.tools.map((t) => t.name));
-      return { ...base, kind: 'select', matches: names.filter((n) => all.has(n)), notFound: names.filter((n) => !all.has(n)) };
+      return {
+        ...base,
+        kind: 'select',
+        matches: names.filter((n) => all.has(n)),
+        notFound: names.filter((n) => !all.has(n)),
+      };
     }
     const terms = query.toLowerCase().split(/\s+/).filter(Boolean);
     const matches = deferredTools
-      .filter((t) => terms.length > 0 && terms.every((term) => `${t.name} ${t.description}`.toLowerCase().includes(term)))
+      .filter(
+        (t) => terms.length > 0 && terms.every((term) => `${t.name} ${t.description}`.toLowerCase().includes(term)),
+      )
       .map((t) => t.name);
     return { ...base, matches: matches.slice(0, options.maxResults ?? 5) };
   },

@@ -20,13 +20,22 @@ function makeCatalog(): Catalog {
     { name: 'render_chart', description: 'Render a chart', defer: true, handler: () => 'chart.png' },
   ]);
   catalog.setServerTools('github', [
-    { name: 'create_issue', description: 'Create a GitHub issue', inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { title: { type: 'string' } } } },
+    {
+      name: 'create_issue',
+      description: 'Create a GitHub issue',
+      inputSchema: {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: { title: { type: 'string' } },
+      },
+    },
     { name: 'list_repos', description: 'List repositories' },
   ]);
   return catalog;
 }
 
-const executor = ({ name, input }: { name: string; input: Record<string, unknown> }) => `ran ${name} ${JSON.stringify(input)}`;
+const executor = ({ name, input }: { name: string; input: Record<string, unknown> }) =>
+  `ran ${name} ${JSON.stringify(input)}`;
 
 let server: WireServer;
 let client: OpenAI;
@@ -43,7 +52,13 @@ function names(tools: any[]): string[] {
 describe('F5 OpenAI Responses native', () => {
   it('F5: tool_search(client) → tool_search_output → call → compaction → server removed', async () => {
     const catalog = makeCatalog();
-    const ts = new OpenAIResponsesToolSearch({ pool: catalog, searcher: standInSearcher, formatResult: standInFormat, option: 'always', executor });
+    const ts = new OpenAIResponsesToolSearch({
+      pool: catalog,
+      searcher: standInSearcher,
+      formatResult: standInFormat,
+      option: 'always',
+      executor,
+    });
     server.script(
       '/responses',
       response([toolSearchCall('s1', { query: 'create issue' })]),
@@ -52,7 +67,9 @@ describe('F5 OpenAI Responses native', () => {
     );
     const steps: boolean[] = [];
     const run = await runResponsesAgent({
-      client, toolSearch: ts, params: { model: 'gpt-5.4', instructions: 'Be brief.', input: 'file a bug' },
+      client,
+      toolSearch: ts,
+      params: { model: 'gpt-5.4', instructions: 'Be brief.', input: 'file a bug' },
       onStep: (e) => steps.push(e.infrastructure),
     });
     expect(steps).toEqual([true, false]);
@@ -72,7 +89,11 @@ describe('F5 OpenAI Responses native', () => {
     expect(names(output.tools)).toEqual(['mcp__github__create_issue']);
     expect(output.tools[0].tools[0].defer_loading).toBeUndefined();
     expect(r2.tools).toEqual(r1.tools); // stable tools array: the output item loads the tool
-    expect(r3.input.at(-1)).toEqual({ type: 'function_call_output', call_id: 'c1', output: 'ran mcp__github__create_issue {"title":"Bug"}' });
+    expect(r3.input.at(-1)).toEqual({
+      type: 'function_call_output',
+      call_id: 'c1',
+      output: 'ran mcp__github__create_issue {"title":"Bug"}',
+    });
 
     // Compaction: the snapshot keeps it discovered; with no output item left, it is sent loaded.
     const summary = compactionBoundary('Filed a bug.', [{ type: 'loaded', names: ['mcp__github__create_issue'] }]);
@@ -84,25 +105,41 @@ describe('F5 OpenAI Responses native', () => {
     catalog.removeServer('github');
     const gone = await ts.prepare({ model: 'gpt-5.4', input: run.input });
     expect(JSON.stringify(gone.params.tools)).not.toContain('mcp__github');
-    const replayed = (gone.params.input as ResponseInputItem[]).find((i) => 'type' in i && i.type === 'tool_search_output');
+    const replayed = (gone.params.input as ResponseInputItem[]).find(
+      (i) => 'type' in i && i.type === 'tool_search_output',
+    );
     expect(replayed && 'tools' in replayed ? replayed.tools : undefined).toEqual([]);
   });
 
   it('C8/F3: nothing found adds a developer note; undiscovered call names the select: query', async () => {
     const catalog = makeCatalog();
-    const ts = new OpenAIResponsesToolSearch({ pool: catalog, searcher: standInSearcher, formatResult: standInFormat, option: 'always', executor });
+    const ts = new OpenAIResponsesToolSearch({
+      pool: catalog,
+      searcher: standInSearcher,
+      formatResult: standInFormat,
+      option: 'always',
+      executor,
+    });
     const prepared = await ts.prepare({ model: 'gpt-5.4', input: 'x' });
     const miss = ts.answerSearch({ call_id: 's', arguments: { query: 'weather' } }, prepared.plan);
     expect(miss.items).toEqual([
       { type: 'tool_search_output', execution: 'client', status: 'completed', call_id: 's', tools: [] },
       { type: 'message', role: 'developer', content: 'No matching deferred tools found. 3 deferred tools exist.' },
     ]);
-    const refused = await ts.runCall({ type: 'function_call', call_id: 'c', name: 'render_chart', arguments: '{}' }, prepared.plan);
+    const refused = await ts.runCall(
+      { type: 'function_call', call_id: 'c', name: 'render_chart', arguments: '{}' },
+      prepared.plan,
+    );
     expect(refused.items[0]).toMatchObject({ output: expect.stringContaining('select:render_chart') });
   });
 
   it('B2: the kill switch sends every tool loaded and drops tool-search items', async () => {
-    const ts = new OpenAIResponsesToolSearch({ pool: makeCatalog(), searcher: standInSearcher, formatResult: standInFormat, killSwitch: true });
+    const ts = new OpenAIResponsesToolSearch({
+      pool: makeCatalog(),
+      searcher: standInSearcher,
+      formatResult: standInFormat,
+      killSwitch: true,
+    });
     const input: ResponseInputItem[] = [
       { role: 'user', content: 'x' },
       { type: 'tool_search_call', call_id: 's', arguments: {}, execution: 'client' },
@@ -111,14 +148,25 @@ describe('F5 OpenAI Responses native', () => {
     const prepared = await ts.prepare({ model: 'gpt-5.4', input, tools: [{ type: 'tool_search' }] });
     const wire = JSON.stringify(prepared.params);
     expect(wire).not.toMatch(/defer_loading|tool_search|available-deferred-tools/);
-    expect(names(prepared.params.tools as any[])).toEqual(['get_time', 'render_chart', 'mcp__github__create_issue', 'mcp__github__list_repos']);
+    expect(names(prepared.params.tools as any[])).toEqual([
+      'get_time',
+      'render_chart',
+      'mcp__github__create_issue',
+      'mcp__github__list_repos',
+    ]);
   });
 });
 
 describe('F4 client-side expansion (Chat Completions / OpenAI-compatible)', () => {
   it('F4: the search result carries the marker and the tool joins the next request', async () => {
     const catalog = makeCatalog();
-    const ts = new OpenAIChatToolSearch({ pool: catalog, searcher: standInSearcher, formatResult: standInFormat, option: 'always', executor });
+    const ts = new OpenAIChatToolSearch({
+      pool: catalog,
+      searcher: standInSearcher,
+      formatResult: standInFormat,
+      option: 'always',
+      executor,
+    });
     server.script(
       '/chat/completions',
       completion(null, [chatCall('a', 'tool_search', { query: 'select:mcp__github__create_issue' })]),
@@ -127,8 +175,15 @@ describe('F4 client-side expansion (Chat Completions / OpenAI-compatible)', () =
     );
     const steps: boolean[] = [];
     const run = await runChatAgent({
-      client, toolSearch: ts,
-      params: { model: 'local-model', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'file a bug' }] },
+      client,
+      toolSearch: ts,
+      params: {
+        model: 'local-model',
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: 'file a bug' },
+        ],
+      },
       onStep: (e) => steps.push(e.infrastructure),
     });
     expect(steps).toEqual([true, false]);
@@ -140,21 +195,38 @@ describe('F4 client-side expansion (Chat Completions / OpenAI-compatible)', () =
     expect(r2.messages.at(-1).content).toContain('<tools-loaded>\nmcp__github__create_issue\n</tools-loaded>');
     expect(fnNames(r2)).toEqual(['get_time', 'mcp__github__create_issue', 'tool_search']);
     expect(r2.tools[1].function.parameters.$schema).toBeUndefined();
-    expect(r3.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'b', content: 'ran mcp__github__create_issue {"title":"Bug"}' });
+    expect(r3.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'b',
+      content: 'ran mcp__github__create_issue {"title":"Bug"}',
+    });
     expect(r1.messages[1]).toEqual(r3.messages[1]); // the announcement sits at the same place each request
 
     // Compaction then server removal.
     const summary = compactionBoundary('Filed a bug.', readChatHistory(run.messages));
     const compacted = await ts.prepare({ model: 'local-model', messages: [{ role: 'user', content: summary }] });
-    expect(compacted.params.tools!.map((t) => (t.type === 'function' ? t.function.name : ''))).toContain('mcp__github__create_issue');
+    expect(compacted.params.tools!.map((t) => (t.type === 'function' ? t.function.name : ''))).toContain(
+      'mcp__github__create_issue',
+    );
     catalog.removeServer('github');
     const gone = await ts.prepare({ model: 'local-model', messages: run.messages });
-    expect(gone.params.tools!.map((t) => (t.type === 'function' ? t.function.name : ''))).toEqual(['get_time', 'tool_search']);
+    expect(gone.params.tools!.map((t) => (t.type === 'function' ? t.function.name : ''))).toEqual([
+      'get_time',
+      'tool_search',
+    ]);
   });
 
   it('F3: justInTime runs a never-loaded tool and loads it for the next request', async () => {
-    const catalog = new Catalog([defineTool({ name: 'render_chart', description: 'Render a chart', defer: true, handler: () => 'chart.png' })]);
-    const ts = new OpenAIChatToolSearch({ pool: catalog, searcher: standInSearcher, formatResult: standInFormat, option: 'always', justInTime: true });
+    const catalog = new Catalog([
+      defineTool({ name: 'render_chart', description: 'Render a chart', defer: true, handler: () => 'chart.png' }),
+    ]);
+    const ts = new OpenAIChatToolSearch({
+      pool: catalog,
+      searcher: standInSearcher,
+      formatResult: standInFormat,
+      option: 'always',
+      justInTime: true,
+    });
     const prepared = await ts.prepare({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
     const run = await ts.runToolCall(chatCall('c', 'render_chart', {}), prepared.plan);
     expect(run.message.content).toBe('chart.png\n<tools-loaded>\nrender_chart\n</tools-loaded>');
@@ -165,7 +237,10 @@ describe('F4 with the real search engine', () => {
   it('F4/C4: the default ToolSearcher loads by keywords and the marker lists what it loaded', async () => {
     const ts = new OpenAIChatToolSearch({ pool: makeCatalog(), option: 'always' });
     const prepared = await ts.prepare({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
-    const run = await ts.runToolCall(chatCall('c', 'tool_search', { query: 'list repositories', max_results: 1 }), prepared.plan);
+    const run = await ts.runToolCall(
+      chatCall('c', 'tool_search', { query: 'list repositories', max_results: 1 }),
+      prepared.plan,
+    );
     expect(run.message.content).toContain('<tools-loaded>\nmcp__github__list_repos\n</tools-loaded>');
     const next = await ts.prepare({ model: 'm', messages: [{ role: 'user', content: 'x' }, run.message] });
     expect(next.plan.discovered).toEqual(['mcp__github__list_repos']);

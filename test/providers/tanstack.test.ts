@@ -1,6 +1,10 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DISCOVERY_TOOL_NAME as TANSTACK_DISCOVERY_TOOL_NAME, renderLazyCatalogEntry, type Tool as TanStackTool } from '@tanstack/ai';
+import {
+  DISCOVERY_TOOL_NAME as TANSTACK_DISCOVERY_TOOL_NAME,
+  renderLazyCatalogEntry,
+  type Tool as TanStackTool,
+} from '@tanstack/ai';
 import { describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/core/catalog.js';
 import {
@@ -21,21 +25,44 @@ interface TanStackManager {
 }
 async function tanstackManager(tools: LazyTool[], messages: unknown[], include?: string): Promise<TanStackManager> {
   const file = join(process.cwd(), 'node_modules/@tanstack/ai/dist/esm/activities/chat/tools/lazy-tool-manager.js');
-  const mod = (await import(pathToFileURL(file).href)) as { LazyToolManager: new (t: unknown, m: unknown, c?: unknown) => TanStackManager };
+  const mod = (await import(pathToFileURL(file).href)) as {
+    LazyToolManager: new (t: unknown, m: unknown, c?: unknown) => TanStackManager;
+  };
   return new mod.LazyToolManager(tools, messages, include ? { includeDescription: include } : {});
 }
 
 const tools: LazyTool[] = [
-  { name: 'getProducts', description: 'Get all products.', inputSchema: { type: 'object', properties: {} }, execute: () => ['p1'] },
-  { name: 'compareProducts', description: 'Compare products side by side. Needs two ids.', inputSchema: { type: 'object', properties: { ids: { type: 'array' } } }, lazy: true, execute: () => 'compared' },
-  { name: 'calculateFinancing', description: 'Monthly payment plans', inputSchema: { type: 'object', properties: {} }, lazy: true, execute: () => 'financed' },
+  {
+    name: 'getProducts',
+    description: 'Get all products.',
+    inputSchema: { type: 'object', properties: {} },
+    execute: () => ['p1'],
+  },
+  {
+    name: 'compareProducts',
+    description: 'Compare products side by side. Needs two ids.',
+    inputSchema: { type: 'object', properties: { ids: { type: 'array' } } },
+    lazy: true,
+    execute: () => 'compared',
+  },
+  {
+    name: 'calculateFinancing',
+    description: 'Monthly payment plans',
+    inputSchema: { type: 'object', properties: {} },
+    lazy: true,
+    execute: () => 'financed',
+  },
 ];
 
 function discoveryHistory(names: string[]): DiscoveryMessage[] {
   return [
     { role: 'user', content: 'compare' },
     { role: 'assistant', content: null, toolCalls: [{ id: 'd1', function: { name: DISCOVERY_TOOL_NAME } }] },
-    { role: 'tool', toolCallId: 'd1', content: JSON.stringify({ tools: names.map((name) => ({ name, description: '' })) }) },
+    {
+      role: 'tool',
+      toolCallId: 'd1',
+      content: JSON.stringify({ tools: names.map((name) => ({ name, description: '' })) }),
+    },
   ];
 }
 
@@ -52,7 +79,9 @@ describe('F6 TanStack-compatible lazy discovery', () => {
       const b = theirs.getActiveTools();
       expect(a.map((t) => t.name)).toEqual(b.map((t) => t.name));
       expect(a.at(-1)!.description).toBe(b.at(-1)!.description);
-      expect(a.at(-1)!.description).toContain(renderLazyCatalogEntry('compareProducts', tools[1]!.description, include));
+      expect(a.at(-1)!.description).toContain(
+        renderLazyCatalogEntry('compareProducts', tools[1]!.description, include),
+      );
     }
     const theirs = await tanstackManager(tools, []);
     expect(undiscoveredLazyToolError('compareProducts')).toBe(theirs.getUndiscoveredToolError('compareProducts'));
@@ -92,7 +121,9 @@ describe('F6 TanStack-compatible lazy discovery', () => {
     const active = d.activeTools();
     expect(active.map((t) => t.name)).toEqual(['getProducts', 'compareProducts', 'calculateFinancing']);
     expect(d.executableTools(active, [DISCOVERY_TOOL_NAME]).map((t) => t.name)).toContain(DISCOVERY_TOOL_NAME);
-    expect(await d.execute(DISCOVERY_TOOL_NAME, { toolNames: ['compareProducts'] })).toMatchObject({ tools: [{ name: 'compareProducts' }] });
+    expect(await d.execute(DISCOVERY_TOOL_NAME, { toolNames: ['compareProducts'] })).toMatchObject({
+      tools: [{ name: 'compareProducts' }],
+    });
   });
 
   it('F6: zero overhead without lazy tools', () => {
@@ -106,7 +137,10 @@ describe('F6 TanStack-compatible lazy discovery', () => {
     catalog.setServerTools('github', [{ name: 'create_issue', description: 'Create an issue' }]);
     const pool = lazyToolsFromPool(catalog, { executor: ({ name }) => `ran ${name}` });
     const asTanStack: TanStackTool[] = pool; // structurally a TanStack Tool
-    expect(asTanStack.map((t) => [t.name, t.lazy])).toEqual([['get_time', false], ['mcp__github__create_issue', true]]);
+    expect(asTanStack.map((t) => [t.name, t.lazy])).toEqual([
+      ['get_time', false],
+      ['mcp__github__create_issue', true],
+    ]);
     expect(await pool[1]!.execute({})).toBe('ran mcp__github__create_issue');
     expect(isInfrastructureCall(DISCOVERY_TOOL_NAME)).toBe(true);
     expect(isInfrastructureCall('get_time')).toBe(false);

@@ -24,7 +24,10 @@ describe.skipIf(skipReason !== undefined)('G6: serve replicas behind haproxy', (
     const config = fixtureConfig();
     const ports = [await freePort(), await freePort()];
     replicas = await Promise.all(ports.map((port) => spawnReplica(config, redis.url, port)));
-    balancer = await startHaproxy(await freePort(), ports.map((p) => `127.0.0.1:${p}`));
+    balancer = await startHaproxy(
+      await freePort(),
+      ports.map((p) => `127.0.0.1:${p}`),
+    );
     client = await connectClient(new StreamableHTTPClientTransport(new URL(balancer.url)));
   }, 60_000);
   afterAll(async () => {

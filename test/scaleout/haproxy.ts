@@ -53,7 +53,11 @@ export interface TestHaproxy {
   stop(): Promise<void>;
 }
 
-export async function startHaproxy(port: number, backends: string[], options: { log?: (line: string) => void } = {}): Promise<TestHaproxy> {
+export async function startHaproxy(
+  port: number,
+  backends: string[],
+  options: { log?: (line: string) => void } = {},
+): Promise<TestHaproxy> {
   const dir = mkdtempSync(join(tmpdir(), 'toolsearch-haproxy-'));
   const file = join(dir, 'haproxy.cfg');
   writeFileSync(file, haproxyConfig(port, backends, options.log !== undefined));

@@ -9,7 +9,17 @@ import { RedisSessionStore } from '../../src/gateway/redis-store.js';
 import { connectClient } from '../fixtures/clients.js';
 import { waitFor } from '../fixtures/wait.js';
 import { redisUnavailable, startRedis, type TestRedis } from '../faults/redis.js';
-import { balancedClient, fixtureConfig, openStream, rawRequest, rawSession, roundRobin, startReplica, type BalancedClient, type Replica } from './replicas.js';
+import {
+  balancedClient,
+  fixtureConfig,
+  openStream,
+  rawRequest,
+  rawSession,
+  roundRobin,
+  startReplica,
+  type BalancedClient,
+  type Replica,
+} from './replicas.js';
 
 const skipReason = redisUnavailable();
 if (skipReason) console.log(skipReason);
@@ -77,7 +87,10 @@ describe.skipIf(skipReason !== undefined)('G6: two replicas on one Redis', () =>
         // path, still in its store write (300 ms more).
         await new Promise((resolve) => setTimeout(resolve, 400));
         const stream = new AbortController();
-        const [get, second] = await Promise.all([openStream(c.url, sessionId, stream.signal), rawRequest(c.url, sessionId, 'tools/list', {}, 2)]);
+        const [get, second] = await Promise.all([
+          openStream(c.url, sessionId, stream.signal),
+          rawRequest(c.url, sessionId, 'tools/list', {}, 2),
+        ]);
         stream.abort();
         expect(get).toBe(200);
         expect(second.status).toBe(200);
@@ -105,15 +118,26 @@ describe.skipIf(skipReason !== undefined)('G6: two replicas on one Redis', () =>
     // A per-session notification sent out of band on A (the gateway's notifySession) arrives through B too.
     const beforeSession = client.listChanged();
     a.stack.gateway.notifySession(client.transport.sessionId!, { method: 'notifications/tools/list_changed' });
-    await waitFor(() => client.listChanged() > beforeSession, 'a per-session notification sent on A to arrive through B');
+    await waitFor(
+      () => client.listChanged() > beforeSession,
+      'a per-session notification sent on A to arrive through B',
+    );
     // A resource update for this session (what a subscription sends), and a change for every session.
-    a.stack.gateway.notifySession(client.transport.sessionId!, { method: 'notifications/resources/updated', params: { uri: 'file:///watched.txt' } });
+    a.stack.gateway.notifySession(client.transport.sessionId!, {
+      method: 'notifications/resources/updated',
+      params: { uri: 'file:///watched.txt' },
+    });
     a.stack.gateway.notifyAllSessions({ method: 'notifications/prompts/list_changed' });
     await waitFor(
-      () => ['notifications/resources/updated', 'notifications/prompts/list_changed'].every((m) => client.notifications.some((n) => n.method === m)),
+      () =>
+        ['notifications/resources/updated', 'notifications/prompts/list_changed'].every((m) =>
+          client.notifications.some((n) => n.method === m),
+        ),
       'resources/updated and prompts/list_changed sent on A to arrive through B',
     );
-    expect(client.notifications.find((n) => n.method === 'notifications/resources/updated')?.params).toEqual({ uri: 'file:///watched.txt' });
+    expect(client.notifications.find((n) => n.method === 'notifications/resources/updated')?.params).toEqual({
+      uri: 'file:///watched.txt',
+    });
   });
 
   it('G6: DELETE through one replica is honoured on every replica: 404 everywhere, streams closed, nothing written back', async () => {
@@ -123,15 +147,30 @@ describe.skipIf(skipReason !== undefined)('G6: two replicas on one Redis', () =>
     await client.call('tool_search', { query: 'select:mcp__fx__ping' });
     for (let i = 0; i < 4; i++) expect((await client.call('mcp__fx__ping')).text).toBe('pong from fx');
     const sessionId = client.transport.sessionId!;
-    await waitFor(() => a.http.sessionCount() === onA + 1 && b.http.sessionCount() === onB + 1, 'the session to be open on both replicas');
+    await waitFor(
+      () => a.http.sessionCount() === onA + 1 && b.http.sessionCount() === onB + 1,
+      'the session to be open on both replicas',
+    );
 
     await client.transport.terminateSession();
     for (const replica of [a, b]) {
       expect((await rawRequest(replica.url, sessionId, 'tools/list')).status).toBe(404);
-      expect((await rawRequest(replica.url, sessionId, 'tools/call', { name: 'tool_search', arguments: { query: 'select:mcp__fx__add' } })).status).toBe(404);
+      expect(
+        (
+          await rawRequest(replica.url, sessionId, 'tools/call', {
+            name: 'tool_search',
+            arguments: { query: 'select:mcp__fx__add' },
+          })
+        ).status,
+      ).toBe(404);
     }
-    await waitFor(() => a.http.sessionCount() === onA && b.http.sessionCount() === onB, 'both replicas to close the session');
-    expect(await inspect.exists(`toolsearch:session:${sessionId}:open`, `toolsearch:session:${sessionId}:list`)).toBe(0);
+    await waitFor(
+      () => a.http.sessionCount() === onA && b.http.sessionCount() === onB,
+      'both replicas to close the session',
+    );
+    expect(await inspect.exists(`toolsearch:session:${sessionId}:open`, `toolsearch:session:${sessionId}:list`)).toBe(
+      0,
+    );
     expect(await inspect.exists(`toolsearch:session:${sessionId}:deleted`)).toBe(1);
   });
 
@@ -161,7 +200,10 @@ describe.skipIf(skipReason !== undefined)('G6: two replicas on one Redis', () =>
 
 describe.skipIf(skipReason !== undefined)('G6: Redis restarts under two replicas', () => {
   const config = fixtureConfig();
-  const run = async (persist: boolean, body: (ctx: { redis: TestRedis; a: Replica; b: Replica; client: BalancedClient }) => Promise<void>) => {
+  const run = async (
+    persist: boolean,
+    body: (ctx: { redis: TestRedis; a: Replica; b: Replica; client: BalancedClient }) => Promise<void>,
+  ) => {
     const redis = await startRedis({ persist });
     const [a, b] = await Promise.all([startReplica(config, redis.url), startReplica(config, redis.url)]);
     const client = await balancedClient(a.url, roundRobin([a.url, b.url], b.url));
@@ -183,13 +225,16 @@ describe.skipIf(skipReason !== undefined)('G6: Redis restarts under two replicas
       await redis.restart();
       expect((await during).text).toBe('3');
       for (let i = 0; i < 4; i++) expect((await client.call('mcp__fx__add', { a: i, b: 1 })).text).toBe(String(i + 1));
-      await waitFor(() => a.logs.concat(b.logs).some((l) => l.includes('reachable again')), 'the recovery to be logged');
+      await waitFor(
+        () => a.logs.concat(b.logs).some((l) => l.includes('reachable again')),
+        'the recovery to be logged',
+      );
       // Logged once per state change, not per request.
       expect(a.logs.filter((l) => l.includes('unreachable')).length).toBeLessThanOrEqual(1);
     });
   });
 
-  it('G6: the replica holding the stream goes away: the client\'s stream reopens on the other and notifications arrive there', async () => {
+  it("G6: the replica holding the stream goes away: the client's stream reopens on the other and notifications arrive there", async () => {
     await run(false, async ({ a, b }) => {
       let streamTo = b.url;
       const onB = b.http.sessionCount();
@@ -216,7 +261,10 @@ describe.skipIf(skipReason !== undefined)('G6: Redis restarts under two replicas
       const sessionId = await rawSession(a.url);
       expect((await rawRequest(a.url, sessionId, 'tools/list')).status).toBe(200);
       await redis.stop();
-      const answers = await Promise.all([rawRequest(a.url, sessionId, 'tools/list', {}, 1), rawRequest(a.url, sessionId, 'tools/list', {}, 2)]);
+      const answers = await Promise.all([
+        rawRequest(a.url, sessionId, 'tools/list', {}, 1),
+        rawRequest(a.url, sessionId, 'tools/list', {}, 2),
+      ]);
       for (const answer of answers) {
         expect(answer.status).toBe(503);
         expect(answer.message?.error?.message).toMatch(/Session store unavailable.*retry/);
@@ -224,7 +272,12 @@ describe.skipIf(skipReason !== undefined)('G6: Redis restarts under two replicas
       const fresh = await fetch(a.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }),
       });
       expect(fresh.status).toBe(503);
       expect(fresh.headers.get('retry-after')).toBe('1');
@@ -259,7 +312,9 @@ describe.skipIf(skipReason !== undefined)('G6: Redis restarts under two replicas
       release();
       pause = undefined;
       await first;
-      expect(await client.exists(`toolsearch:session:${sessionId}:open`, `toolsearch:session:${sessionId}:list`)).toBe(0);
+      expect(await client.exists(`toolsearch:session:${sessionId}:open`, `toolsearch:session:${sessionId}:list`)).toBe(
+        0,
+      );
       expect((await rawRequest(c.url, sessionId, 'tools/list')).status).toBe(404);
       expect((await rawRequest(a.url, sessionId, 'tools/list')).status).toBe(404);
     } finally {
@@ -277,7 +332,10 @@ describe.skipIf(skipReason !== undefined)('G6: Redis restarts under two replicas
       await redis.restart();
       await expect(client.call('mcp__fx__add', { a: 1, b: 2 })).rejects.toMatchObject({ code: 404 });
       const logs = () => a.logs.concat(b.logs);
-      await waitFor(() => logs().some((l) => l.includes('no longer in the session store') && l.includes('Redis')), 'a warning pointing at Redis');
+      await waitFor(
+        () => logs().some((l) => l.includes('no longer in the session store') && l.includes('Redis')),
+        'a warning pointing at Redis',
+      );
       expect(logs().some((l) => l.includes('restarted'))).toBe(true);
       // A new session works on both replicas.
       const fresh = await connectClient(new StreamableHTTPClientTransport(new URL(b.url)));

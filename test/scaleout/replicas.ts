@@ -39,7 +39,12 @@ export interface Replica {
 export async function startReplica(config: string, sessionStore: string, sessions?: SessionStore): Promise<Replica> {
   const logs: string[] = [];
   const logger = createStderrLogger('debug', (line) => logs.push(line));
-  const stack = await createGatewayFromConfig({ config, sessionStore, logger, ...(sessions && { gateway: { sessions } }) });
+  const stack = await createGatewayFromConfig({
+    config,
+    sessionStore,
+    logger,
+    ...(sessions && { gateway: { sessions } }),
+  });
   const http = await startHttpGateway(stack.gateway, { logger });
   await stack.hub.settled();
   return {
@@ -63,9 +68,28 @@ export interface ReplicaProcess {
 
 /** `toolsearch serve --http 127.0.0.1:PORT --session-store URL` as its own process. */
 export async function spawnReplica(config: string, sessionStore: string, port: number): Promise<ReplicaProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--config', config, '--http', `127.0.0.1:${port}`, '--session-store', sessionStore, '--settle-ms', '10000', '--log-level', 'debug'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      CLI,
+      'serve',
+      '--config',
+      config,
+      '--http',
+      `127.0.0.1:${port}`,
+      '--session-store',
+      sessionStore,
+      '--settle-ms',
+      '10000',
+      '--log-level',
+      'debug',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -126,7 +150,13 @@ export interface RawAnswer {
 }
 
 /** One JSON-RPC request as a raw POST; hangs become failures after 20 s. */
-export async function rawRequest(url: string, sessionId: string | undefined, method: string, params: Record<string, unknown> = {}, id = 1): Promise<RawAnswer> {
+export async function rawRequest(
+  url: string,
+  sessionId: string | undefined,
+  method: string,
+  params: Record<string, unknown> = {},
+  id = 1,
+): Promise<RawAnswer> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { ...HEADERS, ...(sessionId !== undefined && { 'mcp-session-id': sessionId }) },
@@ -148,14 +178,28 @@ export async function rawRequest(url: string, sessionId: string | undefined, met
 
 /** initialize + notifications/initialized as raw requests; the new session id. */
 export async function rawSession(url: string): Promise<string> {
-  const init = await rawRequest(url, undefined, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } }, 0);
+  const init = await rawRequest(
+    url,
+    undefined,
+    'initialize',
+    { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    0,
+  );
   if (init.status !== 200 || !init.sessionId) throw new Error(`initialize failed: ${init.status}`);
-  await fetch(url, { method: 'POST', headers: { ...HEADERS, 'mcp-session-id': init.sessionId }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  await fetch(url, {
+    method: 'POST',
+    headers: { ...HEADERS, 'mcp-session-id': init.sessionId },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
   return init.sessionId;
 }
 
 /** Open the standing GET stream; resolves with its status once headers arrive. */
 export async function openStream(url: string, sessionId: string, signal: AbortSignal): Promise<number> {
-  const res = await fetch(url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId }, signal });
+  const res = await fetch(url, {
+    method: 'GET',
+    headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId },
+    signal,
+  });
   return res.status;
 }

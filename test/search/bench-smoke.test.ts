@@ -29,7 +29,11 @@ describe('bench harness (smoke)', () => {
       tools,
       queries: [
         { qid: '1', query: 'post a slack message', gold: [['slack/send_message']] },
-        { qid: '2', query: 'open an issue on github and check the weather', gold: [['github/create_issue'], ['weather/forecast']] },
+        {
+          qid: '2',
+          query: 'open an issue on github and check the weather',
+          gold: [['github/create_issue'], ['weather/forecast']],
+        },
       ],
     };
     for (const name of ['default', 'bm25', 'reference'] as const) {

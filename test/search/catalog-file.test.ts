@@ -15,8 +15,20 @@ const schema = { type: 'object', properties: {} };
 describe('loadCatalogFile', () => {
   it('reads MCP and local tools, all deferred, keeping ids', () => {
     const path = file('a.jsonl', [
-      JSON.stringify({ id: 'gh/create_issue', server: 'gh', name: 'create_issue', description: 'Create', inputSchema: schema }),
-      JSON.stringify({ id: 'math.factorial', server: null, name: 'math.factorial', description: 'n!', inputSchema: schema }),
+      JSON.stringify({
+        id: 'gh/create_issue',
+        server: 'gh',
+        name: 'create_issue',
+        description: 'Create',
+        inputSchema: schema,
+      }),
+      JSON.stringify({
+        id: 'math.factorial',
+        server: null,
+        name: 'math.factorial',
+        description: 'n!',
+        inputSchema: schema,
+      }),
     ]);
     const catalog = loadCatalogFile(path, { warn: null });
     expect(catalog.getById('gh/create_issue')?.name).toBe('mcp__gh__create_issue');
@@ -44,13 +56,19 @@ describe('loadCatalogFile', () => {
   });
 
   it('names file and line of a malformed line', () => {
-    const path = file('bad.jsonl', [JSON.stringify({ id: 'a', server: null, name: 'a', description: '', inputSchema: schema }), '{oops']);
+    const path = file('bad.jsonl', [
+      JSON.stringify({ id: 'a', server: null, name: 'a', description: '', inputSchema: schema }),
+      '{oops',
+    ]);
     expect(() => loadCatalogFile(path)).toThrow(CatalogFileError);
     expect(() => loadCatalogFile(path)).toThrow(/bad\.jsonl:2/);
   });
 
   it('reads queries with optional qid', () => {
-    const path = file('q.jsonl', [JSON.stringify({ qid: 'q1', query: 'hello', gold: [['a']] }), JSON.stringify({ query: 'bye' })]);
+    const path = file('q.jsonl', [
+      JSON.stringify({ qid: 'q1', query: 'hello', gold: [['a']] }),
+      JSON.stringify({ query: 'bye' }),
+    ]);
     expect(loadQueriesFile(path)).toEqual([{ qid: 'q1', query: 'hello', gold: [['a']] }, { query: 'bye' }]);
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRanker, splitCompound, weightedQueryTerms, type RareWordExpander } from '../../src/search/rank-default.js';
+import {
+  defaultRanker,
+  splitCompound,
+  weightedQueryTerms,
+  type RareWordExpander,
+} from '../../src/search/rank-default.js';
 import { parseKeywordQuery } from '../../src/search/query.js';
 import { parseThesaurus, shippedThesaurus } from '../../src/search/thesaurus.js';
 import { mcp } from './helpers.js';
@@ -12,7 +17,10 @@ const tools = [
 
 describe('C6: rare-word expansion (issue 12)', () => {
   it('C6: the shipped tool-text thesaurus knows tool neighbours', () => {
-    const neighbours = shippedThesaurus().get('currenc')?.map((n) => n.term) ?? [];
+    const neighbours =
+      shippedThesaurus()
+        .get('currenc')
+        ?.map((n) => n.term) ?? [];
     expect(neighbours.length).toBeGreaterThan(0);
     expect(neighbours.some((t) => ['usd', 'eur', 'fiat', 'exchang'].includes(t))).toBe(true);
   });
@@ -21,7 +29,11 @@ describe('C6: rare-word expansion (issue 12)', () => {
     const thesaurus = parseThesaurus('drizzl umbrella 70 weather 60 forecast 50 rain 40\nfile disk 90');
     // umbrella is in no tool: skipped, the next neighbours are taken instead (2 by default).
     const df = (t: string) => ({ file: 5, weather: 1, forecast: 1, rain: 1, disk: 1 })[t] ?? 0;
-    const expander: RareWordExpander = { options: { weight: 1, neighbours: 2, maxDf: 2, minStemLength: 3 }, thesaurus, df };
+    const expander: RareWordExpander = {
+      options: { weight: 1, neighbours: 2, maxDf: 2, minStemLength: 3 },
+      thesaurus,
+      df,
+    };
     const sources = new Map<string, string>();
     const terms = weightedQueryTerms('drizzle file', 0, expander, sources);
     expect([...terms.keys()].sort()).toEqual(['drizzl', 'file', 'forecast', 'weather']);
@@ -33,7 +45,11 @@ describe('C6: rare-word expansion (issue 12)', () => {
   it('C6: expansion finds a tool that shares no word with the query', () => {
     const thesaurus = parseThesaurus('drizzl weather 60 forecast 50');
     const query = parseKeywordQuery('will it drizzle');
-    expect(defaultRanker({ expansion: { weight: 0, neighbours: 3, maxDf: 2, minStemLength: 3 }, thesaurus }).build(tools).search(query, 5)).toEqual([]);
+    expect(
+      defaultRanker({ expansion: { weight: 0, neighbours: 3, maxDf: 2, minStemLength: 3 }, thesaurus })
+        .build(tools)
+        .search(query, 5),
+    ).toEqual([]);
     const hits = defaultRanker({ thesaurus }).build(tools).search(query, 5);
     expect(hits[0]?.name).toBe('mcp__weather__get_forecast');
   });
@@ -60,29 +76,42 @@ describe('C6: compound words (issue 12)', () => {
     const query = parseKeywordQuery('which countries does SevenTraderAPI cover');
     expect(index.search(query, 1)[0]?.name).toBe('mcp__market__list_countries');
     const sources = new Map<string, string>();
-    const terms = weightedQueryTerms('SevenTraderAPI', 0, {
-      options: { weight: 0, neighbours: 0, maxDf: 0, minStemLength: 3 },
-      thesaurus: new Map(),
-      df: () => 0,
-      compoundParts: (w) => (w === 'seventraderapi' ? ['seven', 'trader', 'api'] : undefined),
-      compounds: { split: 0.7, join: 0 },
-    }, sources);
+    const terms = weightedQueryTerms(
+      'SevenTraderAPI',
+      0,
+      {
+        options: { weight: 0, neighbours: 0, maxDf: 0, minStemLength: 3 },
+        thesaurus: new Map(),
+        df: () => 0,
+        compoundParts: (w) => (w === 'seventraderapi' ? ['seven', 'trader', 'api'] : undefined),
+        compounds: { split: 0.7, join: 0 },
+      },
+      sources,
+    );
     expect(terms.get('trader')).toBeCloseTo(0.7);
     expect(sources.get('trader')).toBe('part of seventraderapi');
     // Without compounds, the query shares no word with any tool but "countries".
-    const plain = defaultRanker({ expansion: { weight: 0, neighbours: 0, maxDf: 0, minStemLength: 3 }, compounds: { split: 0, join: 0 } });
+    const plain = defaultRanker({
+      expansion: { weight: 0, neighbours: 0, maxDf: 0, minStemLength: 3 },
+      compounds: { split: 0, join: 0 },
+    });
     expect(plain.build(catalog).search(parseKeywordQuery('SevenTraderAPI'), 5)).toEqual([]);
   });
 
   it('C6: two query words whose solid form a tool uses add it ("zip code" → zipcode)', () => {
     const catalog = [
-      mcp('post', 'lookup', 'Look up a place.', { inputSchema: { type: 'object', properties: { zipcode: { type: 'string' } } } }),
+      mcp('post', 'lookup', 'Look up a place.', {
+        inputSchema: { type: 'object', properties: { zipcode: { type: 'string' } } },
+      }),
       mcp('post', 'track', 'Track a parcel by its code.'),
     ];
     const noThesaurus = { weight: 0, neighbours: 0, maxDf: 0, minStemLength: 3 };
     const query = parseKeywordQuery('zip code');
     const names = (compounds?: { split: number; join: number }) =>
-      defaultRanker({ expansion: noThesaurus, ...(compounds && { compounds }) }).build(catalog).search(query, 5).map((h) => h.name);
+      defaultRanker({ expansion: noThesaurus, ...(compounds && { compounds }) })
+        .build(catalog)
+        .search(query, 5)
+        .map((h) => h.name);
     expect(names({ split: 0, join: 0 })).toEqual(['mcp__post__track']);
     expect(names()).toContain('mcp__post__lookup');
     const terms = weightedQueryTerms('zip code', 0, {

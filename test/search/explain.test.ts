@@ -17,14 +17,20 @@ const tools = [
 
 describe('C11: explain', () => {
   it('C11: each hit says which fields and terms scored, with server and clause evidence', () => {
-    const result = new ToolSearcher().search(poolOf(tools), 'get the weather forecast for the city, then create a directory', { explain: true });
+    const result = new ToolSearcher().search(
+      poolOf(tools),
+      'get the weather forecast for the city, then create a directory',
+      { explain: true },
+    );
     expect(result.explanations).toHaveLength(result.matches.length);
     const forecast = result.explanations!.find((e) => e.name === 'mcp__weather__get_forecast')!;
     expect(forecast.how).toBe('keyword ranking');
     const weather = forecast.terms!.find((t) => t.term === 'weather')!;
     expect(weather.origin).toBe('query');
     expect(weather.fields).toEqual(expect.arrayContaining(['server', 'description']));
-    expect(forecast.terms!.find((t) => t.term === 'citi')?.fields).toEqual(expect.arrayContaining(['paramDescriptions']));
+    expect(forecast.terms!.find((t) => t.term === 'citi')?.fields).toEqual(
+      expect.arrayContaining(['paramDescriptions']),
+    );
     expect(forecast.clause?.text).toMatch(/weather forecast/);
     const dir = result.explanations!.find((e) => e.name === 'mcp__files__create_directory')!;
     expect(dir.server?.name).toBe('files');
@@ -44,7 +50,9 @@ describe('C11: explain', () => {
   it('C11: select, exact and prefix hits say which rule found them; no explain, no explanations', () => {
     const searcher = new ToolSearcher();
     const pool = poolOf(tools);
-    expect(searcher.search(pool, 'select:mcp__fx__convert_currency', { explain: true }).explanations?.[0]?.how).toMatch(/select/);
+    expect(searcher.search(pool, 'select:mcp__fx__convert_currency', { explain: true }).explanations?.[0]?.how).toMatch(
+      /select/,
+    );
     expect(searcher.search(pool, 'mcp__memory', { explain: true }).explanations?.map((e) => e.how)).toEqual([
       'server prefix mcp__memory',
       'server prefix mcp__memory',
@@ -77,11 +85,21 @@ describe('C12: never empty-handed', () => {
   });
 
   it('C12: server instructions count as server-level evidence and give the summary line', () => {
-    const servers = new Map([['memory', { title: 'Knowledge Graph Memory', description: 'Remember facts about the user across chats. Use it to store preferences.' }]]);
+    const servers = new Map([
+      [
+        'memory',
+        {
+          title: 'Knowledge Graph Memory',
+          description: 'Remember facts about the user across chats. Use it to store preferences.',
+        },
+      ],
+    ]);
     const pool = { ...poolOf(tools), servers };
     const result = new ToolSearcher().search(pool, 'remember preferences', { explain: true });
     expect(result.suggestedServers?.[0]?.server).toBe('memory');
-    expect(result.suggestedServers?.[0]?.summary).toBe('Knowledge Graph Memory: Remember facts about the user across chats.');
+    expect(result.suggestedServers?.[0]?.summary).toBe(
+      'Knowledge Graph Memory: Remember facts about the user across chats.',
+    );
     expect(formatSearchResult(result)).toMatch(/mcp__memory — Knowledge Graph Memory/);
   });
 

@@ -25,7 +25,8 @@ describe('C5: reference scorer', () => {
       local('Grep', 'Search file contents', { searchHint: 'regex search' }),
       mcp('fs', 'readfile', 'Reads already stored data'),
     ]);
-    const score = (q: string) => Object.fromEntries(index.search(parseKeywordQuery(q), 10).map((r) => [r.name, r.score]));
+    const score = (q: string) =>
+      Object.fromEntries(index.search(parseKeywordQuery(q), 10).map((r) => [r.name, r.score]));
     expect(score('notebook')).toEqual({ NotebookEdit: 10 });
     expect(score('note')).toEqual({ NotebookEdit: 5 });
     expect(score('read')).toEqual({ mcp__fs__readfile: 6 }); // "already" is not a word match

@@ -4,18 +4,30 @@ import { ToolSearcher } from '../../src/search/searcher.js';
 import { mcp, poolOf } from './helpers.js';
 
 const tools = [
-  mcp('github', 'create_issue', 'Create an issue', { inputSchema: { type: 'object', properties: { repo: { type: 'string', description: 'Repository owner/name' } } } }),
+  mcp('github', 'create_issue', 'Create an issue', {
+    inputSchema: { type: 'object', properties: { repo: { type: 'string', description: 'Repository owner/name' } } },
+  }),
   mcp('github', 'get_weather_like', 'Nothing to do with weather'),
-  mcp('slack', 'send_message', 'Send a message', { inputSchema: { type: 'object', properties: { channel_id: { type: 'string' } } } }),
+  mcp('slack', 'send_message', 'Send a message', {
+    inputSchema: { type: 'object', properties: { channel_id: { type: 'string' } } },
+  }),
 ];
 
 describe('C7: regex and BM25 modes', () => {
   const searcher = new ToolSearcher();
   it('C7: regex mode is case-insensitive over names, descriptions and arguments', () => {
-    expect(searcher.search(poolOf(tools), 'CREATE_.*', { mode: 'regex' }).matches).toEqual(['mcp__github__create_issue']);
-    expect(searcher.search(poolOf(tools), 'owner/name', { mode: 'regex' }).matches).toEqual(['mcp__github__create_issue']);
-    expect(searcher.search(poolOf(tools), 'channel_id', { mode: 'regex' }).matches).toEqual(['mcp__slack__send_message']);
-    expect(searcher.search(poolOf(tools), '^mcp__(github|slack)__(send|create)', { mode: 'regex' }).matches).toHaveLength(2);
+    expect(searcher.search(poolOf(tools), 'CREATE_.*', { mode: 'regex' }).matches).toEqual([
+      'mcp__github__create_issue',
+    ]);
+    expect(searcher.search(poolOf(tools), 'owner/name', { mode: 'regex' }).matches).toEqual([
+      'mcp__github__create_issue',
+    ]);
+    expect(searcher.search(poolOf(tools), 'channel_id', { mode: 'regex' }).matches).toEqual([
+      'mcp__slack__send_message',
+    ]);
+    expect(
+      searcher.search(poolOf(tools), '^mcp__(github|slack)__(send|create)', { mode: 'regex' }).matches,
+    ).toHaveLength(2);
     expect(searcher.search(poolOf(tools), 'weather', { mode: 'regex' }).kind).toBe('regex');
   });
 
@@ -38,11 +50,23 @@ describe('C7: regex and BM25 modes', () => {
 
   it('C7: SafeRegex agrees with RegExp on ordinary patterns', () => {
     const cases: [string, string][] = [
-      ['ab+c', 'xxabbbc'], ['^abc$', 'abc'], ['^abc$', 'abcd'], ['a{2,3}', 'caab'], ['a{2,3}', 'cab'],
-      ['[a-f]+\\d', 'ZZbeef7'], ['[^a-z]', 'abc'], ['\\bcat\\b', 'a cat sat'], ['\\bcat\\b', 'concat'],
-      ['colou?r', 'COLOR'], ['(?:get|list)_\\w+', 'list_items'], ['x.y', 'x\ny'], ['a|b|c$', 'zzc'], ['\\s+', 'ab'],
+      ['ab+c', 'xxabbbc'],
+      ['^abc$', 'abc'],
+      ['^abc$', 'abcd'],
+      ['a{2,3}', 'caab'],
+      ['a{2,3}', 'cab'],
+      ['[a-f]+\\d', 'ZZbeef7'],
+      ['[^a-z]', 'abc'],
+      ['\\bcat\\b', 'a cat sat'],
+      ['\\bcat\\b', 'concat'],
+      ['colou?r', 'COLOR'],
+      ['(?:get|list)_\\w+', 'list_items'],
+      ['x.y', 'x\ny'],
+      ['a|b|c$', 'zzc'],
+      ['\\s+', 'ab'],
     ];
-    for (const [pattern, subject] of cases) expect(new SafeRegex(pattern).test(subject), pattern).toBe(new RegExp(pattern, 'i').test(subject));
+    for (const [pattern, subject] of cases)
+      expect(new SafeRegex(pattern).test(subject), pattern).toBe(new RegExp(pattern, 'i').test(subject));
     expect(() => new SafeRegex('(?=a)')).toThrow(UnsupportedPatternError);
   });
 

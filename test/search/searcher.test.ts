@@ -90,7 +90,10 @@ describe('C4: keywords', () => {
 
   it('C4: reuses the index for the same pool key', () => {
     let builds = 0;
-    const counting = { name: 'counting', build: (tools: Parameters<typeof referenceRanker.build>[0]) => (builds++, referenceRanker.build(tools)) };
+    const counting = {
+      name: 'counting',
+      build: (tools: Parameters<typeof referenceRanker.build>[0]) => (builds++, referenceRanker.build(tools)),
+    };
     const searcher = new ToolSearcher({ ranker: counting });
     searcher.search(poolOf(slack), 'slack');
     searcher.search(poolOf([...slack]), 'send'); // new arrays, same deferred names
@@ -152,23 +155,41 @@ describe('hostile input', () => {
       { numRuns: 300 },
     );
     for (const mode of ['regex', 'bm25'] as const) {
-      fc.assert(fc.property(fc.string({ maxLength: 250 }), (q) => void searcher.search(poolOf(slack), q, { mode })), { numRuns: 200 });
+      fc.assert(
+        fc.property(fc.string({ maxLength: 250 }), (q) => void searcher.search(poolOf(slack), q, { mode })),
+        { numRuns: 200 },
+      );
     }
   });
 
   it('select: of a loaded tool is never reported not found (property)', () => {
     fc.assert(
-      fc.property(fc.subarray(slack.map((t) => t.name), { minLength: 1 }), fc.subarray(slack.map((t) => t.name)), (picked, loaded) => {
-        const r = searcher.search(poolOf(slack, loaded), `select:${picked.join(' , ')}`);
-        expect(r.notFound).toEqual([]);
-        expect(new Set(r.matches)).toEqual(new Set(picked));
-      }),
+      fc.property(
+        fc.subarray(
+          slack.map((t) => t.name),
+          { minLength: 1 },
+        ),
+        fc.subarray(slack.map((t) => t.name)),
+        (picked, loaded) => {
+          const r = searcher.search(poolOf(slack, loaded), `select:${picked.join(' , ')}`);
+          expect(r.notFound).toEqual([]);
+          expect(new Set(r.matches)).toEqual(new Set(picked));
+        },
+      ),
     );
   });
 
   it('handles empty, huge, control-character and plus-flooded queries', () => {
     const pool = poolOf(slack);
-    for (const q of ['', '   ', 'x'.repeat(100_000), 'slack \u0000\u0007 send', '+'.repeat(5000), '+a '.repeat(5000), 'select:' + ','.repeat(50_000)]) {
+    for (const q of [
+      '',
+      '   ',
+      'x'.repeat(100_000),
+      'slack \u0000\u0007 send',
+      '+'.repeat(5000),
+      '+a '.repeat(5000),
+      'select:' + ','.repeat(50_000),
+    ]) {
       expect(() => searcher.search(pool, q)).not.toThrow();
     }
     expect(searcher.search(pool, '', { maxResults: Number.NaN }).matches).toEqual([]);

@@ -21,14 +21,25 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const TOKEN = 'tok-3f9a1c-SECRET-bearer';
 const UPSTREAM_SECRET = 'sk-upstream-7d2e-SECRET';
 const GATEWAY_ONLY_SECRET = 'gw-only-91bb-SECRET';
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sec', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sec', version: '1' } },
+};
 
 /** A raw POST with full control of Host/Origin/Authorization (fetch forbids setting Host). */
 function rawPost(url: string, headers: Record<string, string>, body: unknown = INIT): Promise<number> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
       (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
@@ -48,7 +59,9 @@ describe('G3 security: HTTP gateway in-process', () => {
 
   beforeAll(async () => {
     process.env['GATEWAY_ONLY_SECRET'] = GATEWAY_ONLY_SECRET;
-    const config = parseHubConfig({ mcpServers: { fx: fixtureServer('fx', { env: { UPSTREAM_API_KEY: UPSTREAM_SECRET } }) } });
+    const config = parseHubConfig({
+      mcpServers: { fx: fixtureServer('fx', { env: { UPSTREAM_API_KEY: UPSTREAM_SECRET } }) },
+    });
     stack = await createGatewayFromConfig({ config });
     http = await startHttpGateway(stack.gateway, { token: TOKEN });
     await stack.hub.settled();
@@ -69,30 +82,49 @@ describe('G3 security: HTTP gateway in-process', () => {
       .flat()
       .find((i) => i && i.family === 'IPv4' && !i.internal);
     if (!external) return console.log('no non-loopback IPv4 interface: reachability check skipped');
-    await expect(rawPost(`http://${external.address}:${http.port}/mcp`, { authorization: `Bearer ${TOKEN}` })).rejects.toThrow(/ECONNREFUSED/);
+    await expect(
+      rawPost(`http://${external.address}:${http.port}/mcp`, { authorization: `Bearer ${TOKEN}` }),
+    ).rejects.toThrow(/ECONNREFUSED/);
   });
 
   it('G3: DNS rebinding: a foreign Origin gets 403; a foreign Host gets 403; loopback names pass', async () => {
     const auth = { authorization: `Bearer ${TOKEN}` };
-    for (const origin of ['http://evil.example', 'http://localhost.evil.example', 'null', 'file://', 'http://127.0.0.1.nip.io']) {
+    for (const origin of [
+      'http://evil.example',
+      'http://localhost.evil.example',
+      'null',
+      'file://',
+      'http://127.0.0.1.nip.io',
+    ]) {
       expect(await rawPost(http.url, { ...auth, origin }), origin).toBe(403);
     }
     for (const host of [`evil.example:${http.port}`, `attacker.127.0.0.1.nip.io:${http.port}`, 'evil.example']) {
       expect(await rawPost(http.url, { ...auth, host }), host).toBe(403);
     }
-    expect(await rawPost(http.url, { ...auth, origin: `http://localhost:${http.port}`, host: `localhost:${http.port}` })).toBe(200);
+    expect(
+      await rawPost(http.url, { ...auth, origin: `http://localhost:${http.port}`, host: `localhost:${http.port}` }),
+    ).toBe(200);
     expect(await rawPost(http.url, { ...auth, host: `127.0.0.1:${http.port}` })).toBe(200);
   });
 
   it('G3: bearer token: missing, wrong, prefix, longer or differently cased token → 401; the right one → 200', async () => {
-    const wrong = ['', 'Bearer', 'Bearer ', `Bearer ${TOKEN.slice(0, -1)}`, `Bearer ${TOKEN}x`, `Bearer ${TOKEN.toUpperCase()}`, `Basic ${TOKEN}`, TOKEN];
+    const wrong = [
+      '',
+      'Bearer',
+      'Bearer ',
+      `Bearer ${TOKEN.slice(0, -1)}`,
+      `Bearer ${TOKEN}x`,
+      `Bearer ${TOKEN.toUpperCase()}`,
+      `Basic ${TOKEN}`,
+      TOKEN,
+    ];
     expect(await rawPost(http.url, {})).toBe(401);
     for (const authorization of wrong) expect(await rawPost(http.url, { authorization }), authorization).toBe(401);
     expect(await rawPost(http.url, { authorization: `Bearer ${TOKEN}` })).toBe(200);
     expect(await rawPost(http.url, { authorization: `bearer ${TOKEN}` })).toBe(200);
   });
 
-  it('D4: one session can never list or call another session\'s discovered tools, directly or via call_tool', async () => {
+  it("D4: one session can never list or call another session's discovered tools, directly or via call_tool", async () => {
     await a.call('tool_search', { query: 'select:mcp__fx__add' });
     expect(await a.toolNames()).toContain('mcp__fx__add');
     expect(await b.toolNames()).not.toContain('mcp__fx__add');
@@ -106,7 +138,11 @@ describe('G3 security: HTTP gateway in-process', () => {
   });
 
   it('G3: an unknown or forged session id is refused (404), not attached to any session', async () => {
-    const status = await rawPost(http.url, { authorization: `Bearer ${TOKEN}`, 'mcp-session-id': 'not-a-real-session' }, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+    const status = await rawPost(
+      http.url,
+      { authorization: `Bearer ${TOKEN}`, 'mcp-session-id': 'not-a-real-session' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
+    );
     expect(status).toBe(404);
   });
 
@@ -127,11 +163,31 @@ describe('G3 security: no secret in the logs of `toolsearch serve --log-level de
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolsearch-sec-'));
     const config = join(dir, 'mcp.json');
-    writeFileSync(config, JSON.stringify({ mcpServers: { fx: fixtureServer('fx', { env: { UPSTREAM_API_KEY: UPSTREAM_SECRET } }) } }));
-    child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'serve', '--http', '127.0.0.1:0', '--config', config, '--log-level', 'debug', '--settle-ms', '5000'], {
-      cwd: repoRoot,
-      env: { ...process.env, TOOLSEARCH_TOKEN: TOKEN, GATEWAY_ONLY_SECRET },
-    });
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { fx: fixtureServer('fx', { env: { UPSTREAM_API_KEY: UPSTREAM_SECRET } }) } }),
+    );
+    child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(repoRoot, 'src/cli/main.ts'),
+        'serve',
+        '--http',
+        '127.0.0.1:0',
+        '--config',
+        config,
+        '--log-level',
+        'debug',
+        '--settle-ms',
+        '5000',
+      ],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, TOOLSEARCH_TOKEN: TOKEN, GATEWAY_ONLY_SECRET },
+      },
+    );
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   });
@@ -149,7 +205,11 @@ describe('G3 security: no secret in the logs of `toolsearch serve --log-level de
       await client.call('mcp__fx__show_env');
       await client.call('mcp__fx__die');
       await waitFor(() => stderr.includes('"fx" disconnected'), 'the drop to be logged');
-      await waitFor(async () => (await client.call('mcp__fx__ping')).text === 'pong from fx', 'fx to reconnect', 15_000);
+      await waitFor(
+        async () => (await client.call('mcp__fx__ping')).text === 'pong from fx',
+        'fx to reconnect',
+        15_000,
+      );
     } finally {
       await client.close();
     }

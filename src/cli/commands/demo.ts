@@ -11,7 +11,11 @@ import { addServeOptions, runServe, type ServeOptions } from './serve.js';
 export const DEMO_ADDRESS = '127.0.0.1:8765';
 
 export function demoCommand(): Command {
-  return addServeOptions(new Command('demo').description(`Run the gateway over HTTP (default ${DEMO_ADDRESS}) in front of the bundled reference servers, with a live round trip`))
+  return addServeOptions(
+    new Command('demo').description(
+      `Run the gateway over HTTP (default ${DEMO_ADDRESS}) in front of the bundled reference servers, with a live round trip`,
+    ),
+  )
     .option('--http <host:port>', 'address to serve on', DEMO_ADDRESS)
     .option('--no-round-trip', 'skip the example search and call')
     .action(async (options: ServeOptions & { roundTrip: boolean }) => {
@@ -27,12 +31,17 @@ export function demoCommand(): Command {
 
 async function roundTrip(url: string, token: string | undefined): Promise<void> {
   const client = new Client({ name: 'toolsearch-demo', version: '0.1.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(url), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {});
+  const transport = new StreamableHTTPClientTransport(
+    new URL(url),
+    token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {},
+  );
   const say = (text: string) => process.stdout.write(`${text}\n`);
   try {
     await client.connect(transport);
     const before = await client.listTools();
-    say(`\nround trip: a new session lists ${before.tools.length} tools: ${before.tools.map((t) => t.name).join(', ')}`);
+    say(
+      `\nround trip: a new session lists ${before.tools.length} tools: ${before.tools.map((t) => t.name).join(', ')}`,
+    );
     const search = await client.callTool({ name: 'tool_search', arguments: { query: 'echo message' } });
     const first = (search.content as { type: string; text?: string }[])[0];
     say(`tool_search "echo message" → ${first?.text ?? ''}`);

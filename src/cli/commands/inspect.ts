@@ -4,7 +4,11 @@
  */
 import type { Command } from 'commander';
 import type { PoolView } from '../../core/catalog.js';
-import { countAnthropicExact, createAnthropicClient, type ExactAnthropicCounts } from '../../inspect/anthropic-count.js';
+import {
+  countAnthropicExact,
+  createAnthropicClient,
+  type ExactAnthropicCounts,
+} from '../../inspect/anthropic-count.js';
 import { inspectPool, type InspectReport } from '../../inspect/report.js';
 import { o200kTokens, TOKENIZER_NOTE } from '../../inspect/tokenizer.js';
 import { callToolDefinition, GATEWAY_ANNOUNCE_TOKEN_BUDGET } from '../../gateway/tools.js';
@@ -21,21 +25,28 @@ export interface InspectCommandOptions {
 }
 
 /** With an API key, exact Claude counts from `messages.countTokens`; otherwise undefined. */
-async function exactCounts(options: InspectCommandOptions, pool: PoolView): Promise<ExactAnthropicCounts | { error: string } | undefined> {
+async function exactCounts(
+  options: InspectCommandOptions,
+  pool: PoolView,
+): Promise<ExactAnthropicCounts | { error: string } | undefined> {
   const apiKey = process.env.ANTHROPIC_API_KEY;
   if (!apiKey) return undefined;
   try {
     const client = await createAnthropicClient(apiKey, process.env.ANTHROPIC_BASE_URL || undefined);
     return await countAnthropicExact(client, options.anthropicModel ?? DEFAULT_COUNT_MODEL, pool);
   } catch (error) {
-    return { error: `exact Claude count failed, estimates only: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      error: `exact Claude count failed, estimates only: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
 const DEFAULT_COUNT_MODEL = 'claude-sonnet-4-5';
 
 /** Pool sources other than a catalog file (e.g. live MCP servers) register here. */
-export type PoolLoader = (options: InspectCommandOptions & Record<string, unknown>) => Promise<{ pool: PoolView; close(): Promise<void> } | undefined>;
+export type PoolLoader = (
+  options: InspectCommandOptions & Record<string, unknown>,
+) => Promise<{ pool: PoolView; close(): Promise<void> } | undefined>;
 const extraLoaders: PoolLoader[] = [];
 export function addInspectPoolLoader(loader: PoolLoader): void {
   extraLoaders.push(loader);
@@ -45,10 +56,17 @@ function pct(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
 }
 
-export function renderInspectText(report: InspectReport, top = 15, exact?: ExactAnthropicCounts | { error: string }): string {
+export function renderInspectText(
+  report: InspectReport,
+  top = 15,
+  exact?: ExactAnthropicCounts | { error: string },
+): string {
   const lines: string[] = [];
-  lines.push(`${report.tools} tools from ${report.servers} servers${report.pendingServers.length ? ` (pending: ${report.pendingServers.join(', ')})` : ''}`);
-  for (const failed of report.failedServers) lines.push(`FAILED ${failed.server}: ${failed.reason} (its tools are not counted)`);
+  lines.push(
+    `${report.tools} tools from ${report.servers} servers${report.pendingServers.length ? ` (pending: ${report.pendingServers.join(', ')})` : ''}`,
+  );
+  for (const failed of report.failedServers)
+    lines.push(`FAILED ${failed.server}: ${failed.reason} (its tools are not counted)`);
   lines.push('');
   lines.push(`eager (every schema sent):            ${report.eagerTokens.toLocaleString('en-US')} tokens`);
   lines.push(
@@ -57,17 +75,25 @@ export function renderInspectText(report: InspectReport, top = 15, exact?: Exact
   );
   lines.push(`savings:                              ${pct(report.savings)}`);
   if (report.announcementForm === 'grouped') {
-    lines.push(`(the announcement is grouped by server; as a full name list it would cost ${report.listAnnouncementTokens} tokens)`);
+    lines.push(
+      `(the announcement is grouped by server; as a full name list it would cost ${report.listAnnouncementTokens} tokens)`,
+    );
   }
   lines.push('');
   lines.push('server                                    tools     eager  deferred');
   for (const s of report.perServer.slice(0, top)) {
-    lines.push(`${s.server.slice(0, 40).padEnd(40)} ${String(s.tools).padStart(6)} ${String(s.eagerTokens).padStart(9)} ${String(s.deferredTokens).padStart(9)}`);
+    lines.push(
+      `${s.server.slice(0, 40).padEnd(40)} ${String(s.tools).padStart(6)} ${String(s.eagerTokens).padStart(9)} ${String(s.deferredTokens).padStart(9)}`,
+    );
   }
-  if (report.perServer.length > top) lines.push(`… ${report.perServer.length - top} more servers (--top N, or --json for all)`);
+  if (report.perServer.length > top)
+    lines.push(`… ${report.perServer.length - top} more servers (--top N, or --json for all)`);
   lines.push('');
   lines.push('mode     search  tokens  why');
-  for (const m of report.modes) lines.push(`${m.mode.padEnd(8)} ${(m.useToolSearch ? 'yes' : 'no').padEnd(7)} ${String(m.tokens).padStart(7)}  ${m.reason}`);
+  for (const m of report.modes)
+    lines.push(
+      `${m.mode.padEnd(8)} ${(m.useToolSearch ? 'yes' : 'no').padEnd(7)} ${String(m.tokens).padStart(7)}  ${m.reason}`,
+    );
   lines.push('');
   lines.push(`Counted with ${report.tokenizer}`);
   if (exact && 'error' in exact) lines.push(exact.error);
@@ -80,7 +106,9 @@ export function renderInspectText(report: InspectReport, top = 15, exact?: Exact
   return lines.join('\n');
 }
 
-async function loadPool(options: InspectCommandOptions & Record<string, unknown>): Promise<{ pool: PoolView; close(): Promise<void> }> {
+async function loadPool(
+  options: InspectCommandOptions & Record<string, unknown>,
+): Promise<{ pool: PoolView; close(): Promise<void> }> {
   for (const loader of extraLoaders) {
     const loaded = await loader(options);
     if (loaded) return loaded;
@@ -96,9 +124,16 @@ export function registerInspectCommand(program: Command): Command {
     .option('--catalog <file>', 'catalog in the JSONL format ({id, server, name, description, inputSchema} per line)')
     .option('--json', 'print one JSON object')
     .option('--context-window <tokens>', 'context window for the auto mode threshold', parsePositiveInt)
-    .option('--announce-budget <tokens>', 'token budget above which the name list becomes a grouped announcement', parsePositiveInt)
+    .option(
+      '--announce-budget <tokens>',
+      'token budget above which the name list becomes a grouped announcement',
+      parsePositiveInt,
+    )
     .option('--top <n>', 'servers to list in the text table', parsePositiveInt, 15)
-    .option('--anthropic-model <model>', `model for exact Claude counts when ANTHROPIC_API_KEY is set (default ${DEFAULT_COUNT_MODEL})`)
+    .option(
+      '--anthropic-model <model>',
+      `model for exact Claude counts when ANTHROPIC_API_KEY is set (default ${DEFAULT_COUNT_MODEL})`,
+    )
     .action(async (options: InspectCommandOptions & Record<string, unknown>) => {
       const { pool, close } = await loadPool(options);
       try {
@@ -111,7 +146,9 @@ export function registerInspectCommand(program: Command): Command {
           extraTools: [callToolDefinition()],
         });
         const exact = await exactCounts(options, pool);
-        const out = options.json ? JSON.stringify(exact ? { ...report, anthropic: exact } : report) : renderInspectText(report, options.top, exact);
+        const out = options.json
+          ? JSON.stringify(exact ? { ...report, anthropic: exact } : report)
+          : renderInspectText(report, options.top, exact);
         process.stdout.write(`${out}\n`);
       } finally {
         await close();

@@ -5,7 +5,13 @@
 import type { Command } from 'commander';
 import type { Catalog } from '../../core/catalog.js';
 import { isRankerName, RANKER_NAMES } from '../../search/rankers.js';
-import { ToolSearcher, type SearchMode, type SearchOptions, type SearchPool, type ToolSearchResult } from '../../search/searcher.js';
+import {
+  ToolSearcher,
+  type SearchMode,
+  type SearchOptions,
+  type SearchPool,
+  type ToolSearchResult,
+} from '../../search/searcher.js';
 import type { RankerName } from '../../search/ranker.js';
 import { formatExplanation } from '../../search/explain.js';
 import { addEmbeddingsOptions, embeddingsFromFlags, type EmbeddingsFlags } from '../embeddings-options.js';
@@ -27,11 +33,18 @@ interface SearchCommandOptions extends EmbeddingsFlags {
 
 function poolOf(catalog: Catalog): SearchPool {
   const tools = catalog.tools;
-  return { tools, deferred: new Set(tools.map((t) => t.name)), pendingServers: catalog.pendingServers, failedServers: catalog.failedServers, servers: catalog.serverInfo };
+  return {
+    tools,
+    deferred: new Set(tools.map((t) => t.name)),
+    pendingServers: catalog.pendingServers,
+    failedServers: catalog.failedServers,
+    servers: catalog.serverInfo,
+  };
 }
 
 function readQueries(options: SearchCommandOptions): QueryEntry[] {
-  if (options.query !== undefined && options.queries !== undefined) throw new Error('Use either --query or --queries, not both.');
+  if (options.query !== undefined && options.queries !== undefined)
+    throw new Error('Use either --query or --queries, not both.');
   if (options.query !== undefined) return [{ query: options.query }];
   if (options.queries !== undefined) return loadQueriesFile(options.queries);
   throw new Error('Give a query with --query "…" or a file of queries with --queries FILE.jsonl.');
@@ -39,7 +52,8 @@ function readQueries(options: SearchCommandOptions): QueryEntry[] {
 
 /** The catalog to search: a JSONL file, the live tools of the servers in an MCP config, or the bundled servers. */
 async function openCatalog(options: SearchCommandOptions): Promise<{ catalog: Catalog; close(): Promise<void> }> {
-  if (options.catalog !== undefined && options.config !== undefined) throw new Error('Use either --catalog or --config, not both.');
+  if (options.catalog !== undefined && options.config !== undefined)
+    throw new Error('Use either --catalog or --config, not both.');
   if (options.catalog !== undefined) return { catalog: loadCatalogFile(options.catalog), close: async () => {} };
   // Live servers: the config's, or (like `serve`) the bundled reference servers.
   const { loadCatalogFromConfig } = await import('../../mcp/load.js');
@@ -51,11 +65,18 @@ async function openCatalog(options: SearchCommandOptions): Promise<{ catalog: Ca
 /** Anything that answers a search: the plain searcher, or the embedding searcher (async). */
 type Search = (pool: SearchPool, query: string, options: SearchOptions) => ToolSearchResult | Promise<ToolSearchResult>;
 
-export async function runSearchCommand(catalog: Catalog, options: SearchCommandOptions, write: (line: string) => void): Promise<void> {
-  if (!isRankerName(options.ranker)) throw new Error(`Unknown ranker "${options.ranker}". Use one of: ${RANKER_NAMES.join(', ')}.`);
-  if (!['default', 'regex', 'bm25'].includes(options.mode)) throw new Error(`Unknown mode "${options.mode}". Use default, regex or bm25.`);
+export async function runSearchCommand(
+  catalog: Catalog,
+  options: SearchCommandOptions,
+  write: (line: string) => void,
+): Promise<void> {
+  if (!isRankerName(options.ranker))
+    throw new Error(`Unknown ranker "${options.ranker}". Use one of: ${RANKER_NAMES.join(', ')}.`);
+  if (!['default', 'regex', 'bm25'].includes(options.mode))
+    throw new Error(`Unknown mode "${options.mode}". Use default, regex or bm25.`);
   const maxResults = Number(options.maxResults);
-  if (!Number.isInteger(maxResults) || maxResults < 1) throw new Error(`--max-results must be a positive integer, got "${options.maxResults}".`);
+  if (!Number.isInteger(maxResults) || maxResults < 1)
+    throw new Error(`--max-results must be a positive integer, got "${options.maxResults}".`);
   const pool = poolOf(catalog);
   const explain = options.explain === true;
   const search = await searchFunction(pool, options, maxResults);
@@ -79,7 +100,9 @@ export async function runSearchCommand(catalog: Catalog, options: SearchCommandO
       );
       continue;
     }
-    write(`${entry.qid !== undefined ? `[${entry.qid}] ` : ''}${entry.query}  (${result.kind}, ${result.totalDeferred} deferred)`);
+    write(
+      `${entry.qid !== undefined ? `[${entry.qid}] ` : ''}${entry.query}  (${result.kind}, ${result.totalDeferred} deferred)`,
+    );
     if (result.error !== undefined) write(`    error: ${result.error}`);
     if (result.matches.length === 0) write('    (no match)');
     result.matches.forEach((name, i) => {
@@ -87,7 +110,8 @@ export async function runSearchCommand(catalog: Catalog, options: SearchCommandO
       writeExplanation(result, i, write);
     });
     for (const name of result.notFound) write(`    not found: ${name}`);
-    for (const line of formatServerSuggestions(result.suggestedServers ?? [], result.matches.length > 0)) write(`    ${line}`);
+    for (const line of formatServerSuggestions(result.suggestedServers ?? [], result.matches.length > 0))
+      write(`    ${line}`);
     for (const line of formatFailedServers(result.failedServers ?? [])) write(`    ${line}`);
   }
 }
@@ -105,7 +129,10 @@ async function searchFunction(pool: SearchPool, options: SearchCommandOptions, m
   }
   const { EmbeddingSearcher } = await import('../../embeddings/searcher.js');
   const { createStderrLogger } = await import('../../mcp/log.js');
-  const searcher = new EmbeddingSearcher(embeddings, { logger: createStderrLogger('warn'), searcher: { ranker: options.ranker as RankerName, maxResults } });
+  const searcher = new EmbeddingSearcher(embeddings, {
+    logger: createStderrLogger('warn'),
+    searcher: { ranker: options.ranker as RankerName, maxResults },
+  });
   await searcher.ready(pool);
   return (p, q, o) => searcher.search(p, q, o);
 }
@@ -122,14 +149,20 @@ export function registerSearchCommand(program: Command): void {
     .command('search')
     .description('Search a tool catalog (all tools deferred) with one query or a file of queries.')
     .option('--catalog <file>', 'catalog JSONL: {id, server, name, description, inputSchema} per line')
-    .option('-c, --config <file>', 'search the live tools of the MCP servers in a config ({"mcpServers": …}); with neither, the bundled reference servers')
+    .option(
+      '-c, --config <file>',
+      'search the live tools of the MCP servers in a config ({"mcpServers": …}); with neither, the bundled reference servers',
+    )
     .option('--query <text>', 'one query (select:a,b | exact name | mcp__server | keywords, +term = required)')
     .option('--queries <file>', 'queries JSONL: {qid?, query} per line')
     .option('--max-results <n>', 'results per query', '5')
     .option('--ranker <name>', `keyword ranker: ${RANKER_NAMES.join(' | ')}`, 'default')
     .option('--mode <mode>', 'query mode: default | regex | bm25', 'default')
     .option('--json', 'one JSON line per query: {qid, query, matches: [catalog ids], totalDeferred}')
-    .option('--explain', 'say why each hit is there: fields and terms, expansions, server and clause evidence, embedding rank');
+    .option(
+      '--explain',
+      'say why each hit is there: fields and terms, expansions, server and clause evidence, embedding rank',
+    );
   addEmbeddingsOptions(command).action(async (options: SearchCommandOptions) => {
     const { catalog, close } = await openCatalog(options);
     const out: string[] = [];

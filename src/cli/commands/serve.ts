@@ -43,14 +43,19 @@ export interface ServeOptions extends EmbeddingsFlags {
 export function parseHostPort(value: string): { host: string; port: number } {
   const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d{1,5})$/.exec(value.trim());
   const port = Number(match?.[2]);
-  if (!match || port > 65535) throw new InvalidArgumentError(`expected HOST:PORT or PORT, e.g. 127.0.0.1:8765 (got "${value}")`);
+  if (!match || port > 65535)
+    throw new InvalidArgumentError(`expected HOST:PORT or PORT, e.g. 127.0.0.1:8765 (got "${value}")`);
   return { host: (match[1] ?? DEFAULT_HTTP_HOST).replace(/^\[|\]$/g, ''), port };
 }
 
 /** `--limit NAME=VALUE` (repeatable) into one object; names and values checked by `resolveLimits`. */
-export function parseLimitOption(value: string, previous: Partial<Record<LimitName, number>> = {}): Partial<Record<LimitName, number>> {
+export function parseLimitOption(
+  value: string,
+  previous: Partial<Record<LimitName, number>> = {},
+): Partial<Record<LimitName, number>> {
   const match = /^([A-Za-z]+)=(\d+)$/.exec(value.trim());
-  if (!match) throw new InvalidArgumentError(`expected NAME=INTEGER, e.g. sessions=200; names: ${LIMIT_NAMES.join(', ')}`);
+  if (!match)
+    throw new InvalidArgumentError(`expected NAME=INTEGER, e.g. sessions=200; names: ${LIMIT_NAMES.join(', ')}`);
   const next = { ...previous, [match[1]!]: Number(match[2]) };
   try {
     resolveLimits({ values: next, source: '--limit' });
@@ -64,14 +69,20 @@ export function parseLimitOption(value: string, previous: Partial<Record<LimitNa
  * G5: the bearer token, from `--token`, `--token-file` or TOOLSEARCH_TOKEN (in that order). A flag
  * value is visible to every user in the process list, so the file and the variable are preferred.
  */
-export async function resolveToken(options: Pick<ServeOptions, 'token' | 'tokenFile'>, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
-  if (options.token !== undefined && options.tokenFile !== undefined) throw new InvalidArgumentError('use --token or --token-file, not both');
+export async function resolveToken(
+  options: Pick<ServeOptions, 'token' | 'tokenFile'>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string | undefined> {
+  if (options.token !== undefined && options.tokenFile !== undefined)
+    throw new InvalidArgumentError('use --token or --token-file, not both');
   if (options.tokenFile !== undefined) {
     let text: string;
     try {
       text = await readFile(options.tokenFile, 'utf8');
     } catch (error) {
-      throw new InvalidArgumentError(`--token-file ${options.tokenFile}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+      throw new InvalidArgumentError(
+        `--token-file ${options.tokenFile}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      );
     }
     const token = text.split(/\r?\n/)[0]!.trim();
     if (token === '') throw new InvalidArgumentError(`--token-file ${options.tokenFile}: the first line is empty`);
@@ -89,24 +100,62 @@ function parseLogLevel(value: string): LogLevel {
 
 export function addServeOptions(command: Command): Command {
   return addEmbeddingsOptions(command)
-    .option('-c, --config <file>', 'MCP servers config ({"mcpServers": …}, Claude Desktop format); default: the bundled reference servers')
-    .option('--token <token>', 'HTTP: require "Authorization: Bearer <token>"; visible in the process list, prefer TOOLSEARCH_TOKEN or --token-file')
+    .option(
+      '-c, --config <file>',
+      'MCP servers config ({"mcpServers": …}, Claude Desktop format); default: the bundled reference servers',
+    )
+    .option(
+      '--token <token>',
+      'HTTP: require "Authorization: Bearer <token>"; visible in the process list, prefer TOOLSEARCH_TOKEN or --token-file',
+    )
     .option('--token-file <file>', 'HTTP: read the bearer token from the first line of this file')
-    .option('--dangerously-allow-unauthenticated', 'HTTP: allow binding beyond loopback WITHOUT a token (anyone who reaches the port can call every tool)')
-    .option('--limit <name=value>', `a G5 limit (repeatable), e.g. sessions=200, idleSessionTimeoutMs=600000; names: ${LIMIT_NAMES.join(', ')}`, parseLimitOption)
-    .option('--log-level <level>', 'silent | error | warn | info | debug (logs go to stderr)', parseLogLevel, 'info' as LogLevel)
+    .option(
+      '--dangerously-allow-unauthenticated',
+      'HTTP: allow binding beyond loopback WITHOUT a token (anyone who reaches the port can call every tool)',
+    )
+    .option(
+      '--limit <name=value>',
+      `a G5 limit (repeatable), e.g. sessions=200, idleSessionTimeoutMs=600000; names: ${LIMIT_NAMES.join(', ')}`,
+      parseLimitOption,
+    )
+    .option(
+      '--log-level <level>',
+      'silent | error | warn | info | debug (logs go to stderr)',
+      parseLogLevel,
+      'info' as LogLevel,
+    )
     .option('--root <dir>', 'directory the bundled filesystem server may access (default: cwd)')
     .option('--memory-file <file>', 'knowledge-graph file of the bundled memory server')
     .option('--mode <mode>', 'deferral mode: always | never | auto | auto:N (overrides the config)')
-    .option('--allow-origin <origin>', 'HTTP: allow this browser Origin besides loopback (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
-    .option('--allow-host <host>', 'HTTP: accept this Host header besides loopback names (repeatable; for a proxy in front)', (v: string, all: string[]) => [...all, v], [] as string[])
-    .option('--session-store <url>', `HTTP: share sessions between replicas in Redis, redis[s]://HOST:PORT[/DB] (or ${SESSION_STORE_ENV}; password: ${REDIS_PASSWORD_ENV} or ${REDIS_PASSWORD_FILE_ENV})`)
+    .option(
+      '--allow-origin <origin>',
+      'HTTP: allow this browser Origin besides loopback (repeatable)',
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
+    .option(
+      '--allow-host <host>',
+      'HTTP: accept this Host header besides loopback names (repeatable; for a proxy in front)',
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
+    .option(
+      '--session-store <url>',
+      `HTTP: share sessions between replicas in Redis, redis[s]://HOST:PORT[/DB] (or ${SESSION_STORE_ENV}; password: ${REDIS_PASSWORD_ENV} or ${REDIS_PASSWORD_FILE_ENV})`,
+    )
     .option('--settle-ms <ms>', 'how long to wait for servers before printing the summary', (v) => Number(v), 10_000);
 }
 
 export function serveCommand(): Command {
-  return addServeOptions(new Command('serve').description('Run the MCP gateway: tool_search + discovered tools in front of your MCP servers'))
-    .option('--http <host:port>', 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (host defaults to 127.0.0.1)')
+  return addServeOptions(
+    new Command('serve').description(
+      'Run the MCP gateway: tool_search + discovered tools in front of your MCP servers',
+    ),
+  )
+    .option(
+      '--http <host:port>',
+      'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (host defaults to 127.0.0.1)',
+    )
     .action(async (options: ServeOptions) => {
       await runServe(options);
     });
@@ -117,12 +166,17 @@ export function serveCommand(): Command {
  * H4: everything that can fail at startup (address, token, config, port) fails before any
  * upstream server is spawned, so a failed start leaves no child process behind.
  */
-export async function runServe(options: ServeOptions, out: (text: string) => void = (t) => process.stdout.write(t)): Promise<{ stack: GatewayStack; http?: RunningHttpGateway }> {
+export async function runServe(
+  options: ServeOptions,
+  out: (text: string) => void = (t) => process.stdout.write(t),
+): Promise<{ stack: GatewayStack; http?: RunningHttpGateway }> {
   const logger = createStderrLogger(options.logLevel);
   const embeddings = embeddingsFromFlags(options);
   // G5: refuse an unsafe bind before any server is spawned.
-  const bind = options.http === undefined ? undefined : { ...parseHostPort(options.http), token: await resolveToken(options) };
-  if (bind && bind.token === undefined && !isLoopbackHost(bind.host) && !options.dangerouslyAllowUnauthenticated) throw new UnauthenticatedBindError(bind.host);
+  const bind =
+    options.http === undefined ? undefined : { ...parseHostPort(options.http), token: await resolveToken(options) };
+  if (bind && bind.token === undefined && !isLoopbackHost(bind.host) && !options.dangerouslyAllowUnauthenticated)
+    throw new UnauthenticatedBindError(bind.host);
   const stack = await createGatewayFromConfig({
     ...(embeddings !== undefined && { embeddings }),
     ...(options.config !== undefined && { config: options.config }),
@@ -130,7 +184,8 @@ export async function runServe(options: ServeOptions, out: (text: string) => voi
     ...(options.memoryFile !== undefined && { memoryFile: options.memoryFile }),
     ...(options.mode !== undefined && { gateway: { mode: options.mode } }),
     // G6: flag, then environment, then the config's toolSearch.sessionStore; stdio has one client, so no store.
-    sessionStore: options.http === undefined ? null : (options.sessionStore ?? (process.env[SESSION_STORE_ENV] || undefined)),
+    sessionStore:
+      options.http === undefined ? null : (options.sessionStore ?? (process.env[SESSION_STORE_ENV] || undefined)),
     ...(options.limit !== undefined && { limits: options.limit }),
     // H4: servers start only once the port is bound.
     startHub: false,
@@ -140,14 +195,17 @@ export async function runServe(options: ServeOptions, out: (text: string) => voi
   if (bind !== undefined) {
     const { host, port, token } = bind;
     // H3: /healthz and the status page, under the same Origin, Host and token rules as /mcp.
-    const routes = statusRoutes({ gateway: stack.gateway, servers: () => stack.hub.status(), sessions: () => http?.sessionCount() ?? 0 }, GATEWAY_SERVER_INFO.version);
+    const routes = statusRoutes(
+      { gateway: stack.gateway, servers: () => stack.hub.status(), sessions: () => http?.sessionCount() ?? 0 },
+      GATEWAY_SERVER_INFO.version,
+    );
     try {
       http = await startHttpGateway(stack.gateway, {
         routes,
         host,
         port,
         maxSessions: stack.limits.sessions,
-    maxBodyBytes: stack.limits.requestBodyBytes,
+        maxBodyBytes: stack.limits.requestBodyBytes,
         idleSessionTimeoutMs: stack.limits.idleSessionTimeoutMs,
         ...(options.dangerouslyAllowUnauthenticated === true && { allowUnauthenticated: true }),
         allowedOrigins: options.allowOrigin,
@@ -178,7 +236,9 @@ export async function runServe(options: ServeOptions, out: (text: string) => voi
   }
   const { host, token } = bind;
   if (token === undefined && !isLoopbackHost(host) && options.dangerouslyAllowUnauthenticated) {
-    logger.warn(`serving on ${host} WITHOUT a token (--dangerously-allow-unauthenticated): anyone who can reach it can call every tool`);
+    logger.warn(
+      `serving on ${host} WITHOUT a token (--dangerously-allow-unauthenticated): anyone who can reach it can call every tool`,
+    );
   }
   const shared = stack.redis ? `, sessions shared in ${stack.redis.display}` : '';
   out(`toolsearch gateway listening on ${http.url}${token !== undefined ? ' (bearer token required)' : ''}${shared}\n`);
@@ -211,5 +271,8 @@ export function addLiveConfigToInspect(inspect: Command): Command {
     const loaded = await loadCatalogFromConfig(config, { logger });
     return { pool: loaded.catalog, close: loaded.close };
   });
-  return inspect.option('-c, --config <file>', 'live MCP servers from a config ({"mcpServers": …}; default: the bundled reference servers); slow ones are reported pending');
+  return inspect.option(
+    '-c, --config <file>',
+    'live MCP servers from a config ({"mcpServers": …}; default: the bundled reference servers); slow ones are reported pending',
+  );
 }

@@ -21,7 +21,7 @@ interface StatusOptions {
 
 export function statusCommand(): Command {
   return new Command('status')
-    .description('Show a running HTTP gateway\'s servers, sessions and token savings (what its /status page shows)')
+    .description("Show a running HTTP gateway's servers, sessions and token savings (what its /status page shows)")
     .requiredOption('--http <url>', 'the gateway, e.g. http://127.0.0.1:8765 (its /mcp URL works too)')
     .option('--token <token>', 'bearer token (or set TOOLSEARCH_TOKEN)')
     .option('--search <query>', 'also run a live search and show the ranking with its explanation')
@@ -30,7 +30,14 @@ export function statusCommand(): Command {
     .action(async (options: StatusOptions) => {
       const token = options.token ?? process.env['TOOLSEARCH_TOKEN'];
       const snapshot = (await fetchJson(options.http, STATUS_JSON_PATH, token)) as StatusSnapshot;
-      const answer = options.search !== undefined ? ((await fetchJson(options.http, `${STATUS_SEARCH_PATH}?q=${encodeURIComponent(options.search)}`, token)) as StatusSearchAnswer) : undefined;
+      const answer =
+        options.search !== undefined
+          ? ((await fetchJson(
+              options.http,
+              `${STATUS_SEARCH_PATH}?q=${encodeURIComponent(options.search)}`,
+              token,
+            )) as StatusSearchAnswer)
+          : undefined;
       // Scripts and monitors: exit 2 when a server is failed or quarantined (the status still prints).
       if (hasFaultyServer(snapshot.servers)) process.exitCode = STATUS_EXIT_FAULTY_SERVER;
       if (options.json) {
@@ -52,12 +59,16 @@ async function fetchJson(gateway: string, path: string, token: string | undefine
   const url = `${baseUrl(gateway)}${path}`;
   let response: Response;
   try {
-    response = await fetch(url, { headers: token !== undefined ? { authorization: `Bearer ${token}` } : {}, signal: AbortSignal.timeout(10_000) });
+    response = await fetch(url, {
+      headers: token !== undefined ? { authorization: `Bearer ${token}` } : {},
+      signal: AbortSignal.timeout(10_000),
+    });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
     throw new Error(`cannot reach ${url}${cause ? ` (${cause})` : ''}: is \`toolsearch serve --http\` running there?`);
   }
-  if (response.status === 401) throw new Error(`${url}: the gateway needs its bearer token (--token or TOOLSEARCH_TOKEN)`);
+  if (response.status === 401)
+    throw new Error(`${url}: the gateway needs its bearer token (--token or TOOLSEARCH_TOKEN)`);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   return response.json();
 }
@@ -78,7 +89,10 @@ export function formatStatus(s: StatusSnapshot, base: string): string {
     `${pad('server', 24)} ${pad('state', 12)} ${pad('tools', 6, true)} ${pad('res', 5, true)} ${pad('prompts', 7, true)} ${pad('reconnects', 10, true)}  last error`,
   ];
   for (const server of s.servers) {
-    const retry = server.nextRetryAt !== undefined ? ` (next try in ${Math.max(0, Math.round((server.nextRetryAt - Date.now()) / 1000))} s)` : '';
+    const retry =
+      server.nextRetryAt !== undefined
+        ? ` (next try in ${Math.max(0, Math.round((server.nextRetryAt - Date.now()) / 1000))} s)`
+        : '';
     lines.push(
       `${pad(server.server, 24)} ${pad(server.state, 12)} ${pad(server.tools, 6, true)} ${pad(server.resources ?? 0, 5, true)} ${pad(server.prompts ?? 0, 7, true)} ${pad(server.reconnects, 10, true)}  ${(server.lastError ?? '') + retry}`,
     );
@@ -87,7 +101,9 @@ export function formatStatus(s: StatusSnapshot, base: string): string {
 }
 
 export function formatSearchAnswer(a: StatusSearchAnswer): string {
-  const lines = [`search "${a.query}": ${a.hits.length} of ${a.totalDeferred} deferred tools (${a.kind}${a.lowConfidence ? ', low confidence' : ''})`];
+  const lines = [
+    `search "${a.query}": ${a.hits.length} of ${a.totalDeferred} deferred tools (${a.kind}${a.lowConfidence ? ', low confidence' : ''})`,
+  ];
   for (const hit of a.hits) {
     lines.push(`  ${pad(hit.rank, 2, true)}. ${hit.name}`);
     for (const line of hit.explanation) lines.push(`        ${line}`);

@@ -72,7 +72,11 @@ export class AISdkToolSearch {
   }
 
   planFor(messages: readonly ModelMessage[], model?: string): Promise<Plan> {
-    return this.planner.plan({ history: readModelMessages(messages), expansion: 'client', ...(model !== undefined && { model }) });
+    return this.planner.plan({
+      history: readModelMessages(messages),
+      expansion: 'client',
+      ...(model !== undefined && { model }),
+    });
   }
 
   /** Every pool tool plus the search tool, for `generateText({ tools })`. Rebuild when the pool changes. */
@@ -93,7 +97,10 @@ export class AISdkToolSearch {
   }
 
   /** For `generateText({ prepareStep })`: the step's `activeTools` and the announcement. */
-  readonly prepareStep = async (step: { messages: ModelMessage[]; model?: unknown }): Promise<PrepareStepResult<ToolSet>> => {
+  readonly prepareStep = async (step: {
+    messages: ModelMessage[];
+    model?: unknown;
+  }): Promise<PrepareStepResult<ToolSet>> => {
     const current = await this.planFor(step.messages, modelIdOf(step.model));
     const messages = withAnnouncement(step.messages, current.announcement?.text);
     return { activeTools: current.visibleTools.map((t) => t.name), ...(messages && { messages }) };
@@ -104,11 +111,19 @@ export class AISdkToolSearch {
    * `activeTools` ("unavailable tool"); for a deferred tool the model never loaded, this turns
    * the call into the exact `select:<name>` search, so the tool is loaded and callable next step.
    */
-  readonly repairToolCall = async (failed: { toolCall: ToolCallLike; messages: ModelMessage[] }): Promise<ToolCallLike | null> => {
+  readonly repairToolCall = async (failed: {
+    toolCall: ToolCallLike;
+    messages: ModelMessage[];
+  }): Promise<ToolCallLike | null> => {
     const { toolCall } = failed;
     const current = await this.planFor(failed.messages);
-    if (!current.useToolSearch || !current.searchTool || !undiscoveredNames(current).has(toolCall.toolName)) return null;
-    return { ...toolCall, toolName: current.searchTool.name, input: JSON.stringify({ query: `select:${toolCall.toolName}` }) };
+    if (!current.useToolSearch || !current.searchTool || !undiscoveredNames(current).has(toolCall.toolName))
+      return null;
+    return {
+      ...toolCall,
+      toolName: current.searchTool.name,
+      input: JSON.stringify({ query: `select:${toolCall.toolName}` }),
+    };
   };
 
   private wrap(tool: ToolSpec) {

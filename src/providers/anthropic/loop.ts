@@ -2,7 +2,13 @@
  * A minimal Anthropic agent loop: prepare → create → answer every tool_use → repeat. The
  * history it keeps is the raw one (what the API returned); normalization happens per request.
  */
-import type { ContentBlock, Message, MessageCreateParamsNonStreaming, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  ContentBlock,
+  Message,
+  MessageCreateParamsNonStreaming,
+  MessageParam,
+  ToolResultBlockParam,
+} from '@anthropic-ai/sdk/resources/messages';
 import { ANTHROPIC_SERVER_SEARCH_NAMES, type StepEvent } from '../shared/calls.js';
 import type { AnthropicToolSearch } from './tool-search.js';
 
@@ -10,7 +16,12 @@ export const DEFAULT_MAX_ITERATIONS = 10;
 
 /** The part of an Anthropic client the loop uses (`new Anthropic()`, `AnthropicBedrock`, `AnthropicVertex` fit). */
 export interface AnthropicMessagesClient {
-  readonly messages: { create(params: MessageCreateParamsNonStreaming, options?: { headers?: Record<string, string> }): PromiseLike<Message> };
+  readonly messages: {
+    create(
+      params: MessageCreateParamsNonStreaming,
+      options?: { headers?: Record<string, string> },
+    ): PromiseLike<Message>;
+  };
 }
 
 export interface RunAnthropicOptions {
@@ -36,7 +47,10 @@ function serverSearchOutput(content: readonly ContentBlock[], id: string): { out
   const result = content.find((b) => b.type === 'tool_search_tool_result' && b.tool_use_id === id);
   if (!result || result.type !== 'tool_search_tool_result') return { output: '', isError: false };
   if (result.content.type === 'tool_search_tool_result_error') {
-    return { output: `${result.content.error_code}${result.content.error_message ? `: ${result.content.error_message}` : ''}`, isError: true };
+    return {
+      output: `${result.content.error_code}${result.content.error_message ? `: ${result.content.error_message}` : ''}`,
+      isError: true,
+    };
   }
   const names = result.content.tool_references.map((r) => r.tool_name);
   return { output: names.length ? `Loaded: ${names.join(', ')}` : 'No tools found.', isError: false };
@@ -46,7 +60,16 @@ function serverSearchOutput(content: readonly ContentBlock[], id: string): { out
 function serverSearchSteps(content: readonly ContentBlock[], iteration: number): StepEvent[] {
   return content.flatMap((b) =>
     b.type === 'server_tool_use' && SERVER_SEARCH.has(b.name)
-      ? [{ iteration, id: b.id, name: b.name, input: b.input, ...serverSearchOutput(content, b.id), infrastructure: true }]
+      ? [
+          {
+            iteration,
+            id: b.id,
+            name: b.name,
+            input: b.input,
+            ...serverSearchOutput(content, b.id),
+            infrastructure: true,
+          },
+        ]
       : [],
   );
 }
@@ -60,7 +83,10 @@ export async function runAnthropicAgent(options: RunAnthropicOptions): Promise<A
   while (iteration < max) {
     iteration++;
     const prepared = await options.toolSearch.prepare({ ...options.params, messages });
-    response = await options.client.messages.create(prepared.params, ...(prepared.headers ? [{ headers: prepared.headers }] : []));
+    response = await options.client.messages.create(
+      prepared.params,
+      ...(prepared.headers ? [{ headers: prepared.headers }] : []),
+    );
     messages.push({ role: 'assistant', content: response.content });
     for (const event of serverSearchSteps(response.content, iteration)) {
       steps.push(event);
@@ -79,8 +105,13 @@ export async function runAnthropicAgent(options: RunAnthropicOptions): Promise<A
       const run = await options.toolSearch.runToolUse(use, prepared.plan, response.content);
       results.push(run.result);
       const event: StepEvent = {
-        iteration, id: use.id, name: use.name, input: use.input, output: run.output,
-        isError: run.result.is_error === true, infrastructure: run.infrastructure,
+        iteration,
+        id: use.id,
+        name: use.name,
+        input: use.input,
+        output: run.output,
+        isError: run.result.is_error === true,
+        infrastructure: run.infrastructure,
       };
       steps.push(event);
       options.onStep?.(event);

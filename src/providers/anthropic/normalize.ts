@@ -10,7 +10,12 @@
  *   reference-bearing user message without text gets a minimal "Tool loaded." sibling, so the
  *   expanded definitions never end a human turn bare.
  */
-import type { ContentBlock, ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  ContentBlock,
+  ContentBlockParam,
+  MessageParam,
+  ToolResultBlockParam,
+} from '@anthropic-ai/sdk/resources/messages';
 import { ANTHROPIC_SERVER_SEARCH_NAMES } from '../shared/calls.js';
 
 export const TOOL_LOADED_TEXT = 'Tool loaded.';
@@ -44,7 +49,8 @@ function normalizeResultContent(content: ResultContent, o: NormalizeOptions): Re
     else kept.push(item);
   }
   if (dropped.length === 0) return content;
-  if (!kept.some((k) => isReference(k) || k.type === 'text')) kept.push({ type: 'text', text: droppedReferencesText(dropped, o.references) });
+  if (!kept.some((k) => isReference(k) || k.type === 'text'))
+    kept.push({ type: 'text', text: droppedReferencesText(dropped, o.references) });
   return kept;
 }
 
@@ -62,7 +68,9 @@ function normalizeBlock(block: ContentBlockParam, o: NormalizeOptions): ContentB
       const content = block.content;
       if (content.type !== 'tool_search_tool_search_result') return block;
       const refs = content.tool_references.filter((r) => o.available.has(r.tool_name));
-      return refs.length === content.tool_references.length ? block : { ...block, content: { ...content, tool_references: refs } };
+      return refs.length === content.tool_references.length
+        ? block
+        : { ...block, content: { ...content, tool_references: refs } };
     }
     case 'tool_result':
       return Array.isArray(block.content) ? { ...block, content: normalizeResultContent(block.content, o) } : block;
@@ -87,7 +95,12 @@ function fixTurnBoundaries(messages: MessageParam[]): void {
     const texts = message.content.filter((b) => b.type === 'text');
     if (texts.length > 0) {
       const target = messages.findIndex(
-        (m, j) => j > i && m.role === 'user' && typeof m.content !== 'string' && hasToolResults(m.content) && !hasReferences(m.content),
+        (m, j) =>
+          j > i &&
+          m.role === 'user' &&
+          typeof m.content !== 'string' &&
+          hasToolResults(m.content) &&
+          !hasReferences(m.content),
       );
       const targetMessage = messages[target];
       if (targetMessage && typeof targetMessage.content !== 'string') {
@@ -97,12 +110,18 @@ function fixTurnBoundaries(messages: MessageParam[]): void {
     }
     const current = messages[i]!;
     if (typeof current.content !== 'string' && !current.content.some((b) => b.type === 'text')) {
-      messages[i] = { ...current, content: [...current.content, { type: 'text', text: TOOL_LOADED_TEXT }] } as MessageParam;
+      messages[i] = {
+        ...current,
+        content: [...current.content, { type: 'text', text: TOOL_LOADED_TEXT }],
+      } as MessageParam;
     }
   }
 }
 
-export function normalizeAnthropicMessages(messages: readonly MessageParam[], options: NormalizeOptions): MessageParam[] {
+export function normalizeAnthropicMessages(
+  messages: readonly MessageParam[],
+  options: NormalizeOptions,
+): MessageParam[] {
   const out = messages.flatMap((message): MessageParam[] => {
     if (typeof message.content === 'string') return [message];
     const content = message.content.flatMap((block) => {

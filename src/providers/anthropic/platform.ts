@@ -27,7 +27,10 @@ export const TOOL_SEARCH_BETAS: Readonly<Record<AnthropicPlatform, readonly stri
 };
 
 /** The platform a client's base URL points at (no URL: the SDK's default, the first-party API). */
-export function detectAnthropicPlatform(baseURL: string | undefined, firstPartyHosts: readonly string[] = FIRST_PARTY_HOSTS): AnthropicPlatform {
+export function detectAnthropicPlatform(
+  baseURL: string | undefined,
+  firstPartyHosts: readonly string[] = FIRST_PARTY_HOSTS,
+): AnthropicPlatform {
   if (!baseURL) return 'anthropic';
   let host: string;
   try {

@@ -24,7 +24,9 @@ export function anthropicTokenCounter(client: AnthropicCountingClient, model: st
   };
   return async (tools) => {
     const [withTools, without] = await Promise.all([
-      client.messages.countTokens({ model, messages: PROBE, tools: tools.map((t) => toAnthropicTool(t)) }).then((r) => r.input_tokens),
+      client.messages
+        .countTokens({ model, messages: PROBE, tools: tools.map((t) => toAnthropicTool(t)) })
+        .then((r) => r.input_tokens),
       countWithout(),
     ]);
     return Math.max(0, withTools - without);

@@ -143,7 +143,8 @@ export class AnthropicToolSearch {
     }
     // Client expansion is the fallback for a model or endpoint without native support: none of
     // the caller's native fields go either.
-    if (current.expansion === 'client') return [...stripToolSearchTools(callerTools), ...current.visibleTools.map((t) => toAnthropicTool(t))];
+    if (current.expansion === 'client')
+      return [...stripToolSearchTools(callerTools), ...current.visibleTools.map((t) => toAnthropicTool(t))];
     // A tool discovered but no longer referenced (known from a compaction snapshot) has nothing
     // left to expand it: it is sent loaded, so the model keeps it (D2).
     const discovered = new Set(current.discovered);
@@ -159,11 +160,19 @@ export class AnthropicToolSearch {
    * `response` when you run your own loop: references a server-side search returned in that same
    * response load their tools for its calls (the documented search-then-call in one response).
    */
-  async runToolUse(block: ToolUseLike, current: Plan, response?: readonly (ContentBlock | ContentBlockParam)[]): Promise<AnthropicToolRun> {
+  async runToolUse(
+    block: ToolUseLike,
+    current: Plan,
+    response?: readonly (ContentBlock | ContentBlockParam)[],
+  ): Promise<AnthropicToolRun> {
     const native = current.expansion === 'native';
     if (current.useToolSearch && current.instructions?.mode === 'client' && block.name === current.searchTool?.name) {
       const result = this.planner.search(current, block.input);
-      return { result: this.searchResultBlock(block.id, result, native), infrastructure: true, output: this.planner.format(result) };
+      return {
+        result: this.searchResultBlock(block.id, result, native),
+        infrastructure: true,
+        output: this.planner.format(result),
+      };
     }
     const loadedNow = native && response ? loadedByResponse(response) : undefined;
     const outcome = await this.planner.runCall(current, block.name, block.input, loadedNow);
@@ -177,15 +186,16 @@ export class AnthropicToolSearch {
   /** F1/C8: references for the matches; text when nothing (or not everything) was found. */
   searchResultBlock(toolUseId: string, result: ToolSearchResult, native: boolean): ToolResultBlockParam {
     const text = this.planner.format(result);
-    if (!native) return { type: 'tool_result', tool_use_id: toolUseId, content: clientSearchText(text, result.matches) };
+    if (!native)
+      return { type: 'tool_result', tool_use_id: toolUseId, content: clientSearchText(text, result.matches) };
     const content: ResultBlocks = result.matches.map((name) => ({
       type: 'tool_reference' as const,
       tool_name: name,
     }));
-    if (result.matches.length === 0 || result.notFound.length > 0 || result.error !== undefined) content.push({ type: 'text', text });
+    if (result.matches.length === 0 || result.notFound.length > 0 || result.error !== undefined)
+      content.push({ type: 'text', text });
     return { type: 'tool_result', tool_use_id: toolUseId, content };
   }
-
 }
 
 /** A call's tool_result; F3 just in time adds what loads the tool for the next request. */
@@ -193,7 +203,10 @@ function answerBlock(id: string, name: string, outcome: CallOutcome, native: boo
   const error = outcome.isError ? { is_error: true } : {};
   if (!outcome.loadNow) return { type: 'tool_result', tool_use_id: id, content: outcome.text, ...error };
   const content: ResultBlocks = native
-    ? [{ type: 'text', text: outcome.text }, { type: 'tool_reference', tool_name: name }]
+    ? [
+        { type: 'text', text: outcome.text },
+        { type: 'tool_reference', tool_name: name },
+      ]
     : [{ type: 'text', text: clientSearchText(outcome.text, [name]) }];
   return { type: 'tool_result', tool_use_id: id, content, ...error };
 }

@@ -2,7 +2,11 @@
  * ToolSpec → Anthropic wire tool. `name` is already provider-safe (A3); `$schema` was stripped at
  * admission (normalizeInputSchema), so the schema goes out as is.
  */
-import type { Tool, ToolSearchToolBm25_20251119, ToolSearchToolRegex20251119 } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  Tool,
+  ToolSearchToolBm25_20251119,
+  ToolSearchToolRegex20251119,
+} from '@anthropic-ai/sdk/resources/messages';
 import type { ToolSpec } from '../../core/tool.js';
 
 export function toAnthropicTool(tool: ToolSpec, deferLoading = false): Tool {

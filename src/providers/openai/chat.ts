@@ -35,7 +35,10 @@ export interface ChatCallRun {
   readonly output: string;
 }
 
-function insertAnnouncement(messages: readonly ChatCompletionMessageParam[], text: string | undefined): ChatCompletionMessageParam[] {
+function insertAnnouncement(
+  messages: readonly ChatCompletionMessageParam[],
+  text: string | undefined,
+): ChatCompletionMessageParam[] {
   if (!text) return [...messages];
   let at = 0;
   while (at < messages.length && (messages[at]!.role === 'system' || messages[at]!.role === 'developer')) at++;
@@ -50,7 +53,11 @@ export class OpenAIChatToolSearch {
   }
 
   async prepare(params: ChatCompletionCreateParamsNonStreaming): Promise<PreparedChatRequest> {
-    const current = await this.planner.plan({ model: params.model, history: readChatHistory(params.messages), expansion: 'client' });
+    const current = await this.planner.plan({
+      model: params.model,
+      history: readChatHistory(params.messages),
+      expansion: 'client',
+    });
     const tools: ChatCompletionTool[] = [...(params.tools ?? []), ...current.visibleTools.map(toChatFunction)];
     const messages = insertAnnouncement(params.messages, current.announcement?.text);
     const { tools: _t, messages: _m, ...rest } = params;
@@ -59,14 +66,28 @@ export class OpenAIChatToolSearch {
 
   async runToolCall(call: ChatCompletionMessageFunctionToolCall, current: Plan): Promise<ChatCallRun> {
     const name = call.function.name;
-    const answer = (content: string): ChatCompletionToolMessageParam => ({ role: 'tool', tool_call_id: call.id, content });
+    const answer = (content: string): ChatCompletionToolMessageParam => ({
+      role: 'tool',
+      tool_call_id: call.id,
+      content,
+    });
     if (current.useToolSearch && name === current.searchTool?.name) {
       const result = this.planner.search(current, call.function.arguments);
       const text = this.planner.format(result);
-      return { message: answer(clientSearchText(text, result.matches)), infrastructure: true, isError: false, output: text };
+      return {
+        message: answer(clientSearchText(text, result.matches)),
+        infrastructure: true,
+        isError: false,
+        output: text,
+      };
     }
     const outcome = await this.planner.runCall(current, name, call.function.arguments);
     const text = outcome.loadNow ? clientSearchText(outcome.text, [name]) : outcome.text;
-    return { message: answer(text), infrastructure: isInfrastructureCall(name), isError: outcome.isError, output: outcome.text };
+    return {
+      message: answer(text),
+      infrastructure: isInfrastructureCall(name),
+      isError: outcome.isError,
+      output: outcome.text,
+    };
   }
 }

@@ -10,12 +10,13 @@ import { functionNames } from './wire.js';
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content
-    .map((part: { text?: unknown }) => (typeof part?.text === 'string' ? part.text : ''))
-    .join('\n');
+  return content.map((part: { text?: unknown }) => (typeof part?.text === 'string' ? part.text : '')).join('\n');
 }
 
-export function readResponsesHistory(input: string | readonly ResponseInputItem[] | null | undefined, instructions?: string | null): HistoryEvent[] {
+export function readResponsesHistory(
+  input: string | readonly ResponseInputItem[] | null | undefined,
+  instructions?: string | null,
+): HistoryEvent[] {
   const events: HistoryEvent[] = instructions ? eventsFromText(instructions) : [];
   if (typeof input === 'string' || !input) return [...events, ...eventsFromText(input ?? '')];
   for (const item of input) {
@@ -34,7 +35,8 @@ export function readResponsesHistory(input: string | readonly ResponseInputItem[
 /** Which tools a Responses input loads natively (its tool_search_output items). */
 export function loadedByOutputs(input: readonly ResponseInputItem[]): Set<string> {
   const names = new Set<string>();
-  for (const item of input) if ('type' in item && item.type === 'tool_search_output') for (const n of functionNames(item.tools)) names.add(n);
+  for (const item of input)
+    if ('type' in item && item.type === 'tool_search_output') for (const n of functionNames(item.tools)) names.add(n);
   return names;
 }
 

@@ -2,8 +2,16 @@
  * Minimal agent loops for the Responses and Chat Completions APIs: prepare → create → answer
  * every call → repeat, up to `maxIterations`. The history kept is the raw one.
  */
-import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { Response, ResponseCreateParamsNonStreaming, ResponseInputItem } from 'openai/resources/responses/responses';
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import type {
+  Response,
+  ResponseCreateParamsNonStreaming,
+  ResponseInputItem,
+} from 'openai/resources/responses/responses';
 import type { StepEvent } from '../shared/calls.js';
 import type { OpenAIChatToolSearch } from './chat.js';
 import type { OpenAIResponsesToolSearch } from './responses.js';
@@ -15,7 +23,9 @@ export interface OpenAIResponsesClient {
   readonly responses: { create(params: ResponseCreateParamsNonStreaming): PromiseLike<Response> };
 }
 export interface OpenAIChatClient {
-  readonly chat: { completions: { create(params: ChatCompletionCreateParamsNonStreaming): PromiseLike<ChatCompletion> } };
+  readonly chat: {
+    completions: { create(params: ChatCompletionCreateParamsNonStreaming): PromiseLike<ChatCompletion> };
+  };
 }
 
 interface LoopOptions {
@@ -42,7 +52,8 @@ function record(steps: StepEvent[], options: LoopOptions, event: StepEvent): voi
 
 export async function runResponsesAgent(options: RunResponsesOptions): Promise<ResponsesRunResult> {
   const p = options.params;
-  const input: ResponseInputItem[] = typeof p.input === 'string' ? [{ role: 'user', content: p.input }] : [...(p.input ?? [])];
+  const input: ResponseInputItem[] =
+    typeof p.input === 'string' ? [{ role: 'user', content: p.input }] : [...(p.input ?? [])];
   const steps: StepEvent[] = [];
   let response: Response | undefined;
   for (let iteration = 1; iteration <= (options.maxIterations ?? DEFAULT_MAX_ITERATIONS); iteration++) {
@@ -57,8 +68,13 @@ export async function runResponsesAgent(options: RunResponsesOptions): Promise<R
       answered++;
       const name = item.type === 'function_call' ? item.name : 'tool_search';
       record(steps, options, {
-        iteration, id: item.call_id ?? item.id ?? '', name, input: item.arguments, output: run.output,
-        isError: run.isError, infrastructure: run.infrastructure,
+        iteration,
+        id: item.call_id ?? item.id ?? '',
+        name,
+        input: item.arguments,
+        output: run.output,
+        isError: run.isError,
+        infrastructure: run.infrastructure,
       });
     }
     if (answered === 0) break;
@@ -87,15 +103,24 @@ export async function runChatAgent(options: RunChatOptions): Promise<ChatRunResu
     completion = await options.client.chat.completions.create(prepared.params);
     const reply = completion.choices[0]?.message;
     if (!reply) break;
-    messages.push({ role: 'assistant', content: reply.content, ...(reply.tool_calls?.length && { tool_calls: reply.tool_calls }) });
+    messages.push({
+      role: 'assistant',
+      content: reply.content,
+      ...(reply.tool_calls?.length && { tool_calls: reply.tool_calls }),
+    });
     const calls = (reply.tool_calls ?? []).filter((c) => c.type === 'function');
     if (calls.length === 0) break;
     for (const call of calls) {
       const run = await options.toolSearch.runToolCall(call, prepared.plan);
       messages.push(run.message);
       record(steps, options, {
-        iteration, id: call.id, name: call.function.name, input: call.function.arguments, output: run.output,
-        isError: run.isError, infrastructure: run.infrastructure,
+        iteration,
+        id: call.id,
+        name: call.function.name,
+        input: call.function.arguments,
+        output: run.output,
+        isError: run.isError,
+        infrastructure: run.infrastructure,
       });
     }
   }

@@ -80,17 +80,27 @@ export class OpenAIResponsesToolSearch {
   }
 
   async prepare(params: ResponseCreateParamsNonStreaming): Promise<PreparedResponsesRequest> {
-    const input: ResponseInputItem[] = typeof params.input === 'string' ? [{ role: 'user', content: params.input }] : [...(params.input ?? [])];
+    const input: ResponseInputItem[] =
+      typeof params.input === 'string' ? [{ role: 'user', content: params.input }] : [...(params.input ?? [])];
     // B4: only models OpenAI's guide names take `tool_search`; the rest expand client-side.
     const current = await this.planner.plan({
-      model: params.model ?? '', history: readResponsesHistory(input, params.instructions), expansion: 'native', capability: 'openai-tool-search',
+      model: params.model ?? '',
+      history: readResponsesHistory(input, params.instructions),
+      expansion: 'native',
+      capability: 'openai-tool-search',
     });
     const native = current.useToolSearch && current.expansion === 'native';
     const available = new Set(this.options.pool.tools.map((t) => t.name));
-    const outgoing = native ? input.map((item) => withoutRemovedTools(item, available)) : input.filter((item) => !isDeferralItem(item));
+    const outgoing = native
+      ? input.map((item) => withoutRemovedTools(item, available))
+      : input.filter((item) => !isDeferralItem(item));
     const tools = this.buildTools(current, params.tools ?? [], loadedByOutputs(outgoing));
     const announcement = current.announcement?.text;
-    const instructions = announcement ? (params.instructions ? `${params.instructions}\n\n${announcement}` : announcement) : params.instructions;
+    const instructions = announcement
+      ? params.instructions
+        ? `${params.instructions}\n\n${announcement}`
+        : announcement
+      : params.instructions;
     const { tools: _t, input: _i, instructions: _s, ...rest } = params;
     return {
       plan: current,
@@ -99,20 +109,27 @@ export class OpenAIResponsesToolSearch {
   }
 
   private buildTools(current: Plan, callerTools: readonly Tool[], loaded: ReadonlySet<string>): Tool[] {
-    if (!current.useToolSearch) return [...stripResponsesToolSearch(callerTools), ...toResponsesTools(current.visibleTools, new Set())];
+    if (!current.useToolSearch)
+      return [...stripResponsesToolSearch(callerTools), ...toResponsesTools(current.visibleTools, new Set())];
     // Client expansion is the fallback for a model the guide excludes: the caller's own
     // `tool_search` / `defer_loading` must not reach it either.
-    if (current.expansion === 'client') return [...stripResponsesToolSearch(callerTools), ...toResponsesTools(current.visibleTools, new Set())];
+    if (current.expansion === 'client')
+      return [...stripResponsesToolSearch(callerTools), ...toResponsesTools(current.visibleTools, new Set())];
     // Discovered but with no tool_search_output left to load it (compaction): send it loaded (D2).
     const discovered = new Set(current.discovered);
     const deferred = new Set(current.deferred.filter((n) => !discovered.has(n) || loaded.has(n)));
-    return [...callerTools, toolSearchTool(current.searchTool!), ...toResponsesTools(this.options.pool.tools, deferred)];
+    return [
+      ...callerTools,
+      toolSearchTool(current.searchTool!),
+      ...toResponsesTools(this.options.pool.tools, deferred),
+    ];
   }
 
   /** Answer a `tool_search_call` or `function_call` output item; other items get no answer. */
   async runCall(item: ResponseToolSearchCall | ResponseFunctionToolCall, current: Plan): Promise<ResponsesCallRun> {
     if (item.type === 'tool_search_call') return this.answerSearch(item, current);
-    if (current.useToolSearch && current.expansion === 'client' && item.name === current.searchTool?.name) return this.answerClientSearch(item, current);
+    if (current.useToolSearch && current.expansion === 'client' && item.name === current.searchTool?.name)
+      return this.answerClientSearch(item, current);
     const outcome = await this.planner.runCall(current, item.name, item.arguments);
     // Just in time: the marker loads the tool for the next request (client expansion of one tool).
     const text = outcome.loadNow ? clientSearchText(outcome.text, [item.name]) : outcome.text;
@@ -149,8 +166,8 @@ export class OpenAIResponsesToolSearch {
     };
     const text = this.planner.format(result);
     const items: ResponseInputItem[] = [out];
-    if (result.matches.length === 0 || result.notFound.length > 0) items.push({ type: 'message', role: 'developer', content: text });
+    if (result.matches.length === 0 || result.notFound.length > 0)
+      items.push({ type: 'message', role: 'developer', content: text });
     return { items, infrastructure: true, isError: false, output: text };
   }
-
 }

@@ -24,12 +24,20 @@ export function toResponsesFunction(tool: ToolSpec, deferLoading = false): Funct
 }
 
 export function toChatFunction(tool: ToolSpec): ChatCompletionFunctionTool {
-  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: withoutDialect(tool.inputSchema) } };
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: withoutDialect(tool.inputSchema) },
+  };
 }
 
 /** F5: the client-executed tool_search, described and parameterized like our search tool. */
 export function toolSearchTool(search: ToolSpec): ToolSearchTool {
-  return { type: 'tool_search', execution: 'client', description: search.description, parameters: withoutDialect(search.inputSchema) };
+  return {
+    type: 'tool_search',
+    execution: 'client',
+    description: search.description,
+    parameters: withoutDialect(search.inputSchema),
+  };
 }
 
 export function namespaceName(server: string): string {
@@ -52,7 +60,12 @@ export function toResponsesTools(tools: readonly ToolSpec[], deferred: ReadonlyS
     const server = tool.origin.server;
     let ns = namespaces.get(server);
     if (!ns) {
-      ns = { type: 'namespace', name: namespaceName(server), description: `Tools of the MCP server "${server}".`, tools: [] };
+      ns = {
+        type: 'namespace',
+        name: namespaceName(server),
+        description: `Tools of the MCP server "${server}".`,
+        tools: [],
+      };
       namespaces.set(server, ns);
       out.push(ns);
     }
@@ -63,5 +76,7 @@ export function toResponsesTools(tools: readonly ToolSpec[], deferred: ReadonlyS
 
 /** Every function name a tools array defines, namespaces included. */
 export function functionNames(tools: readonly Tool[]): string[] {
-  return tools.flatMap((t) => (t.type === 'function' ? [t.name] : t.type === 'namespace' ? t.tools.map((f) => f.name) : []));
+  return tools.flatMap((t) =>
+    t.type === 'function' ? [t.name] : t.type === 'namespace' ? t.tools.map((f) => f.name) : [],
+  );
 }

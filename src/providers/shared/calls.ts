@@ -2,7 +2,11 @@
  * Running tool calls, shared by every provider loop: infrastructure flagging (F8), the
  * schema-not-sent message for never-loaded tools (F3), and a tool's result as text.
  */
-import { searchInstructions, SERVER_SEARCH_TOOL_NAMES, type SearchInstructions } from '../../core/search-instructions.js';
+import {
+  searchInstructions,
+  SERVER_SEARCH_TOOL_NAMES,
+  type SearchInstructions,
+} from '../../core/search-instructions.js';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.js';
 import type { ToolSpec } from '../../core/tool.js';
 
@@ -29,7 +33,11 @@ export function undiscoveredToolMessage(name: string, search: string | SearchIns
 }
 
 /** Runs a tool the catalog has no handler for (e.g. routes MCP calls to their server). */
-export type ToolExecutor = (call: { name: string; input: Record<string, unknown>; tool?: ToolSpec }) => unknown | Promise<unknown>;
+export type ToolExecutor = (call: {
+  name: string;
+  input: Record<string, unknown>;
+  tool?: ToolSpec;
+}) => unknown | Promise<unknown>;
 
 export interface ToolOutcome {
   readonly text: string;
@@ -53,7 +61,9 @@ export function resultText(value: unknown): string {
   if (value === undefined) return '';
   const content = (value as { content?: unknown } | null)?.content;
   if (Array.isArray(content) && content.every((c) => typeof c === 'object' && c !== null && 'type' in c)) {
-    const texts = content.flatMap((c: { type: unknown; text?: unknown }) => (c.type === 'text' && typeof c.text === 'string' ? [c.text] : []));
+    const texts = content.flatMap((c: { type: unknown; text?: unknown }) =>
+      c.type === 'text' && typeof c.text === 'string' ? [c.text] : [],
+    );
     if (texts.length === content.length) return texts.join('\n');
   }
   return JSON.stringify(value);
@@ -75,7 +85,12 @@ function asRecord(input: unknown): Record<string, unknown> {
 }
 
 /** Run a (non-search) tool: its handler, else the executor; a throw becomes an error result. */
-export async function runTool(name: string, rawInput: unknown, tool: ToolSpec | undefined, executor?: ToolExecutor): Promise<ToolOutcome> {
+export async function runTool(
+  name: string,
+  rawInput: unknown,
+  tool: ToolSpec | undefined,
+  executor?: ToolExecutor,
+): Promise<ToolOutcome> {
   const input = asRecord(rawInput);
   try {
     if (tool?.handler) {

@@ -113,10 +113,19 @@ export class RequestPlanner {
    * `loadedNow`: tools the same response already loaded (Anthropic's server-side search puts its
    * `tool_search_tool_result` and the call of the found tool in one response).
    */
-  async runCall(current: Plan, name: string, input: unknown, loadedNow: ReadonlySet<string> = EMPTY): Promise<CallOutcome> {
+  async runCall(
+    current: Plan,
+    name: string,
+    input: unknown,
+    loadedNow: ReadonlySet<string> = EMPTY,
+  ): Promise<CallOutcome> {
     const hidden = current.useToolSearch && undiscoveredNames(current).has(name) && !loadedNow.has(name);
     if (hidden && !this.options.justInTime) {
-      return { text: undiscoveredToolMessage(name, current.instructions ?? current.searchTool?.name), isError: true, loadNow: false };
+      return {
+        text: undiscoveredToolMessage(name, current.instructions ?? current.searchTool?.name),
+        isError: true,
+        loadNow: false,
+      };
     }
     const outcome = await runTool(name, input, this.findTool(name), this.options.executor);
     return { ...outcome, loadNow: hidden };
@@ -127,7 +136,11 @@ export class RequestPlanner {
     const { query, maxResults } = parseSearchInput(input);
     const limit = maxResults ?? this.options.maxResults;
     return this.searcher.search(
-      { tools: this.options.pool.tools, deferred: new Set(current.deferred), pendingServers: this.options.pool.pendingServers },
+      {
+        tools: this.options.pool.tools,
+        deferred: new Set(current.deferred),
+        pendingServers: this.options.pool.pendingServers,
+      },
       query,
       { ...(limit !== undefined && { maxResults: limit }), ...(mode && { mode }) },
     );

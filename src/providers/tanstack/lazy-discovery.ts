@@ -94,11 +94,15 @@ function contentText(content: unknown): string | undefined {
 }
 
 /** D1: the lazy tools earlier discovery results named, found through their call ids. */
-export function discoveredFromHistory(messages: readonly DiscoveryMessage[], lazyNames: ReadonlySet<string>): Set<string> {
+export function discoveredFromHistory(
+  messages: readonly DiscoveryMessage[],
+  lazyNames: ReadonlySet<string>,
+): Set<string> {
   const callIds = new Set<string>();
   for (const m of messages) {
     if (m.role !== 'assistant') continue;
-    for (const call of m.toolCalls ?? m.tool_calls ?? []) if (call.function.name === DISCOVERY_TOOL_NAME) callIds.add(call.id);
+    for (const call of m.toolCalls ?? m.tool_calls ?? [])
+      if (call.function.name === DISCOVERY_TOOL_NAME) callIds.add(call.id);
   }
   const found = new Set<string>();
   if (callIds.size === 0) return found;
@@ -108,7 +112,8 @@ export function discoveredFromHistory(messages: readonly DiscoveryMessage[], laz
     try {
       const parsed = JSON.parse(contentText(m.content) ?? '') as { tools?: unknown };
       if (!Array.isArray(parsed.tools)) continue;
-      for (const t of parsed.tools as { name?: unknown }[]) if (typeof t?.name === 'string' && lazyNames.has(t.name)) found.add(t.name);
+      for (const t of parsed.tools as { name?: unknown }[])
+        if (typeof t?.name === 'string' && lazyNames.has(t.name)) found.add(t.name);
     } catch {
       // A result that is not the discovery JSON discovers nothing.
     }
@@ -140,7 +145,8 @@ export class LazyToolDiscovery<T extends LazyTool = LazyTool> {
             name: DISCOVERY_TOOL_NAME,
             description: discoveryToolDescription([...this.lazy.values()], options.includeDescription),
             inputSchema: DISCOVERY_INPUT_SCHEMA,
-            execute: (args: { toolNames?: unknown }) => this.discover(Array.isArray(args?.toolNames) ? args.toolNames : []),
+            execute: (args: { toolNames?: unknown }) =>
+              this.discover(Array.isArray(args?.toolNames) ? args.toolNames : []),
           };
   }
 
@@ -155,7 +161,10 @@ export class LazyToolDiscovery<T extends LazyTool = LazyTool> {
 
   /** What may run this turn: the advertised set, plus the discovery tool if a pending call asks for it. */
   executableTools(active: readonly (T | LazyTool)[], pendingCallNames: readonly string[]): (T | LazyTool)[] {
-    const needsDiscovery = this.discoveryTool && pendingCallNames.includes(DISCOVERY_TOOL_NAME) && !active.some((t) => t.name === DISCOVERY_TOOL_NAME);
+    const needsDiscovery =
+      this.discoveryTool &&
+      pendingCallNames.includes(DISCOVERY_TOOL_NAME) &&
+      !active.some((t) => t.name === DISCOVERY_TOOL_NAME);
     return needsDiscovery ? [...active, this.discoveryTool!] : [...active];
   }
 
@@ -182,7 +191,11 @@ export class LazyToolDiscovery<T extends LazyTool = LazyTool> {
         this.discovered.add(tool.name);
         this.fresh = true;
       }
-      tools.push({ name: tool.name, description: tool.description, ...(tool.inputSchema !== undefined && { inputSchema: tool.inputSchema }) });
+      tools.push({
+        name: tool.name,
+        description: tool.description,
+        ...(tool.inputSchema !== undefined && { inputSchema: tool.inputSchema }),
+      });
     }
     return errors.length ? { tools, errors } : { tools };
   }
