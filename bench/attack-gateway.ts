@@ -6,10 +6,10 @@
  * - `call SERVER TOOL` → runs an upstream tool (to trigger list_changed), answers `{"ok": true}`.
  */
 import { createInterface } from 'node:readline';
-import { startHttpGateway } from '../src/gateway/http.js';
-import { createGatewayFromConfig } from '../src/gateway/run.js';
-import { InMemorySessionStore } from '../src/gateway/sessions.js';
-import { createStderrLogger } from '../src/mcp/log.js';
+import { startHttpGateway } from '../src/gateway/transports/http/server.js';
+import { createGatewayFromConfig } from '../src/gateway/create.js';
+import { InMemorySessionStore } from '../src/gateway/sessions/store.js';
+import { createStderrLogger } from '../src/util/log.js';
 
 const configPath = process.argv[2]!;
 const limits: Record<string, number> = {};

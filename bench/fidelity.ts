@@ -8,8 +8,8 @@
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { startHttpGateway } from '../src/gateway/http.js';
-import { createGatewayFromConfig } from '../src/gateway/run.js';
+import { startHttpGateway } from '../src/gateway/transports/http/server.js';
+import { createGatewayFromConfig } from '../src/gateway/create.js';
 import { parseHubConfig } from '../src/mcp/config.js';
 import { referenceServerConfig } from '../src/mcp/defaults.js';
 import { waitFor } from '../test/fixtures/wait.js';

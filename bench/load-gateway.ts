@@ -7,9 +7,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { startHttpGateway } from '../src/gateway/http.js';
-import { createGatewayFromConfig } from '../src/gateway/run.js';
-import { InMemorySessionStore } from '../src/gateway/sessions.js';
+import { startHttpGateway } from '../src/gateway/transports/http/server.js';
+import { createGatewayFromConfig } from '../src/gateway/create.js';
+import { InMemorySessionStore } from '../src/gateway/sessions/store.js';
 
 const memoryFile = join(mkdtempSync(join(tmpdir(), 'toolsearch-load-')), 'memory.jsonl');
 const sessions = new InMemorySessionStore();

@@ -10,11 +10,13 @@ import { statusCommand } from './commands/status.js';
 import { registerInspectCommand } from './commands/inspect.js';
 import { registerSearchCommand } from './commands/search.js';
 import { addLiveConfigToInspect, serveCommand } from './commands/serve.js';
+import { errorMessage } from '../util/errors.js';
+import { VERSION } from '../util/version.js';
 
 const program = new Command()
   .name('toolsearch')
   .description('Deferred tool loading for LLM agents: search, inspect and serve tool catalogs.')
-  .version('0.1.0');
+  .version(VERSION);
 
 // Subcommands register here, one line each.
 registerSearchCommand(program);
@@ -26,7 +28,7 @@ program.addCommand(statusCommand());
 // H4: a failed command prints one line and exits non-zero at once, whatever handles are still
 // open (the 'exit' hooks stop any spawned server).
 program.parseAsync(process.argv).catch((error: unknown) => {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   process.stderr.write(`toolsearch: ${message.split('\n')[0]}\n`);
   process.exit(1);
 });

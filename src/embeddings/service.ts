@@ -11,6 +11,7 @@ import type { SearchVectors } from '../search/searcher.js';
 import { VectorCache, defaultCacheDir, textHash } from './cache.js';
 import type { EmbeddingsConfig } from './config.js';
 import { HttpEmbedder, type HttpEmbedderOptions } from './http-embedder.js';
+import { errorMessage } from '../util/errors.js';
 
 export interface EmbeddingLogger {
   warn(message: string): void;
@@ -174,7 +175,7 @@ export class EmbeddingService {
 
   /** Logged once per outage, not once per search. */
   private failed(error: unknown): void {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     if (this.lastError === undefined)
       this.logger.warn(`embedding server unavailable, searching lexically meanwhile: ${message}`);
     this.lastError = message;

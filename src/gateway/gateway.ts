@@ -25,28 +25,25 @@ import { searchInstructions } from '../core/search-instructions.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../core/threshold.js';
 import type { ToolSpec } from '../core/tool.js';
 import type { UpstreamCallResult, UpstreamProgress } from '../mcp/connection.js';
-import { errorMessage } from '../mcp/hub.js';
-import { silentLogger, type Logger } from '../mcp/log.js';
-import { CALL_TOOL_NAME, callToolDefinition, searchToolDefinition } from './tools.js';
-import { deferredNames, parseGatewayMode, type GatewayMode } from './deferral.js';
-import { defaultGatewaySearcher, formatSearchOutcome, type GatewaySearcher, type SearchOutcome } from './search.js';
-import { DEFAULT_PENDING_WAIT_MS, firstConnectTracker, searchWhilePending } from './pending-wait.js';
-import { InMemorySessionStore, type SessionStore } from './sessions.js';
+import type { UpstreamCaller } from './ports.js';
+import { errorMessage } from '../util/errors.js';
+import { silentLogger, type Logger } from '../util/log.js';
+import { CALL_TOOL_NAME, callToolDefinition, searchToolDefinition } from './tools/definitions.js';
+import { deferredNames, parseGatewayMode, type GatewayMode } from './tools/deferral.js';
+import {
+  defaultGatewaySearcher,
+  formatSearchOutcome,
+  type GatewaySearcher,
+  type SearchOutcome,
+} from './tools/search.js';
+import { DEFAULT_PENDING_WAIT_MS, firstConnectTracker, searchWhilePending } from './tools/pending-wait.js';
+import { InMemorySessionStore, type SessionStore } from './sessions/store.js';
 import { SessionGoneError } from './errors.js';
-import { InMemoryNotificationBus, type BusEvent, type BusNotification, type NotificationBus } from './bus.js';
-import { COALESCED_NOTIFICATIONS } from './notifications.js';
-import { GATEWAY_CAPABILITIES, GatewayProxy } from './proxy.js';
-import type { SessionExtra } from './server-requests.js';
-
-/** What the gateway needs to reach upstream servers; `McpHub` fits. */
-export interface UpstreamCaller {
-  callTool(
-    server: string,
-    toolName: string,
-    args: Record<string, unknown>,
-    options?: { signal?: AbortSignal; onprogress?: (progress: UpstreamProgress) => void },
-  ): Promise<UpstreamCallResult>;
-}
+import { InMemoryNotificationBus, type BusEvent, type BusNotification, type NotificationBus } from './sessions/bus.js';
+import { COALESCED_NOTIFICATIONS } from './proxy/notifications.js';
+import { GATEWAY_CAPABILITIES, GatewayProxy } from './proxy/proxy.js';
+import type { SessionExtra } from './proxy/server-requests.js';
+import { VERSION } from '../util/version.js';
 
 export interface GatewayOptions {
   catalog: Catalog;
@@ -73,7 +70,7 @@ export interface GatewayOptions {
 /** Catalog changes closer together than this reach clients as one list_changed. */
 const BROADCAST_DEBOUNCE_MS = 50;
 
-export const GATEWAY_SERVER_INFO = { name: 'toolsearch', version: '0.1.0' } as const;
+export const GATEWAY_SERVER_INFO = { name: 'toolsearch', version: VERSION } as const;
 
 const INSTRUCTIONS =
   `Most tools are deferred: find them with ${SEARCH_TOOL_NAME} (keywords, "select:<name>", or "mcp__<server>"). ` +
@@ -455,3 +452,5 @@ function toolError(text: string): CallToolResult {
 function isCallToolResult(value: unknown): value is CallToolResult {
   return typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content);
 }
+
+export type { UpstreamCaller } from './ports.js';

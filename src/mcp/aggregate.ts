@@ -13,7 +13,8 @@
  */
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import type { McpConnection, UpstreamPrompt, UpstreamResource, UpstreamResourceTemplate } from './connection.js';
-import { silentLogger, type Logger } from './log.js';
+import { silentLogger, type Logger } from '../util/log.js';
+import { errorMessage } from '../util/errors.js';
 
 export type FeatureKind = 'resources' | 'prompts';
 
@@ -274,9 +275,7 @@ export async function fetchServerFeatures(
     try {
       return await fetch.call(connection);
     } catch (error) {
-      logger.warn(
-        `"${connection.server}": listing ${what} failed: ${error instanceof Error ? error.message : String(error)}; keeping the previous list`,
-      );
+      logger.warn(`"${connection.server}": listing ${what} failed: ${errorMessage(error)}; keeping the previous list`);
       return undefined;
     }
   };

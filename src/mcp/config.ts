@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { InvalidLimitError, resolveLimits } from '../core/limits.js';
 import { parseModeValue } from '../core/mode.js';
 import { McpConfigError } from './errors.js';
+import { errorMessage } from '../util/errors.js';
 
 function isValidMode(value: string): boolean {
   try {
@@ -201,7 +202,7 @@ export async function readHubConfig(path: string): Promise<HubConfig> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new McpConfigError(path, '', `not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new McpConfigError(path, '', `not valid JSON (${errorMessage(error)})`);
   }
   return parseHubConfig(json, path);
 }

@@ -11,6 +11,7 @@
  * The hub never blocks on a server: `start()` returns at once, `settled()` waits for every
  * first attempt (or a timeout).
  */
+import { errorMessage } from '../util/errors.js';
 import { admitTool, Catalog } from '../core/catalog.js';
 import type { ToolInput } from '../core/tool.js';
 import { cutText, DEFAULT_LIMITS, type Limits } from '../core/limits.js';
@@ -37,7 +38,7 @@ import {
   type ServerState,
   type ServerStatus,
 } from './server-state.js';
-import { sanitizeLogText, silentLogger, type Logger } from './log.js';
+import { sanitizeLogText, silentLogger, type Logger } from '../util/log.js';
 import { sdkConnectionFactory } from './sdk-connection.js';
 
 export type { ReconnectOptions, ServerState, ServerStatus } from './server-state.js';
@@ -592,8 +593,4 @@ function errorCode(error: unknown): number | undefined {
 /** The SDK prefixes "MCP error N: " once per hop; the code travels separately, so say it once. */
 function withoutRpcPrefix(message: string): string {
   return message.replace(/^(MCP error -?\d+: )+/, '');
-}
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -6,7 +6,7 @@ export * from './defaults.js';
 export * from './errors.js';
 export * from './hub.js';
 export * from './load.js';
-export * from './log.js';
+export * from '../util/log.js';
 export { sdkConnectionFactory, HUB_CLIENT_INFO } from './sdk-connection.js';
 export {
   BackoffState,

@@ -36,8 +36,9 @@ import type {
 } from './connection.js';
 import { lineSplitter, type LineSplitterLimits } from './lines.js';
 import { walkPages } from './pagination.js';
+import { VERSION } from '../util/version.js';
 
-export const HUB_CLIENT_INFO = { name: 'toolsearch-hub', version: '0.1.0' } as const;
+export const HUB_CLIENT_INFO = { name: 'toolsearch-hub', version: VERSION } as const;
 
 /** Upstream list_changed bursts (server-everything sends one right after init) are coalesced. */
 const LIST_CHANGED_DEBOUNCE_MS = 50;

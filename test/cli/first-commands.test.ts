@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { runServe } from '../../src/cli/commands/serve.js';
-import { summarizeGateway } from '../../src/gateway/summary.js';
+import { summarizeGateway } from '../../src/gateway/status/summary.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 
 const run = promisify(execFile);

@@ -19,8 +19,8 @@ import {
   isLoopbackHost,
   startHttpGateway,
   type RunningHttpGateway,
-} from '../../src/gateway/http.js';
-import { InMemorySessionStore } from '../../src/gateway/sessions.js';
+} from '../../src/gateway/transports/http/server.js';
+import { InMemorySessionStore } from '../../src/gateway/sessions/store.js';
 import { httpClient } from '../fixtures/clients.js';
 import { hostileServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';

@@ -10,7 +10,7 @@ import { PROVIDER_NAME_PATTERN, qualifyMcpName } from '../../src/core/names.js';
 import { ToolsearchGateway } from '../../src/gateway/gateway.js';
 import { parseHubConfig } from '../../src/mcp/config.js';
 import { McpHub } from '../../src/mcp/hub.js';
-import { createStderrLogger } from '../../src/mcp/log.js';
+import { createStderrLogger } from '../../src/util/log.js';
 import { connectClient, type TestClient } from '../fixtures/clients.js';
 import { HOSTILE_INJECTED_DESCRIPTION, hostileServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineTool } from '../../src/core/tool.js';
 import { Catalog } from '../../src/core/catalog.js';
 import { ToolsearchGateway } from '../../src/gateway/gateway.js';
-import { startHttpGateway, type RunningHttpGateway } from '../../src/gateway/http.js';
-import { InMemorySessionStore } from '../../src/gateway/sessions.js';
+import { startHttpGateway, type RunningHttpGateway } from '../../src/gateway/transports/http/server.js';
+import { InMemorySessionStore } from '../../src/gateway/sessions/store.js';
 import { connectClient } from '../fixtures/clients.js';
 import { waitFor } from '../fixtures/wait.js';
 

@@ -10,7 +10,7 @@ import { isProviderSafeName, qualifyMcpName, toProviderSafeName } from '../../sr
 import { ToolsearchGateway } from '../../src/gateway/gateway.js';
 import { parseHubConfig } from '../../src/mcp/config.js';
 import { McpHub } from '../../src/mcp/hub.js';
-import { createStderrLogger } from '../../src/mcp/log.js';
+import { createStderrLogger } from '../../src/util/log.js';
 import { connectClient, type TestClient } from '../fixtures/clients.js';
 import { FIXTURE_BASE_TOOLS, FIXTURE_ODD_NAMES, faultyServer, fixtureServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpGateway, type RunningHttpGateway } from '../../src/gateway/http.js';
-import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/run.js';
+import { startHttpGateway, type RunningHttpGateway } from '../../src/gateway/transports/http/server.js';
+import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/create.js';
 import { parseHubConfig } from '../../src/mcp/config.js';
 import { REFERENCE_SERVER_PACKAGES, resolvePackageBin } from '../../src/mcp/defaults.js';
 import { freePort } from '../faults/redis.js';

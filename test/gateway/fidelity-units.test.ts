@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fetchServerFeatures, McpAggregate } from '../../src/mcp/aggregate.js';
 import type { McpConnection } from '../../src/mcp/connection.js';
-import { pageOf } from '../../src/gateway/cursor.js';
-import { SessionNotifications } from '../../src/gateway/notifications.js';
+import { pageOf } from '../../src/gateway/proxy/cursor.js';
+import { SessionNotifications } from '../../src/gateway/proxy/notifications.js';
 import { waitFor } from '../fixtures/wait.js';
 
 const doc = (uri: string) => ({ uri, name: uri });

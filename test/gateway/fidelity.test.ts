@@ -6,8 +6,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpGateway, type RunningHttpGateway } from '../../src/gateway/http.js';
-import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/run.js';
+import { startHttpGateway, type RunningHttpGateway } from '../../src/gateway/transports/http/server.js';
+import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/create.js';
 import { parseHubConfig } from '../../src/mcp/config.js';
 import { referenceServerConfig } from '../../src/mcp/defaults.js';
 import { waitFor } from '../fixtures/wait.js';

@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpGateway, type RunningHttpGateway } from '../../src/gateway/http.js';
-import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/run.js';
-import { formatSummary, summarizeGateway } from '../../src/gateway/summary.js';
+import { startHttpGateway, type RunningHttpGateway } from '../../src/gateway/transports/http/server.js';
+import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/create.js';
+import { formatSummary, summarizeGateway } from '../../src/gateway/status/summary.js';
 import { httpClient, type TestClient } from '../fixtures/clients.js';
 import { waitFor } from '../fixtures/wait.js';
 

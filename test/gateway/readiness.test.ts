@@ -1,6 +1,6 @@
 /** H3 — the readiness rule behind `/readyz` and `toolsearch status`'s exit code (pure). */
 import { describe, expect, it } from 'vitest';
-import { hasFaultyServer, readiness } from '../../src/gateway/readiness.js';
+import { hasFaultyServer, readiness } from '../../src/gateway/status/readiness.js';
 import type { ServerState, ServerStatus } from '../../src/mcp/server-state.js';
 
 const server = (name: string, state: ServerState, reconnects = 0): ServerStatus => ({

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StatusSearchAnswer, StatusSnapshot } from '../../src/gateway/status.js';
+import type { StatusSearchAnswer, StatusSnapshot } from '../../src/gateway/status/routes.js';
 import { httpClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { startStatusGateway, STATUS_TOKEN } from '../fixtures/status-gateway.js';

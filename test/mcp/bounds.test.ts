@@ -4,7 +4,7 @@ import { cutText, DEFAULT_LIMITS, InvalidLimitError, resolveLimits } from '../..
 import { parseMcpName, qualifyMcpName } from '../../src/core/names.js';
 import { neutralizeStructuralTags } from '../../src/core/untrusted.js';
 import { lineSplitter } from '../../src/mcp/lines.js';
-import { sanitizeLogText } from '../../src/mcp/log.js';
+import { sanitizeLogText } from '../../src/util/log.js';
 import { ListDeadlineError, walkPages, type Page } from '../../src/mcp/pagination.js';
 
 const LIMITS = { maxPages: 10, maxItems: 25, deadlineMs: 5_000 };

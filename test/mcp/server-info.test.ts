@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/run.js';
+import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/create.js';
 import { ToolSearcher } from '../../src/search/searcher.js';
 import { loadCatalogFile } from '../../src/cli/catalog-file.js';
 

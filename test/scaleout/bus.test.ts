@@ -1,8 +1,8 @@
 /** G6: the notification bus — events from other processes are shape-checked; Redis relays between replicas once. */
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { parseBusEvent, type BusEvent } from '../../src/gateway/bus.js';
-import { RedisNotificationBus } from '../../src/gateway/redis-bus.js';
+import { parseBusEvent, type BusEvent } from '../../src/gateway/sessions/bus.js';
+import { RedisNotificationBus } from '../../src/gateway/redis/bus.js';
 import { waitFor } from '../fixtures/wait.js';
 import { redisUnavailable, startRedis } from '../faults/redis.js';
 

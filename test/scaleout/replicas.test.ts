@@ -5,7 +5,7 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RedisSessionStore } from '../../src/gateway/redis-store.js';
+import { RedisSessionStore } from '../../src/gateway/redis/store.js';
 import { connectClient } from '../fixtures/clients.js';
 import { waitFor } from '../fixtures/wait.js';
 import { redisUnavailable, startRedis, type TestRedis } from '../faults/redis.js';

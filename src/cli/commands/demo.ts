@@ -7,6 +7,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Command } from 'commander';
 import { addServeOptions, runServe, type ServeOptions } from './serve.js';
+import { errorMessage } from '../../util/errors.js';
+import { VERSION } from '../../util/version.js';
 
 export const DEMO_ADDRESS = '127.0.0.1:8765';
 
@@ -30,7 +32,7 @@ export function demoCommand(): Command {
 }
 
 async function roundTrip(url: string, token: string | undefined): Promise<void> {
-  const client = new Client({ name: 'toolsearch-demo', version: '0.1.0' });
+  const client = new Client({ name: 'toolsearch-demo', version: VERSION });
   const transport = new StreamableHTTPClientTransport(
     new URL(url),
     token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {},
@@ -54,7 +56,7 @@ async function roundTrip(url: string, token: string | undefined): Promise<void> 
       say(`${echo.name}({message: "hello through the gateway"}) → ${text ?? JSON.stringify(result)}`);
     }
   } catch (error) {
-    say(`round trip failed: ${error instanceof Error ? error.message : String(error)}`);
+    say(`round trip failed: ${errorMessage(error)}`);
   } finally {
     await client.close().catch(() => undefined);
   }

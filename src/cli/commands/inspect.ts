@@ -11,9 +11,10 @@ import {
 } from '../../inspect/anthropic-count.js';
 import { inspectPool, type InspectReport } from '../../inspect/report.js';
 import { o200kTokens, TOKENIZER_NOTE } from '../../inspect/tokenizer.js';
-import { callToolDefinition, GATEWAY_ANNOUNCE_TOKEN_BUDGET } from '../../gateway/tools.js';
+import { callToolDefinition, GATEWAY_ANNOUNCE_TOKEN_BUDGET } from '../../gateway/tools/definitions.js';
 import { loadCatalogFile } from '../catalog-file.js';
 import { parsePositiveInt } from '../options.js';
+import { errorMessage } from '../../util/errors.js';
 
 export interface InspectCommandOptions {
   catalog?: string;
@@ -36,7 +37,7 @@ async function exactCounts(
     return await countAnthropicExact(client, options.anthropicModel ?? DEFAULT_COUNT_MODEL, pool);
   } catch (error) {
     return {
-      error: `exact Claude count failed, estimates only: ${error instanceof Error ? error.message : String(error)}`,
+      error: `exact Claude count failed, estimates only: ${errorMessage(error)}`,
     };
   }
 }

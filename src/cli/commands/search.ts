@@ -57,7 +57,7 @@ async function openCatalog(options: SearchCommandOptions): Promise<{ catalog: Ca
   if (options.catalog !== undefined) return { catalog: loadCatalogFile(options.catalog), close: async () => {} };
   // Live servers: the config's, or (like `serve`) the bundled reference servers.
   const { loadCatalogFromConfig } = await import('../../mcp/load.js');
-  const { createStderrLogger } = await import('../../mcp/log.js');
+  const { createStderrLogger } = await import('../../util/log.js');
   const { defaultHubConfig } = await import('../../mcp/defaults.js');
   return loadCatalogFromConfig(options.config ?? defaultHubConfig(), { logger: createStderrLogger('warn') });
 }
@@ -128,7 +128,7 @@ async function searchFunction(pool: SearchPool, options: SearchCommandOptions, m
     return (p, q, o) => searcher.search(p, q, o);
   }
   const { EmbeddingSearcher } = await import('../../embeddings/searcher.js');
-  const { createStderrLogger } = await import('../../mcp/log.js');
+  const { createStderrLogger } = await import('../../util/log.js');
   const searcher = new EmbeddingSearcher(embeddings, {
     logger: createStderrLogger('warn'),
     searcher: { ranker: options.ranker as RankerName, maxResults },

@@ -8,16 +8,21 @@ import { InvalidLimitError, LIMIT_NAMES, resolveLimits, type LimitName } from '.
 import { defaultHubConfig } from '../../mcp/defaults.js';
 import { loadCatalogFromConfig } from '../../mcp/load.js';
 import { addInspectPoolLoader } from './inspect.js';
-import { createStderrLogger, isLogLevel, type LogLevel, type Logger } from '../../mcp/log.js';
-import { createGatewayFromConfig, type GatewayStack } from '../../gateway/run.js';
+import { createStderrLogger, isLogLevel, type LogLevel, type Logger } from '../../util/log.js';
+import { createGatewayFromConfig, type GatewayStack } from '../../gateway/create.js';
 import { addEmbeddingsOptions, embeddingsFromFlags, type EmbeddingsFlags } from '../embeddings-options.js';
-import { DEFAULT_HTTP_HOST, isLoopbackHost, startHttpGateway, type RunningHttpGateway } from '../../gateway/http.js';
+import {
+  DEFAULT_HTTP_HOST,
+  isLoopbackHost,
+  startHttpGateway,
+  type RunningHttpGateway,
+} from '../../gateway/transports/http/server.js';
 import { UnauthenticatedBindError } from '../../gateway/errors.js';
-import { serveStdio } from '../../gateway/stdio.js';
-import { HEALTH_PATH, STATUS_PATH, statusRoutes } from '../../gateway/status.js';
+import { serveStdio } from '../../gateway/transports/stdio.js';
+import { HEALTH_PATH, STATUS_PATH, statusRoutes } from '../../gateway/status/routes.js';
 import { GATEWAY_SERVER_INFO } from '../../gateway/gateway.js';
-import { REDIS_PASSWORD_ENV, REDIS_PASSWORD_FILE_ENV, SESSION_STORE_ENV } from '../../gateway/store-url.js';
-import { formatSummary, summarizeGateway } from '../../gateway/summary.js';
+import { REDIS_PASSWORD_ENV, REDIS_PASSWORD_FILE_ENV, SESSION_STORE_ENV } from '../../gateway/redis/store-url.js';
+import { formatSummary, summarizeGateway } from '../../gateway/status/summary.js';
 
 export interface ServeOptions extends EmbeddingsFlags {
   config?: string;

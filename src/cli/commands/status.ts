@@ -5,9 +5,9 @@
  * 2 a server is failed or quarantined.
  */
 import { Command } from 'commander';
-import type { StatusSearchAnswer, StatusSnapshot } from '../../gateway/status.js';
-import { STATUS_JSON_PATH, STATUS_SEARCH_PATH } from '../../gateway/status.js';
-import { hasFaultyServer } from '../../gateway/readiness.js';
+import type { StatusSearchAnswer, StatusSnapshot } from '../../gateway/status/routes.js';
+import { STATUS_JSON_PATH, STATUS_SEARCH_PATH } from '../../gateway/status/routes.js';
+import { hasFaultyServer } from '../../gateway/status/readiness.js';
 
 /** `toolsearch status` exits 2 when a server is failed or quarantined (1: the gateway could not be read). */
 export const STATUS_EXIT_FAULTY_SERVER = 2;

@@ -9,6 +9,7 @@ import {
 } from '../../core/search-instructions.js';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.js';
 import type { ToolSpec } from '../../core/tool.js';
+import { errorMessage } from '../../util/errors.js';
 
 /** The TanStack AI discovery tool's name (its wire contract, F6). */
 export const DISCOVERY_TOOL_NAME = '__lazy__tool__discovery__';
@@ -103,7 +104,7 @@ export async function runTool(
     }
     return { text: `Tool "${name}" has no handler in this process.`, isError: true };
   } catch (error) {
-    return { text: `Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };
+    return { text: `Tool "${name}" failed: ${errorMessage(error)}`, isError: true };
   }
 }
 

@@ -16,39 +16,22 @@ import {
   SetLevelRequestSchema,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { McpAggregate } from '../mcp/aggregate.js';
-import type { McpMessage, UpstreamCapabilities } from '../mcp/connection.js';
-import { UpstreamError } from '../mcp/errors.js';
-import { errorMessage, type ServerRequestHandler } from '../mcp/hub.js';
-import type { Logger } from '../mcp/log.js';
+import type { McpAggregate } from '../../mcp/aggregate.js';
+import type { McpMessage, UpstreamCapabilities } from '../../mcp/connection.js';
+import { UpstreamError } from '../../mcp/errors.js';
+import { type ServerRequestHandler } from '../../mcp/hub.js';
+import { errorMessage } from '../../util/errors.js';
+import type { Logger } from '../../util/log.js';
 import { registerCompletionHandler } from './completions.js';
-import type { UpstreamCaller } from './gateway.js';
+import { isUpstreamProxy, type UpstreamCaller, type UpstreamProxy } from '../ports.js';
+import type { ProxyContext } from './context.js';
 import { SessionLogging } from './logging.js';
 import { SessionNotifications } from './notifications.js';
 import { registerPromptHandlers } from './prompts.js';
 import { registerResourceHandlers } from './resources.js';
 import { RequestRouter, type ForwardContext, type SessionExtra } from './server-requests.js';
 import { Subscriptions } from './subscriptions.js';
-import { ProxyError } from './errors.js';
-
-/** What the proxy needs from the hub (`McpHub` fits). */
-export interface UpstreamProxy extends UpstreamCaller {
-  readonly features: McpAggregate;
-  serverRequestHandler: ServerRequestHandler | undefined;
-  servers(): string[];
-  request(server: string, request: McpMessage, options?: Partial<ForwardContext>): Promise<Record<string, unknown>>;
-  notifyAll(notification: McpMessage): void;
-  capabilities(server: string): UpstreamCapabilities | undefined;
-  onNotification(listener: (server: string, notification: McpMessage) => void): () => void;
-}
-
-export function isUpstreamProxy(upstream: UpstreamCaller | undefined): upstream is UpstreamProxy {
-  return (
-    upstream !== undefined &&
-    'features' in upstream &&
-    typeof (upstream as Partial<UpstreamProxy>).request === 'function'
-  );
-}
+import { ProxyError } from '../errors.js';
 
 /** Every session is offered the whole protocol (see the file comment). */
 export const GATEWAY_CAPABILITIES: ServerCapabilities = {
@@ -70,7 +53,7 @@ export interface GatewayProxyOptions {
   logger: Logger;
 }
 
-export class GatewayProxy {
+export class GatewayProxy implements ProxyContext {
   readonly upstream: UpstreamProxy | undefined;
   readonly router: RequestRouter;
   readonly notifications: SessionNotifications;
@@ -198,3 +181,5 @@ export class GatewayProxy {
     );
   }
 }
+
+export { isUpstreamProxy, type UpstreamProxy } from '../ports.js';

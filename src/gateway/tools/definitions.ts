@@ -4,9 +4,9 @@
  * `call_tool` (call-through for clients that never refresh their tool list).
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { fullAnnouncement } from '../core/announce.js';
-import type { PoolView } from '../core/catalog.js';
-import { searchToolSpec } from '../core/search-tool.js';
+import { fullAnnouncement } from '../../core/announce.js';
+import type { PoolView } from '../../core/catalog.js';
+import { searchToolSpec } from '../../core/search-tool.js';
 
 export const CALL_TOOL_NAME = 'call_tool';
 

@@ -13,12 +13,12 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Route } from '../mcp/aggregate.js';
+import type { Route } from '../../mcp/aggregate.js';
 import { pageOf } from './cursor.js';
-import type { GatewayProxy } from './proxy.js';
-import { ProxyError } from './errors.js';
+import type { ProxyContext } from './context.js';
+import { ProxyError } from '../errors.js';
 
-export function registerResourceHandlers(server: Server, proxy: GatewayProxy, sessionId: string): void {
+export function registerResourceHandlers(server: Server, proxy: ProxyContext, sessionId: string): void {
   server.setRequestHandler(ListResourcesRequestSchema, (request) => {
     const list = proxy.features?.resources() ?? { items: [], generation: 0 };
     const page = pageOf('resources', list, request.params?.cursor);
@@ -49,7 +49,7 @@ export function registerResourceHandlers(server: Server, proxy: GatewayProxy, se
   });
 }
 
-function routeUri(proxy: GatewayProxy, uri: string): Route {
+function routeUri(proxy: ProxyContext, uri: string): Route {
   const route = proxy.features?.routeUri(uri);
   if (!route)
     throw new ProxyError(

@@ -7,11 +7,11 @@ import { resolveLimits, type Limits } from '../core/limits.js';
 import { readHubConfig, type HubConfig } from '../mcp/config.js';
 import { defaultHubConfig, type DefaultServersOptions } from '../mcp/defaults.js';
 import { McpHub, type HubOptions } from '../mcp/hub.js';
-import { silentLogger, type Logger } from '../mcp/log.js';
+import { silentLogger, type Logger } from '../util/log.js';
 import { ToolsearchGateway, type GatewayOptions } from './gateway.js';
-import { connectRedisBackend, type RedisBackend } from './redis-backend.js';
-import { defaultGatewaySearcher } from './search.js';
-import { embeddingGatewaySearcher } from './embeddings.js';
+import { connectRedisBackend, type RedisBackend } from './redis/backend.js';
+import { defaultGatewaySearcher } from './tools/search.js';
+import { embeddingGatewaySearcher } from './tools/embeddings.js';
 import type { EmbeddingsConfig } from '../embeddings/config.js';
 
 export interface GatewayFromConfigOptions extends DefaultServersOptions {

@@ -5,11 +5,11 @@
  * install.
  */
 import { readFileSync } from 'node:fs';
-import { silentLogger, type Logger } from '../mcp/log.js';
-import { SessionStoreConfigError } from './errors.js';
-import { RedisNotificationBus, type RedisPublisher, type RedisSubscriber } from './redis-bus.js';
-import { watchRedisHealth, type RedisEventSource } from './redis-health.js';
-import { RedisSessionStore, type RedisEvalClient } from './redis-store.js';
+import { silentLogger, type Logger } from '../../util/log.js';
+import { SessionStoreConfigError } from '../errors.js';
+import { RedisNotificationBus, type RedisPublisher, type RedisSubscriber } from './bus.js';
+import { watchRedisHealth, type RedisEventSource } from './health.js';
+import { RedisSessionStore, type RedisEvalClient } from './store.js';
 import { parseSessionStoreUrl, redisPasswordFromEnv } from './store-url.js';
 
 export interface RedisBackend {

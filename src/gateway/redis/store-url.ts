@@ -5,7 +5,7 @@
  * caller: a Docker/Kubernetes secret), or the URL itself (`redis://:pass@host`, visible in `ps`
  * and shell history, so the variables are preferred). Logs only ever show `display`.
  */
-import { SessionStoreConfigError } from './errors.js';
+import { SessionStoreConfigError } from '../errors.js';
 
 export interface RedisConnectionOptions {
   host: string;

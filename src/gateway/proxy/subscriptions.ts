@@ -6,7 +6,7 @@
  * unsubscribe never leaves the upstream state wrong; a failed upstream subscribe records nothing.
  * When a server reconnects, the subscriptions sessions hold on it are made again upstream.
  */
-import type { Route } from '../mcp/aggregate.js';
+import type { Route } from '../../mcp/aggregate.js';
 
 /** What subscribing needs from upstream: `resources/subscribe` and `resources/unsubscribe`. */
 export type SubscribeUpstream = (

@@ -4,11 +4,11 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CompleteRequestSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import type { Route } from '../mcp/aggregate.js';
-import type { GatewayProxy } from './proxy.js';
-import { ProxyError } from './errors.js';
+import type { Route } from '../../mcp/aggregate.js';
+import type { ProxyContext } from './context.js';
+import { ProxyError } from '../errors.js';
 
-export function registerCompletionHandler(server: Server, proxy: GatewayProxy, sessionId: string): void {
+export function registerCompletionHandler(server: Server, proxy: ProxyContext, sessionId: string): void {
   server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
     const ref = request.params.ref;
     let route: Route | undefined;

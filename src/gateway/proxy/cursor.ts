@@ -6,8 +6,8 @@
  * instead of silently skipping or repeating items.
  */
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import type { ExposedList } from '../mcp/aggregate.js';
-import { ProxyError } from './errors.js';
+import type { ExposedList } from '../../mcp/aggregate.js';
+import { ProxyError } from '../errors.js';
 
 /** Items per page of a merged list. */
 export const LIST_PAGE_SIZE = 100;

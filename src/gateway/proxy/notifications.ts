@@ -5,7 +5,7 @@
  * Every such send goes through `toSession` (or `toAll`), which hands it to the gateway's
  * notification bus, so it reaches the session's stream on whichever gateway process holds it (G6).
  */
-import type { McpMessage } from '../mcp/connection.js';
+import type { McpMessage } from '../../mcp/connection.js';
 
 /**
  * Methods the SDK coalesces per session (`debouncedNotificationMethods`) — within one tick only;

@@ -13,10 +13,10 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { errorMessage } from '../mcp/hub.js';
-import type { Logger } from '../mcp/log.js';
-import { GatewayFullError, SessionGoneError } from './errors.js';
-import type { ToolsearchGateway } from './gateway.js';
+import { errorMessage } from '../../../util/errors.js';
+import type { Logger } from '../../../util/log.js';
+import { GatewayFullError, SessionGoneError } from '../../errors.js';
+import type { ToolsearchGateway } from '../../gateway.js';
 
 export type SessionLookup =
   | { ok: true; transport: StreamableHTTPServerTransport }

@@ -6,10 +6,10 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { pageOf } from './cursor.js';
-import type { GatewayProxy } from './proxy.js';
-import { ProxyError } from './errors.js';
+import type { ProxyContext } from './context.js';
+import { ProxyError } from '../errors.js';
 
-export function registerPromptHandlers(server: Server, proxy: GatewayProxy, sessionId: string): void {
+export function registerPromptHandlers(server: Server, proxy: ProxyContext, sessionId: string): void {
   server.setRequestHandler(ListPromptsRequestSchema, (request) => {
     const list = proxy.features?.prompts() ?? { items: [], generation: 0 };
     const page = pageOf('prompts', list, request.params?.cursor);

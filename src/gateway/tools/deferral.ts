@@ -3,9 +3,9 @@
  * B1 mode, B3 threshold for `auto:N` with the characters / 2.5 estimate, B6 gate) run over the
  * pool, so the gateway and the library never disagree about what is deferred.
  */
-import { parseModeValue, type ToolSearchMode } from '../core/mode.js';
-import { plan } from '../core/plan.js';
-import type { PoolView } from '../core/catalog.js';
+import { parseModeValue, type ToolSearchMode } from '../../core/mode.js';
+import { plan } from '../../core/plan.js';
+import type { PoolView } from '../../core/catalog.js';
 
 export interface GatewayMode {
   readonly mode: ToolSearchMode;

@@ -4,7 +4,7 @@
  * (the Inspector CLI, scripts, an agent's first turn) would otherwise always get an empty answer.
  * Only `tool_search` waits; `tools/list` answers at once.
  */
-import type { Catalog } from '../core/catalog.js';
+import type { Catalog } from '../../core/catalog.js';
 
 /** Default bound of that wait; `toolSearch.searchWaitMs` / `GatewayOptions.pendingWaitMs` change it. */
 export const DEFAULT_PENDING_WAIT_MS = 5_000;

@@ -12,8 +12,8 @@
  * Redis restarted without persistence) fails with `SessionGoneError` instead of resurrecting it,
  * and a tombstoned id can never be opened again while its tombstone lives (`ttlSeconds`).
  */
-import { SessionGoneError } from './errors.js';
-import type { SessionRecord, SessionStore } from './sessions.js';
+import { SessionGoneError } from '../errors.js';
+import type { SessionRecord, SessionStore } from '../sessions/store.js';
 
 /** The one ioredis method used; `new Redis(url)` fits. */
 export interface RedisEvalClient {

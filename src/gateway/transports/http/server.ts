@@ -11,16 +11,16 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIPv4, type AddressInfo } from 'node:net';
-import { DEFAULT_LIMITS } from '../core/limits.js';
+import { DEFAULT_LIMITS } from '../../../core/limits.js';
 import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage } from '../mcp/hub.js';
-import { silentLogger, type Logger } from '../mcp/log.js';
-import { UnauthenticatedBindError } from './errors.js';
-import type { ToolsearchGateway } from './gateway.js';
-import { GatewayFullError, ListenError } from './errors.js';
-import { HttpSessions, holdHeadersUntilFirstEvent } from './http-sessions.js';
+import { errorMessage } from '../../../util/errors.js';
+import { silentLogger, type Logger } from '../../../util/log.js';
+import { UnauthenticatedBindError } from '../../errors.js';
+import type { ToolsearchGateway } from '../../gateway.js';
+import { GatewayFullError, ListenError } from '../../errors.js';
+import { HttpSessions, holdHeadersUntilFirstEvent } from './session-registry.js';
 
 export interface HttpGatewayOptions {
   /** Default 127.0.0.1. Binding elsewhere exposes every upstream tool: set a token. */

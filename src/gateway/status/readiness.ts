@@ -9,7 +9,7 @@
  * server that dropped and is reconnecting does not flip readiness: its tools come back on their
  * own and sessions keep what they discovered; failing that attempt makes it `failed`.
  */
-import type { ServerStatus } from '../mcp/server-state.js';
+import type { ServerStatus } from '../../mcp/server-state.js';
 
 export interface Readiness {
   readonly ready: boolean;

@@ -22,8 +22,8 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { McpMessage, UpstreamProgress } from '../mcp/connection.js';
-import { ProxyError } from './errors.js';
+import type { McpMessage, UpstreamProgress } from '../../mcp/connection.js';
+import { ProxyError } from '../errors.js';
 
 export type SessionExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 

@@ -9,13 +9,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { FailedServer } from '../core/catalog.js';
-import type { ServerState, ServerStatus } from '../mcp/server-state.js';
-import { formatExplanation, ToolSearcher, type SuggestedServer } from '../search/index.js';
-import type { ToolsearchGateway } from './gateway.js';
-import type { ExtraRoutes } from './http.js';
+import type { FailedServer } from '../../core/catalog.js';
+import type { ServerState, ServerStatus } from '../../mcp/server-state.js';
+import { formatExplanation, ToolSearcher, type SuggestedServer } from '../../search/index.js';
+import type { ToolsearchGateway } from '../gateway.js';
+import type { ExtraRoutes } from '../transports/http/server.js';
 import { readiness } from './readiness.js';
-import { statusPageHtml } from './status-page.js';
+import { statusPageHtml } from './page.js';
 import { summarizeGateway, type CatalogSummary } from './summary.js';
 
 export const HEALTH_PATH = '/healthz';

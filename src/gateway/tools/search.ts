@@ -3,16 +3,16 @@
  * user's own engine, a remote one). The default is the search room's `ToolSearcher` with its
  * default ranker, answered in `formatSearchResult`'s model-facing text (C8 included).
  */
-import { DEFAULT_LIMITS } from '../core/limits.js';
+import { DEFAULT_LIMITS } from '../../core/limits.js';
 import {
   defaultRanker,
   formatSearchResult,
   ToolSearcher,
   type SearchPool,
   type ToolSearchResult,
-} from '../search/index.js';
+} from '../../search/index.js';
 
-export type { SearchPool } from '../search/index.js';
+export type { SearchPool } from '../../search/index.js';
 export type SearchOutcome = ToolSearchResult;
 
 export interface GatewaySearcher {

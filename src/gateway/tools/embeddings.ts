@@ -3,12 +3,12 @@
  * changes (servers connect, `tools/list_changed`), so tool vectors are usually ready before the
  * first search; until they are, searches are lexical and never wait.
  */
-import type { Catalog } from '../core/catalog.js';
-import { DEFAULT_LIMITS } from '../core/limits.js';
-import { defaultRanker } from '../search/rank-default.js';
-import type { EmbeddingsConfig } from '../embeddings/config.js';
-import { EmbeddingSearcher } from '../embeddings/searcher.js';
-import type { Logger } from '../mcp/log.js';
+import type { Catalog } from '../../core/catalog.js';
+import { DEFAULT_LIMITS } from '../../core/limits.js';
+import { defaultRanker } from '../../search/rank-default.js';
+import type { EmbeddingsConfig } from '../../embeddings/config.js';
+import { EmbeddingSearcher } from '../../embeddings/searcher.js';
+import type { Logger } from '../../util/log.js';
 import type { GatewaySearcher } from './search.js';
 
 export function embeddingGatewaySearcher(

@@ -9,9 +9,9 @@
  * imports ioredis — see redis-backend.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { errorMessage } from '../mcp/hub.js';
-import { silentLogger, type Logger } from '../mcp/log.js';
-import { InMemoryNotificationBus, parseBusEvent, type BusEvent } from './bus.js';
+import { errorMessage } from '../../util/errors.js';
+import { silentLogger, type Logger } from '../../util/log.js';
+import { InMemoryNotificationBus, parseBusEvent, type BusEvent } from '../sessions/bus.js';
 
 /** The ioredis methods used; `new Redis(url)` and its `duplicate()` fit. */
 export interface RedisPublisher {

@@ -3,7 +3,7 @@
  * change: reachable (with its persistence), unreachable (and what that does to requests),
  * reachable again (after how long), restarted (and whether sessions survived it).
  */
-import type { Logger } from '../mcp/log.js';
+import type { Logger } from '../../util/log.js';
 
 /** The ioredis events and the one command used. */
 export interface RedisEventSource {

@@ -3,10 +3,10 @@
  * client pays per request with everything eager vs with deferral (o200k_base via gpt-tokenizer;
  * an estimate for Claude, whose tokenizer is not published).
  */
-import { definitionTokens } from '../inspect/report.js';
-import { o200kTokens } from '../inspect/tokenizer.js';
-import type { FailedServer } from '../core/catalog.js';
-import type { ToolsearchGateway } from './gateway.js';
+import { definitionTokens } from '../../inspect/report.js';
+import { o200kTokens } from '../../inspect/tokenizer.js';
+import type { FailedServer } from '../../core/catalog.js';
+import type { ToolsearchGateway } from '../gateway.js';
 
 export interface CatalogSummary {
   servers: string[];

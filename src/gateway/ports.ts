@@ -1,0 +1,37 @@
+/**
+ * What the gateway needs from the hub that feeds it, as interfaces the gateway owns: `McpHub`
+ * implements both, tests pass small fakes. Nothing in src/gateway imports the hub class itself.
+ */
+import type { McpAggregate } from '../mcp/aggregate.js';
+import type { McpMessage, UpstreamCallResult, UpstreamCapabilities, UpstreamProgress } from '../mcp/connection.js';
+import type { ServerRequestHandler } from '../mcp/hub.js';
+import type { ForwardContext } from './proxy/server-requests.js';
+
+/** What the gateway needs to reach upstream servers; `McpHub` fits. */
+export interface UpstreamCaller {
+  callTool(
+    server: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    options?: { signal?: AbortSignal; onprogress?: (progress: UpstreamProgress) => void },
+  ): Promise<UpstreamCallResult>;
+}
+
+/** What the proxy needs from the hub (`McpHub` fits). */
+export interface UpstreamProxy extends UpstreamCaller {
+  readonly features: McpAggregate;
+  serverRequestHandler: ServerRequestHandler | undefined;
+  servers(): string[];
+  request(server: string, request: McpMessage, options?: Partial<ForwardContext>): Promise<Record<string, unknown>>;
+  notifyAll(notification: McpMessage): void;
+  capabilities(server: string): UpstreamCapabilities | undefined;
+  onNotification(listener: (server: string, notification: McpMessage) => void): () => void;
+}
+
+export function isUpstreamProxy(upstream: UpstreamCaller | undefined): upstream is UpstreamProxy {
+  return (
+    upstream !== undefined &&
+    'features' in upstream &&
+    typeof (upstream as Partial<UpstreamProxy>).request === 'function'
+  );
+}
