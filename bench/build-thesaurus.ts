@@ -194,7 +194,9 @@ function main(): void {
     const norm = Math.sqrt(order.reduce((s, i) => s + row.val[i]! ** 2, 0)) || 1;
     row.ctx = order.map((i) => row.ctx[i]!);
     row.val = order.map((i) => row.val[i]! / norm);
-    row.ctx.forEach((c, i) => postings[c]!.push({ w, v: row.val[i]! }));
+    row.ctx.forEach((c, i) => {
+      postings[c]!.push({ w, v: row.val[i]! });
+    });
   });
 
   // Cosine neighbours through the context postings.

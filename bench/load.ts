@@ -151,7 +151,7 @@ console.log(
 );
 console.log('|---|---:|---:|---:|---:|---:|---:|');
 console.log(statsLine('before', before));
-results.forEach(({ after }, i) => console.log(statsLine(`after round ${i + 1}`, after)));
+for (const [i, { after }] of results.entries()) console.log(statsLine(`after round ${i + 1}`, after));
 for (const { round: res } of results) for (const e of res.errors) console.log(`ERROR ${e}`);
 const failed = results.reduce((n, { round: res }) => n + res.failed + res.errors.length, 0);
 process.exitCode = failed === 0 ? 0 : 1;

@@ -172,7 +172,7 @@ const log = (line: string) => {
 const config = fixtureConfig();
 const redis = await startRedis({ persist: true });
 const ports = [await freePort(), await freePort()];
-let replicas: ReplicaProcess[] = await Promise.all(ports.map((port) => spawnReplica(config, redis.url, port)));
+const replicas: ReplicaProcess[] = await Promise.all(ports.map((port) => spawnReplica(config, redis.url, port)));
 const urls = ports.map((p) => `http://127.0.0.1:${p}/mcp`);
 const balancer = await startHaproxy(
   await freePort(),

@@ -2,7 +2,7 @@
  * C10 — the embedding-server flags shared by `serve` and `search`. Flags win over the config's
  * `toolSearch.embeddings`; `--embeddings-url` and `--embeddings-model` go together.
  */
-import { Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import type { EmbeddingsConfig } from '../embeddings/config.js';
 import { parsePositiveInt } from './options.js';
 

@@ -4,7 +4,7 @@
  * stays stable (E2); and, once the list would pass a token budget, a grouped form by server
  * whose cost grows with servers, not tools (E3).
  */
-import { type AnnouncementForm, type HistoryEvent } from './history.js';
+import type { AnnouncementForm, HistoryEvent } from './history.js';
 import { ANNOUNCE_TAG, DELTA_ADDED_HEADER, DELTA_REMOVED_HEADER, DELTA_TAG, wrapTag } from './markers.js';
 import { searchInstructions, type SearchInstructions } from './search-instructions.js';
 import type { ToolSpec } from './tool.js';

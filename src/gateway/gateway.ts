@@ -24,7 +24,6 @@ import { DEFAULT_MAX_RESULTS, SEARCH_TOOL_NAME } from '../core/search-tool.js';
 import { searchInstructions } from '../core/search-instructions.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../core/threshold.js';
 import type { ToolSpec } from '../core/tool.js';
-import type { UpstreamCallResult, UpstreamProgress } from '../mcp/connection.js';
 import type { UpstreamCaller } from './ports.js';
 import { errorMessage } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';

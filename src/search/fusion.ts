@@ -51,13 +51,13 @@ export function fuseRanked(
   accept?: (name: string) => boolean,
 ): FusedHit[] {
   const fused = new Map<string, number>();
-  lexical.forEach((r, rank) => fused.set(r.name, 1 / (RRF_K + rank + 1)));
+  for (const [rank, r] of lexical.entries()) fused.set(r.name, 1 / (RRF_K + rank + 1));
   const semantic = tools
     .map((tool, i) => ({ name: tool.name, i, sim: vectors[i] ? cosine(vectors[i]!, queryVector) : 0 }))
     .filter((s) => s.sim > 0 && (!accept || accept(s.name)))
     .sort((a, b) => b.sim - a.sim || a.i - b.i)
     .slice(0, SEMANTIC_DEPTH);
-  semantic.forEach((s, rank) => fused.set(s.name, (fused.get(s.name) ?? 0) + 1 / (RRF_K + rank + 1)));
+  for (const [rank, s] of semantic.entries()) fused.set(s.name, (fused.get(s.name) ?? 0) + 1 / (RRF_K + rank + 1));
   const lexicalOrder = new Map(lexical.map((r, i) => [r.name, i]));
   const semanticOrder = new Map(semantic.map((s, i) => [s.name, i]));
   return [...fused.entries()]

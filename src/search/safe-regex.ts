@@ -249,7 +249,7 @@ function literal(code: number): Ast {
 
 // ---- NFA ----------------------------------------------------------------------------------
 
-const enum Op {
+enum Op {
   Char,
   Split,
   Assert,

@@ -125,7 +125,9 @@ describe('G4 out-of-band notifications (src/gateway/notifications.ts)', () => {
     // toAll goes to every session (on every replica, through the bus): here two sessions.
     const notifications = new SessionNotifications(
       (sessionId, n) => sent.push(`${sessionId} ${n.method}`),
-      (n) => ['s1', 's2'].forEach((sessionId) => sent.push(`${sessionId} ${n.method}`)),
+      (n) => {
+        for (const sessionId of ['s1', 's2']) sent.push(`${sessionId} ${n.method}`);
+      },
     );
     for (let i = 0; i < 5; i++) notifications.listChanged('prompts');
     notifications.listChanged('resources');

@@ -54,7 +54,10 @@ describe('G5: walkPages', () => {
     let pageSignal: AbortSignal | undefined;
     const walk = walkPages<number>(
       'hang',
-      (_cursor, signal) => ((pageSignal = signal), new Promise<Page<number>>(() => undefined)),
+      (_cursor, signal) => {
+        pageSignal = signal;
+        return new Promise<Page<number>>(() => undefined);
+      },
       { ...LIMITS, deadlineMs: 50 },
     );
     await expect(walk).rejects.toBeInstanceOf(ListDeadlineError);

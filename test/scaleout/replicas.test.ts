@@ -59,7 +59,9 @@ describe.skipIf(skipReason !== undefined)('G6: two replicas on one Redis', () =>
       expect(get).toBe(200);
       for (const list of [list1, list2]) {
         expect(list.status).toBe(200);
-        expect((list.message?.result?.['tools'] as { name: string }[]).map((t) => t.name)).toContain('tool_search');
+        expect(((list.message?.result?.['tools'] ?? []) as { name: string }[]).map((t) => t.name)).toContain(
+          'tool_search',
+        );
       }
     }
   });

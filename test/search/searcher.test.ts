@@ -92,7 +92,10 @@ describe('C4: keywords', () => {
     let builds = 0;
     const counting = {
       name: 'counting',
-      build: (tools: Parameters<typeof referenceRanker.build>[0]) => (builds++, referenceRanker.build(tools)),
+      build: (tools: Parameters<typeof referenceRanker.build>[0]) => {
+        builds++;
+        return referenceRanker.build(tools);
+      },
     };
     const searcher = new ToolSearcher({ ranker: counting });
     searcher.search(poolOf(slack), 'slack');

@@ -17,9 +17,8 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { McpAggregate } from '../../mcp/aggregate.js';
-import type { McpMessage, UpstreamCapabilities } from '../../mcp/connection.js';
+import type { McpMessage } from '../../mcp/connection.js';
 import { UpstreamError } from '../../mcp/errors.js';
-import { type ServerRequestHandler } from '../../mcp/hub.js';
 import { errorMessage } from '../../util/errors.js';
 import type { Logger } from '../../util/log.js';
 import { registerCompletionHandler } from './completions.js';

@@ -68,7 +68,8 @@ export class RedisNotificationBus extends InMemoryNotificationBus {
     try {
       value = JSON.parse(message);
     } catch {
-      return this.logger.debug('notification bus: ignored a message that is not JSON');
+      this.logger.debug('notification bus: ignored a message that is not JSON');
+      return;
     }
     if ((value as { origin?: unknown } | null)?.origin === this.origin) return;
     const event = parseBusEvent(value);

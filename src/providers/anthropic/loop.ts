@@ -45,7 +45,7 @@ const SERVER_SEARCH = new Set<string>(ANTHROPIC_SERVER_SEARCH_NAMES);
 /** What a server-side search returned, as the step's output: the tools found, or the error. */
 function serverSearchOutput(content: readonly ContentBlock[], id: string): { output: string; isError: boolean } {
   const result = content.find((b) => b.type === 'tool_search_tool_result' && b.tool_use_id === id);
-  if (!result || result.type !== 'tool_search_tool_result') return { output: '', isError: false };
+  if (result?.type !== 'tool_search_tool_result') return { output: '', isError: false };
   if (result.content.type === 'tool_search_tool_result_error') {
     return {
       output: `${result.content.error_code}${result.content.error_message ? `: ${result.content.error_message}` : ''}`,

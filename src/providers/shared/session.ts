@@ -9,7 +9,7 @@ import type { ModelSupport, NativeCapability } from '../../core/model-support.js
 import { plan, type Expansion, type Plan, type PlanInput } from '../../core/plan.js';
 import { isDeferred } from '../../core/policy.js';
 import type { SearchToolMode } from '../../core/search-instructions.js';
-import { DeferredTokenMemo, type TokenCounter } from '../../core/threshold.js';
+import { DeferredTokenMemo, type TokenCounter, type TokenMeasure } from '../../core/threshold.js';
 import type { ToolSpec } from '../../core/tool.js';
 import { runTool, undiscoveredToolMessage, type ToolExecutor, type ToolOutcome } from './calls.js';
 import { formatSearchResult, ToolSearcher } from '../../search/searcher.js';
@@ -76,7 +76,7 @@ export class RequestPlanner {
   async plan(request: PlanRequest): Promise<Plan> {
     const o = this.options;
     const tools = o.pool.tools;
-    let deferredTokens;
+    let deferredTokens: TokenMeasure | undefined;
     if (resolveMode(o).mode === 'auto') {
       const ctx = { ...o.deferral };
       deferredTokens = await this.memo.measure(tools.filter((t) => isDeferred(t, ctx)));

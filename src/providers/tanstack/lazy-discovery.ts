@@ -21,6 +21,7 @@ export interface LazyTool {
   readonly description: string;
   readonly inputSchema?: unknown;
   readonly lazy?: boolean;
+  // biome-ignore lint/suspicious/noExplicitAny: TanStack tools take whatever their schema says; `unknown` would reject every typed execute.
   readonly execute?: (args: any) => unknown;
 }
 

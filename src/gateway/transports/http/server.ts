@@ -363,7 +363,7 @@ export function bearerChecker(token: string): (header: string | undefined) => bo
 function markInitialized(transport: StreamableHTTPServerTransport, sessionId: string): void {
   const inner = (transport as unknown as { _webStandardTransport?: { sessionId?: string; _initialized?: boolean } })
     ._webStandardTransport;
-  if (!inner || inner._initialized !== false)
+  if (inner?._initialized !== false)
     throw new Error('cannot resume the session: the MCP SDK transport internals changed');
   inner.sessionId = sessionId;
   inner._initialized = true;
