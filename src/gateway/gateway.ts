@@ -27,7 +27,8 @@ import type { ToolSpec } from '../core/tool.js';
 import type { UpstreamCaller } from './ports.js';
 import { errorMessage } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
-import { CALL_TOOL_NAME, callToolDefinition, searchToolDefinition } from './tools/definitions.js';
+import { ToolCalls } from './tools/calls.js';
+import { CALL_TOOL_NAME, callToolDefinition, searchToolDefinition, toMcpTool } from './tools/definitions.js';
 import { deferredNames, parseGatewayMode, type GatewayMode } from './tools/deferral.js';
 import {
   defaultGatewaySearcher,
@@ -83,6 +84,8 @@ export class ToolsearchGateway {
   readonly proxy: GatewayProxy;
   private readonly upstream: UpstreamCaller | undefined;
   private readonly searcher: GatewaySearcher;
+  /** tools/call: the search tool, call-through, and routing to local or upstream tools (tools/calls.ts). */
+  private readonly calls: ToolCalls;
   private readonly mode: GatewayMode;
   private readonly contextWindow: number;
   private readonly callThrough: boolean;
@@ -121,6 +124,18 @@ export class ToolsearchGateway {
       liveSessions: () => [...this.live.keys()],
       logger: this.logger,
     });
+    this.calls = new ToolCalls({
+      catalog: this.catalog,
+      sessions: this.sessions,
+      searcher: this.searcher,
+      upstream: this.upstream,
+      router: this.proxy.router,
+      callThrough: this.callThrough,
+      pendingWaitMs: this.pendingWaitMs,
+      firstConnectPending: () => this.firstConnect.pending(),
+      deferred: () => this.deferred(),
+      discovered: (sessionId) => this.discovered(sessionId),
+    });
     this.unsubscribe = this.catalog.onChange((delta) => {
       if (delta.added.length > 0 || delta.removed.length > 0 || (delta.changed?.length ?? 0) > 0) this.queueBroadcast();
     });
@@ -136,7 +151,7 @@ export class ToolsearchGateway {
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.listTools(sessionId) }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-      const { result, listChanged } = await this.handleCall(sessionId, request.params.name, args, extra);
+      const { result, listChanged } = await this.calls.handle(sessionId, request.params.name, args, extra);
       // Sent on the request's own stream, before the result: reliable on stdio and HTTP alike.
       if (listChanged)
         await extra.sendNotification({ method: 'notifications/tools/list_changed' }).catch(() => undefined);
@@ -265,142 +280,6 @@ export class ToolsearchGateway {
     return this.live.size;
   }
 
-  private async handleCall(
-    sessionId: string,
-    name: string,
-    args: Record<string, unknown>,
-    extra: SessionExtra,
-  ): Promise<{ result: CallToolResult; listChanged: boolean }> {
-    if (name === SEARCH_TOOL_NAME) return this.runSearch(sessionId, args);
-    if (name === CALL_TOOL_NAME && this.callThrough && !this.catalog.has(CALL_TOOL_NAME)) {
-      const target = args['name'];
-      const targetArgs = args['arguments'] ?? {};
-      if (
-        typeof target !== 'string' ||
-        typeof targetArgs !== 'object' ||
-        targetArgs === null ||
-        Array.isArray(targetArgs)
-      ) {
-        return {
-          result: toolError(`${CALL_TOOL_NAME} needs {"name": string, "arguments": object}.`),
-          listChanged: false,
-        };
-      }
-      return {
-        result: await this.runTool(sessionId, target, targetArgs as Record<string, unknown>, extra),
-        listChanged: false,
-      };
-    }
-    return { result: await this.runTool(sessionId, name, args, extra), listChanged: false };
-  }
-
-  /** C1–C4, C8: search, load the matches into this session, describe them. */
-  private async runSearch(
-    sessionId: string,
-    args: Record<string, unknown>,
-  ): Promise<{ result: CallToolResult; listChanged: boolean }> {
-    const query = args['query'];
-    if (typeof query !== 'string' || query.trim() === '') {
-      return {
-        result: toolError(
-          `${SEARCH_TOOL_NAME} needs {"query": string}: keywords, "select:<name>,…" or "mcp__<server>".`,
-        ),
-        listChanged: false,
-      };
-    }
-    const max = args['max_results'];
-    const maxResults =
-      typeof max === 'number' && Number.isFinite(max) && max >= 1 ? Math.floor(max) : DEFAULT_MAX_RESULTS;
-    const outcome: SearchOutcome = await searchWhilePending(
-      this.catalog,
-      this.pendingWaitMs,
-      async () =>
-        this.searcher.search(
-          {
-            tools: this.catalog.tools,
-            deferred: this.deferred(),
-            pendingServers: this.catalog.pendingServers,
-            failedServers: this.catalog.failedServers,
-            servers: this.catalog.serverInfo,
-          },
-          query,
-          { maxResults },
-        ),
-      () => this.firstConnect.pending(),
-    );
-    const deferred = this.deferred();
-    const found = outcome.matches.map((n) => this.catalog.get(n)).filter((t): t is ToolSpec => t !== undefined);
-    const added = await this.sessions.addDiscovered(
-      sessionId,
-      found.filter((t) => deferred.has(t.name)).map((t) => t.name),
-    );
-    const text = (this.searcher.format ?? formatSearchOutcome)(outcome);
-    const content: CallToolResult['content'] = [{ type: 'text', text }];
-    if (found.length > 0) {
-      const loaded = found.map(toMcpTool);
-      content.push({
-        type: 'text',
-        text: `Loaded tool definitions (call by name, or via ${CALL_TOOL_NAME} {"name", "arguments"} if your tool list has not refreshed):\n${JSON.stringify(loaded)}`,
-      });
-    }
-    return { result: { content }, listChanged: added.length > 0 };
-  }
-
-  /** Route a call: always-loaded or discovered tools run; the rest get an actionable error (F3). */
-  private async runTool(
-    sessionId: string,
-    name: string,
-    args: Record<string, unknown>,
-    extra: SessionExtra,
-  ): Promise<CallToolResult> {
-    const tool = this.catalog.get(name);
-    if (!tool) return toolError(this.describeMissing(name));
-    if (this.deferred().has(name)) {
-      const discovered = await this.discovered(sessionId);
-      if (!discovered.includes(name)) {
-        return toolError(
-          `Tool "${name}" is deferred and not loaded in this session. ${searchInstructions('client').loadFirst(name)}`,
-        );
-      }
-    }
-    if (tool.origin.kind === 'local') return this.runLocal(tool, args);
-    if (!this.upstream) return toolError(`Tool "${name}" cannot be called: this gateway has no upstream connection.`);
-    const { server } = tool.origin;
-    const upstream = this.upstream;
-    try {
-      // Through the router: cancellation, progress, and server → client requests back to this session.
-      return (await this.proxy.router.forward(server, sessionId, extra, (context) =>
-        upstream.callTool(server, tool.originalName ?? tool.name, args, context),
-      )) as CallToolResult;
-    } catch (error) {
-      return toolError(`Tool "${name}" failed: ${errorMessage(error)}`);
-    }
-  }
-
-  private async runLocal(tool: ToolSpec, args: Record<string, unknown>): Promise<CallToolResult> {
-    if (!tool.handler) return toolError(`Tool "${tool.name}" has no handler in this gateway.`);
-    try {
-      const value = await tool.handler(args);
-      if (isCallToolResult(value)) return value;
-      return { content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] };
-    } catch (error) {
-      return toolError(`Tool "${tool.name}" failed: ${errorMessage(error)}`);
-    }
-  }
-
-  private describeMissing(name: string): string {
-    const parsed = parseMcpName(name);
-    if (parsed && this.catalog.pendingServers.includes(parsed.server)) {
-      return `Tool "${name}" is not available yet: MCP server "${parsed.server}" is still connecting (or reconnecting). Try again shortly.`;
-    }
-    const failed = parsed && this.catalog.failedServers.find((f) => f.server === parsed.server);
-    if (failed) return `Tool "${name}" is not available: MCP server "${failed.server}" failed: ${failed.reason}`;
-    if (parsed) {
-      return `Tool "${name}" is not available: MCP server "${parsed.server}" does not offer it now (it may have disconnected or removed it). Search with ${SEARCH_TOOL_NAME} to see what is available.`;
-    }
-    return `Unknown tool "${name}". Search with ${SEARCH_TOOL_NAME} to see what is available.`;
-  }
-
   /**
    * One list_changed per burst of catalog changes (servers connecting together), to every live
    * session of every process sharing the bus.
@@ -431,25 +310,5 @@ export class ToolsearchGateway {
   }
 }
 
-/** The tool as its server listed it (title, annotations, outputSchema, icons, …), under its gateway name. */
-export function toMcpTool(tool: ToolSpec): Tool {
-  // Name, title and description first: search results show this JSON to the model.
-  return {
-    name: tool.name,
-    ...(tool.mcpFields?.['title'] !== undefined && { title: tool.mcpFields['title'] as string }),
-    description: tool.description,
-    inputSchema: tool.inputSchema as Tool['inputSchema'],
-    ...tool.mcpFields,
-    ...(tool.meta !== undefined && { _meta: { ...tool.meta } }),
-  };
-}
-
-function toolError(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
-}
-
-function isCallToolResult(value: unknown): value is CallToolResult {
-  return typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content);
-}
-
 export type { UpstreamCaller } from './ports.js';
+export { toMcpTool } from './tools/definitions.js';

@@ -7,6 +7,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { fullAnnouncement } from '../../core/announce.js';
 import type { PoolView } from '../../core/catalog.js';
 import { searchToolSpec } from '../../core/search-tool.js';
+import type { ToolSpec } from '../../core/tool.js';
 
 export const CALL_TOOL_NAME = 'call_tool';
 
@@ -48,5 +49,18 @@ export function callToolDefinition(): Tool {
       },
       required: ['name'],
     },
+  };
+}
+
+/** The tool as its server listed it (title, annotations, outputSchema, icons, …), under its gateway name. */
+export function toMcpTool(tool: ToolSpec): Tool {
+  // Name, title and description first: search results show this JSON to the model.
+  return {
+    name: tool.name,
+    ...(tool.mcpFields?.['title'] !== undefined && { title: tool.mcpFields['title'] as string }),
+    description: tool.description,
+    inputSchema: tool.inputSchema as Tool['inputSchema'],
+    ...tool.mcpFields,
+    ...(tool.meta !== undefined && { _meta: { ...tool.meta } }),
   };
 }

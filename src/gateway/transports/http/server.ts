@@ -8,11 +8,10 @@
  * (a full gateway answers 503 with Retry-After); an initialize the SDK refuses (406, 415, 400)
  * leaves nothing behind — the session reaches the store only once its handshake is accepted.
  */
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { isIPv4, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { DEFAULT_LIMITS } from '../../../core/limits.js';
-import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../../../util/errors.js';
@@ -20,6 +19,10 @@ import { silentLogger, type Logger } from '../../../util/log.js';
 import { UnauthenticatedBindError } from '../../errors.js';
 import type { ToolsearchGateway } from '../../gateway.js';
 import { GatewayFullError, ListenError } from '../../errors.js';
+import { bearerChecker, hostChecker, isLoopbackHost, isOriginAllowed } from './guards.js';
+import { IdleSessionSweeper } from './idle.js';
+import { headerValue, readJsonBody, replyError, sendJson } from './replies.js';
+import { markInitialized } from './resume.js';
 import { HttpSessions, holdHeadersUntilFirstEvent } from './session-registry.js';
 
 export interface HttpGatewayOptions {
@@ -85,6 +88,7 @@ export const DEFAULT_HTTP_PATH = '/mcp';
 export const DEFAULT_IDLE_SESSION_TIMEOUT_MS = DEFAULT_LIMITS.idleSessionTimeoutMs;
 /** Seconds a client is asked to wait when the gateway is full (sessions end on DELETE or idle expiry). */
 export const FULL_RETRY_AFTER_SECONDS = 10;
+const NO_SESSION = 'No session: send an initialize request first.';
 
 export async function startHttpGateway(
   gateway: ToolsearchGateway,
@@ -116,20 +120,23 @@ export async function startHttpGateway(
     throw new UnauthenticatedBindError(host);
   const checkHost =
     loopbackOnly || (options.allowedHosts ?? []).length > 0 ? hostChecker(host, options.allowedHosts ?? []) : undefined;
-  const activity = new SessionActivity(options.idleSessionTimeoutMs ?? DEFAULT_IDLE_SESSION_TIMEOUT_MS, (sessionId) => {
-    const transport = sessions.local(sessionId);
-    if (!transport) return false;
-    logger.debug(`session ${sessionId} idle: closing it`);
-    void transport.close();
-    return true;
-  });
+  const activity = new IdleSessionSweeper(
+    options.idleSessionTimeoutMs ?? DEFAULT_IDLE_SESSION_TIMEOUT_MS,
+    (sessionId) => {
+      const transport = sessions.local(sessionId);
+      if (!transport) return false;
+      logger.debug(`session ${sessionId} idle: closing it`);
+      void transport.close();
+      return true;
+    },
+  );
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const notFound = () => sendJson(res, 404, { error: `not found; the MCP endpoint is ${path}` });
     if (url.pathname !== path && !options.routes) return notFound();
     if (!isOriginAllowed(req.headers.origin, options.allowedOrigins ?? [])) {
-      return sendJson(res, 403, jsonRpcError(`Origin ${req.headers.origin ?? ''} is not allowed.`));
+      return replyError(res, 403, `Origin ${req.headers.origin ?? ''} is not allowed.`);
     }
     if (checkHost && !checkHost(req, res)) return;
     if (url.pathname !== path) {
@@ -138,14 +145,14 @@ export async function startHttpGateway(
     }
     if (checkToken && !checkToken(req.headers.authorization)) {
       res.setHeader('WWW-Authenticate', 'Bearer');
-      return sendJson(res, 401, jsonRpcError('Missing or invalid bearer token.'));
+      return replyError(res, 401, 'Missing or invalid bearer token.');
     }
     const sessionId = headerValue(req.headers['mcp-session-id']);
     if (sessionId !== undefined) {
       const found = await sessions.lookup(sessionId);
       if (!found.ok) {
-        if (found.status === 503) res.setHeader('Retry-After', String(found.retryAfterSeconds ?? 1));
-        return sendJson(res, found.status, jsonRpcError(found.message));
+        const retryAfter = found.status === 503 ? (found.retryAfterSeconds ?? 1) : undefined;
+        return replyError(res, found.status, found.message, retryAfter);
       }
       // The client ends its session: forget it everywhere (a shared store keeps a tombstone) before answering.
       if (req.method === 'DELETE') return sessions.end(sessionId, res);
@@ -154,12 +161,11 @@ export async function startHttpGateway(
       await found.transport.handleRequest(req, res);
       return;
     }
-    if (req.method !== 'POST') return sendJson(res, 400, jsonRpcError('No session: send an initialize request first.'));
+    if (req.method !== 'POST') return replyError(res, 400, NO_SESSION);
     try {
       checkRoom();
     } catch (error) {
-      res.setHeader('Retry-After', String(FULL_RETRY_AFTER_SECONDS));
-      return sendJson(res, 503, jsonRpcError(errorMessage(error)));
+      return replyError(res, 503, errorMessage(error), FULL_RETRY_AFTER_SECONDS);
     }
     initializing++;
     try {
@@ -176,13 +182,11 @@ export async function startHttpGateway(
    */
   const initializeSession = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readJsonBody(req, maxBodyBytes);
-    if (!body.ok) return sendJson(res, body.status, jsonRpcError(body.message));
-    if (!isInitializeRequest(body.value))
-      return sendJson(res, 400, jsonRpcError('No session: send an initialize request first.'));
+    if (!body.ok) return replyError(res, body.status, body.message);
+    if (!isInitializeRequest(body.value)) return replyError(res, 400, NO_SESSION);
     const unavailable = await sessions.storeUnavailable();
     if (unavailable !== undefined) {
-      res.setHeader('Retry-After', '1');
-      return sendJson(res, 503, jsonRpcError(unavailable));
+      return replyError(res, 503, unavailable, 1);
     }
     const id = randomUUID();
     let accepted = false;
@@ -221,7 +225,7 @@ export async function startHttpGateway(
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       logger.error(`HTTP ${req.method ?? ''} ${req.url ?? ''}: ${errorMessage(error)}`);
-      if (!res.headersSent) sendJson(res, 500, jsonRpcError('Internal error'));
+      if (!res.headersSent) replyError(res, 500, 'Internal error');
       else res.end();
     });
   });
@@ -251,149 +255,4 @@ export async function startHttpGateway(
   };
 }
 
-/**
- * Last-request times and open requests (a standing GET stream counts as activity) per session;
- * a periodic sweep closes sessions idle past the timeout.
- */
-class SessionActivity {
-  private readonly lastSeen = new Map<string, number>();
-  private readonly open = new Map<string, number>();
-  private readonly timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly idleMs: number,
-    private readonly expire: (sessionId: string) => boolean,
-  ) {
-    if (idleMs > 0) {
-      this.timer = setInterval(() => this.sweep(), Math.min(60_000, Math.max(10, idleMs / 2)));
-      this.timer.unref();
-    }
-  }
-
-  track(sessionId: string, res: ServerResponse): void {
-    this.lastSeen.set(sessionId, Date.now());
-    this.open.set(sessionId, (this.open.get(sessionId) ?? 0) + 1);
-    res.once('close', () => {
-      this.lastSeen.set(sessionId, Date.now());
-      const n = (this.open.get(sessionId) ?? 1) - 1;
-      if (n > 0) this.open.set(sessionId, n);
-      else this.open.delete(sessionId);
-    });
-  }
-
-  forget(sessionId: string): void {
-    this.lastSeen.delete(sessionId);
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-  }
-
-  private sweep(): void {
-    const cutoff = Date.now() - this.idleMs;
-    for (const [sessionId, seen] of this.lastSeen) {
-      if (seen > cutoff || this.open.has(sessionId)) continue;
-      if (!this.expire(sessionId)) this.lastSeen.delete(sessionId);
-    }
-  }
-}
-
-/** Exact loopback host names (URL `hostname` form: IPv6 in brackets). No prefixes: `127.0.0.1.evil.com` is not loopback. */
-export const LOOPBACK_HOSTNAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
-
-/** No Origin (non-browser clients) is fine; a browser origin must be loopback or listed. */
-export function isOriginAllowed(origin: string | undefined, allowed: readonly string[]): boolean {
-  if (origin === undefined) return true;
-  if (allowed.includes(origin)) return true;
-  try {
-    const { hostname, protocol } = new URL(origin);
-    return (
-      (protocol === 'http:' || protocol === 'https:') &&
-      (LOOPBACK_HOSTNAMES.includes(hostname) || hostname.endsWith('.localhost'))
-    );
-  } catch {
-    return false;
-  }
-}
-
-/** A bind address on this machine only: `localhost`, `::1`, or an IPv4 address in 127.0.0.0/8. */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '');
-  return bare === 'localhost' || bare === '::1' || (isIPv4(bare) && bare.startsWith('127.'));
-}
-
-/**
- * The `Host` check, by the MCP SDK's `hostHeaderValidation` (exact hostnames, any port): loopback
- * names, the bound address, and the names listed. It is Express-shaped; this adapts it to bare
- * `node:http` (it calls `res.status(code).json(body)` to refuse, `next()` to accept).
- */
-export function hostChecker(
-  boundHost: string,
-  allowed: readonly string[],
-): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const bound = boundHost.includes(':') && !boundHost.startsWith('[') ? `[${boundHost}]` : boundHost;
-  const validate = hostHeaderValidation([...new Set([...LOOPBACK_HOSTNAMES, bound, ...allowed])]);
-  return (req, res) => {
-    let ok = false;
-    const expressLike = { status: (code: number) => ({ json: (body: unknown) => sendJson(res, code, body) }) };
-    validate(req as never, expressLike as never, () => {
-      ok = true;
-    });
-    return ok;
-  };
-}
-
-/** Constant-time bearer check: both sides hashed to equal length first. */
-export function bearerChecker(token: string): (header: string | undefined) => boolean {
-  const expected = createHash('sha256').update(token).digest();
-  return (header) => {
-    const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
-    const given = createHash('sha256')
-      .update(match?.[1] ?? '')
-      .digest();
-    return timingSafeEqual(expected, given) && match !== null;
-  };
-}
-
-/**
- * Put a fresh SDK transport in the state its initialize handshake would leave (that handshake
- * happened on another process). The SDK has no public API for this; the check below turns an SDK
- * change into a clear error instead of a silently broken resume.
- */
-function markInitialized(transport: StreamableHTTPServerTransport, sessionId: string): void {
-  const inner = (transport as unknown as { _webStandardTransport?: { sessionId?: string; _initialized?: boolean } })
-    ._webStandardTransport;
-  if (inner?._initialized !== false)
-    throw new Error('cannot resume the session: the MCP SDK transport internals changed');
-  inner.sessionId = sessionId;
-  inner._initialized = true;
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-type BodyResult = { ok: true; value: unknown } | { ok: false; status: number; message: string };
-
-async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) return { ok: false, status: 413, message: `Request body over ${maxBytes} bytes.` };
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
-  } catch {
-    return { ok: false, status: 400, message: 'Parse error: the body is not JSON.' };
-  }
-}
-
-function jsonRpcError(message: string) {
-  return { jsonrpc: '2.0', error: { code: -32000, message }, id: null };
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
+export { bearerChecker, hostChecker, isLoopbackHost, isOriginAllowed, LOOPBACK_HOSTNAMES } from './guards.js';

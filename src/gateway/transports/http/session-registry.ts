@@ -17,6 +17,7 @@ import { errorMessage } from '../../../util/errors.js';
 import type { Logger } from '../../../util/log.js';
 import { GatewayFullError, SessionGoneError } from '../../errors.js';
 import type { ToolsearchGateway } from '../../gateway.js';
+import { replyError, storeUnavailableMessage } from './replies.js';
 
 export type SessionLookup =
   | { ok: true; transport: StreamableHTTPServerTransport }
@@ -104,7 +105,7 @@ export class HttpSessions {
       if (error instanceof GatewayFullError)
         return { ok: false, status: 503, message: error.message, retryAfterSeconds: this.fullRetryAfterSeconds };
       this.logger.debug(`session ${sessionId}: session store failed: ${errorMessage(error)}`);
-      return { ok: false, status: 503, message: `Session store unavailable (${errorMessage(error)}); retry shortly.` };
+      return { ok: false, status: 503, message: storeUnavailableMessage(errorMessage(error)) };
     }
   }
 
@@ -119,7 +120,7 @@ export class HttpSessions {
       await this.gateway.sessions.get('\0probe');
       return undefined;
     } catch (error) {
-      return `Session store unavailable (${errorMessage(error)}); retry shortly.`;
+      return storeUnavailableMessage(errorMessage(error));
     }
   }
 
@@ -133,15 +134,7 @@ export class HttpSessions {
     try {
       await this.gateway.endSession(sessionId);
     } catch (error) {
-      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
-      res.end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          error: { code: -32000, message: `Session store unavailable (${errorMessage(error)}); retry shortly.` },
-          id: null,
-        }),
-      );
-      return;
+      return replyError(res, 503, storeUnavailableMessage(errorMessage(error)), 1);
     }
     res.writeHead(200).end();
   }

@@ -1,0 +1,186 @@
+/**
+ * G3/F3 — what a session's `tools/call` does: the search tool (C1–C4, C8) loads what it finds into
+ * the session; `call_tool` runs a tool by name for clients that never refresh their tool list;
+ * any other name runs when it is always loaded or this session discovered it, and otherwise gets an
+ * actionable error (how to load it, or which server is still connecting or failed).
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Catalog } from '../../core/catalog.js';
+import { parseMcpName } from '../../core/names.js';
+import { DEFAULT_MAX_RESULTS, SEARCH_TOOL_NAME } from '../../core/search-tool.js';
+import { searchInstructions } from '../../core/search-instructions.js';
+import type { ToolSpec } from '../../core/tool.js';
+import { errorMessage } from '../../util/errors.js';
+import type { UpstreamCaller } from '../ports.js';
+import type { RequestRouter, SessionExtra } from '../proxy/server-requests.js';
+import type { SessionStore } from '../sessions/store.js';
+import { CALL_TOOL_NAME, toMcpTool } from './definitions.js';
+import { searchWhilePending } from './pending-wait.js';
+import { formatSearchOutcome, type GatewaySearcher, type SearchOutcome } from './search.js';
+
+/** What the calls need from the gateway. */
+export interface ToolCallDeps {
+  readonly catalog: Catalog;
+  readonly sessions: SessionStore;
+  readonly searcher: GatewaySearcher;
+  readonly upstream: UpstreamCaller | undefined;
+  /** Routes an upstream call with its cancellation, progress and server → client requests. */
+  readonly router: RequestRouter;
+  readonly callThrough: boolean;
+  readonly pendingWaitMs: number;
+  /** Servers still on their first connect (a search waits for them, bounded). */
+  firstConnectPending(): string[];
+  /** Names deferred in the current pool. */
+  deferred(): ReadonlySet<string>;
+  /** What the session loaded (throws SessionGoneError when a shared store lost it). */
+  discovered(sessionId: string): Promise<readonly string[]>;
+}
+
+export class ToolCalls {
+  constructor(private readonly deps: ToolCallDeps) {}
+
+  async handle(
+    sessionId: string,
+    name: string,
+    args: Record<string, unknown>,
+    extra: SessionExtra,
+  ): Promise<{ result: CallToolResult; listChanged: boolean }> {
+    if (name === SEARCH_TOOL_NAME) return this.search(sessionId, args);
+    if (name === CALL_TOOL_NAME && this.deps.callThrough && !this.deps.catalog.has(CALL_TOOL_NAME)) {
+      const target = args['name'];
+      const targetArgs = args['arguments'] ?? {};
+      if (
+        typeof target !== 'string' ||
+        typeof targetArgs !== 'object' ||
+        targetArgs === null ||
+        Array.isArray(targetArgs)
+      ) {
+        return {
+          result: toolError(`${CALL_TOOL_NAME} needs {"name": string, "arguments": object}.`),
+          listChanged: false,
+        };
+      }
+      return {
+        result: await this.run(sessionId, target, targetArgs as Record<string, unknown>, extra),
+        listChanged: false,
+      };
+    }
+    return { result: await this.run(sessionId, name, args, extra), listChanged: false };
+  }
+
+  /** C1–C4, C8: search, load the matches into this session, describe them. */
+  private async search(
+    sessionId: string,
+    args: Record<string, unknown>,
+  ): Promise<{ result: CallToolResult; listChanged: boolean }> {
+    const query = args['query'];
+    if (typeof query !== 'string' || query.trim() === '') {
+      return {
+        result: toolError(
+          `${SEARCH_TOOL_NAME} needs {"query": string}: keywords, "select:<name>,…" or "mcp__<server>".`,
+        ),
+        listChanged: false,
+      };
+    }
+    const max = args['max_results'];
+    const maxResults =
+      typeof max === 'number' && Number.isFinite(max) && max >= 1 ? Math.floor(max) : DEFAULT_MAX_RESULTS;
+    const outcome: SearchOutcome = await searchWhilePending(
+      this.deps.catalog,
+      this.deps.pendingWaitMs,
+      async () =>
+        this.deps.searcher.search(
+          {
+            tools: this.deps.catalog.tools,
+            deferred: this.deps.deferred(),
+            pendingServers: this.deps.catalog.pendingServers,
+            failedServers: this.deps.catalog.failedServers,
+            servers: this.deps.catalog.serverInfo,
+          },
+          query,
+          { maxResults },
+        ),
+      () => this.deps.firstConnectPending(),
+    );
+    const deferred = this.deps.deferred();
+    const found = outcome.matches.map((n) => this.deps.catalog.get(n)).filter((t): t is ToolSpec => t !== undefined);
+    const added = await this.deps.sessions.addDiscovered(
+      sessionId,
+      found.filter((t) => deferred.has(t.name)).map((t) => t.name),
+    );
+    const text = (this.deps.searcher.format ?? formatSearchOutcome)(outcome);
+    const content: CallToolResult['content'] = [{ type: 'text', text }];
+    if (found.length > 0) {
+      const loaded = found.map(toMcpTool);
+      content.push({
+        type: 'text',
+        text: `Loaded tool definitions (call by name, or via ${CALL_TOOL_NAME} {"name", "arguments"} if your tool list has not refreshed):\n${JSON.stringify(loaded)}`,
+      });
+    }
+    return { result: { content }, listChanged: added.length > 0 };
+  }
+
+  /** Route a call: always-loaded or discovered tools run; the rest get an actionable error (F3). */
+  private async run(
+    sessionId: string,
+    name: string,
+    args: Record<string, unknown>,
+    extra: SessionExtra,
+  ): Promise<CallToolResult> {
+    const tool = this.deps.catalog.get(name);
+    if (!tool) return toolError(this.describeMissing(name));
+    if (this.deps.deferred().has(name)) {
+      const discovered = await this.deps.discovered(sessionId);
+      if (!discovered.includes(name)) {
+        return toolError(
+          `Tool "${name}" is deferred and not loaded in this session. ${searchInstructions('client').loadFirst(name)}`,
+        );
+      }
+    }
+    if (tool.origin.kind === 'local') return this.runLocal(tool, args);
+    if (!this.deps.upstream)
+      return toolError(`Tool "${name}" cannot be called: this gateway has no upstream connection.`);
+    const { server } = tool.origin;
+    const upstream = this.deps.upstream;
+    try {
+      // Through the router: cancellation, progress, and server → client requests back to this session.
+      return (await this.deps.router.forward(server, sessionId, extra, (context) =>
+        upstream.callTool(server, tool.originalName ?? tool.name, args, context),
+      )) as CallToolResult;
+    } catch (error) {
+      return toolError(`Tool "${name}" failed: ${errorMessage(error)}`);
+    }
+  }
+
+  private async runLocal(tool: ToolSpec, args: Record<string, unknown>): Promise<CallToolResult> {
+    if (!tool.handler) return toolError(`Tool "${tool.name}" has no handler in this gateway.`);
+    try {
+      const value = await tool.handler(args);
+      if (isCallToolResult(value)) return value;
+      return { content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] };
+    } catch (error) {
+      return toolError(`Tool "${tool.name}" failed: ${errorMessage(error)}`);
+    }
+  }
+
+  private describeMissing(name: string): string {
+    const parsed = parseMcpName(name);
+    if (parsed && this.deps.catalog.pendingServers.includes(parsed.server)) {
+      return `Tool "${name}" is not available yet: MCP server "${parsed.server}" is still connecting (or reconnecting). Try again shortly.`;
+    }
+    const failed = parsed && this.deps.catalog.failedServers.find((f) => f.server === parsed.server);
+    if (failed) return `Tool "${name}" is not available: MCP server "${failed.server}" failed: ${failed.reason}`;
+    if (parsed) {
+      return `Tool "${name}" is not available: MCP server "${parsed.server}" does not offer it now (it may have disconnected or removed it). Search with ${SEARCH_TOOL_NAME} to see what is available.`;
+    }
+    return `Unknown tool "${name}". Search with ${SEARCH_TOOL_NAME} to see what is available.`;
+  }
+}
+
+function toolError(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function isCallToolResult(value: unknown): value is CallToolResult {
+  return typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content);
+}

@@ -1,0 +1,67 @@
+/**
+ * G3/G5 — who may talk to the HTTP gateway: browser Origins (loopback or listed), the Host header
+ * (DNS-rebinding defence, by the MCP SDK's own validator), the bearer token, and which bind
+ * addresses count as loopback (binding elsewhere needs a token).
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIPv4 } from 'node:net';
+import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
+import { sendJson } from './replies.js';
+
+/** Exact loopback host names (URL `hostname` form: IPv6 in brackets). No prefixes: `127.0.0.1.evil.com` is not loopback. */
+export const LOOPBACK_HOSTNAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
+
+/** No Origin (non-browser clients) is fine; a browser origin must be loopback or listed. */
+export function isOriginAllowed(origin: string | undefined, allowed: readonly string[]): boolean {
+  if (origin === undefined) return true;
+  if (allowed.includes(origin)) return true;
+  try {
+    const { hostname, protocol } = new URL(origin);
+    return (
+      (protocol === 'http:' || protocol === 'https:') &&
+      (LOOPBACK_HOSTNAMES.includes(hostname) || hostname.endsWith('.localhost'))
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** A bind address on this machine only: `localhost`, `::1`, or an IPv4 address in 127.0.0.0/8. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || bare === '::1' || (isIPv4(bare) && bare.startsWith('127.'));
+}
+
+/**
+ * The `Host` check, by the MCP SDK's `hostHeaderValidation` (exact hostnames, any port): loopback
+ * names, the bound address, and the names listed. It is Express-shaped; this adapts it to bare
+ * `node:http` (it calls `res.status(code).json(body)` to refuse, `next()` to accept).
+ */
+export function hostChecker(
+  boundHost: string,
+  allowed: readonly string[],
+): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const bound = boundHost.includes(':') && !boundHost.startsWith('[') ? `[${boundHost}]` : boundHost;
+  const validate = hostHeaderValidation([...new Set([...LOOPBACK_HOSTNAMES, bound, ...allowed])]);
+  return (req, res) => {
+    let ok = false;
+    const expressLike = { status: (code: number) => ({ json: (body: unknown) => sendJson(res, code, body) }) };
+    validate(req as never, expressLike as never, () => {
+      ok = true;
+    });
+    return ok;
+  };
+}
+
+/** Constant-time bearer check: both sides hashed to equal length first. */
+export function bearerChecker(token: string): (header: string | undefined) => boolean {
+  const expected = createHash('sha256').update(token).digest();
+  return (header) => {
+    const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
+    const given = createHash('sha256')
+      .update(match?.[1] ?? '')
+      .digest();
+    return timingSafeEqual(expected, given) && match !== null;
+  };
+}
