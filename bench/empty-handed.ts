@@ -12,7 +12,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultRanker } from '../src/search/rank-default.js';
+import { defaultRanker } from '../src/search/rank-default/index.js';
 import { parseKeywordQuery } from '../src/search/query.js';
 import { identifierParts, sourceName, words } from '../src/search/text.js';
 import { LOW_CONFIDENCE, SUGGESTED_SERVERS } from '../src/search/suggest.js';

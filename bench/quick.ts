@@ -6,7 +6,7 @@
  *   FAIL=toollens npx tsx bench/quick.ts           # also print misses of one set
  *   THESAURUS=/tmp/a.txt,/tmp/b.ts npx tsx bench/quick.ts   # expansion from other tables (merged)
  */
-import { defaultRanker, type DefaultRankerOptions } from '../src/search/rank-default.js';
+import { defaultRanker, type DefaultRankerOptions } from '../src/search/rank-default/index.js';
 import { parseKeywordQuery } from '../src/search/query.js';
 import { readFileSync } from 'node:fs';
 import { parseThesaurus, type Neighbour, type Thesaurus } from '../src/search/thesaurus.js';

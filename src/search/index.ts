@@ -5,7 +5,7 @@ export * from './rankers.js';
 export * from './searcher.js';
 export { referenceRanker, referenceScore, REFERENCE_WEIGHTS } from './rank-reference.js';
 export { bm25Ranker, type Bm25Options } from './rank-bm25.js';
-export { defaultRanker, DEFAULT_RANKER_OPTIONS, type DefaultRankerOptions } from './rank-default.js';
+export { defaultRanker, DEFAULT_RANKER_OPTIONS, type DefaultRankerOptions } from './rank-default/index.js';
 export { regexRanker, validateRegexPattern, MAX_REGEX_LENGTH } from './rank-regex.js';
 export { SafeRegex, UnsupportedPatternError } from './safe-regex.js';
 export { fuseRanked, toolEmbeddingText, cosine, RRF_K, type FusedHit } from './fusion.js';

@@ -1,7 +1,7 @@
 /** The named rankers (C9): `createRanker('default' | 'reference' | 'bm25' | 'regex')`. */
 import type { Ranker, RankerName } from './ranker.js';
 import { bm25Ranker } from './rank-bm25.js';
-import { defaultRanker } from './rank-default.js';
+import { defaultRanker } from './rank-default/index.js';
 import { referenceRanker } from './rank-reference.js';
 import { regexRanker } from './rank-regex.js';
 

@@ -4,7 +4,7 @@ import {
   splitCompound,
   weightedQueryTerms,
   type RareWordExpander,
-} from '../../src/search/rank-default.js';
+} from '../../src/search/rank-default/index.js';
 import { parseKeywordQuery } from '../../src/search/query.js';
 import { parseThesaurus, shippedThesaurus } from '../../src/search/thesaurus.js';
 import { mcp } from './helpers.js';

@@ -5,7 +5,7 @@
  */
 import type { Catalog } from '../../core/catalog.js';
 import { DEFAULT_LIMITS } from '../../core/limits.js';
-import { defaultRanker } from '../../search/rank-default.js';
+import { defaultRanker } from '../../search/rank-default/index.js';
 import type { EmbeddingsConfig } from '../../embeddings/config.js';
 import { EmbeddingSearcher } from '../../embeddings/searcher.js';
 import type { Logger } from '../../util/log.js';

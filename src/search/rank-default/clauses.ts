@@ -1,0 +1,7 @@
+/** Split a task into its steps: sentences, semicolons, commas and "then"/"and" joints. */
+export function splitClauses(text: string): string[] {
+  return text
+    .split(/[.;!?\n]+|,\s+|\s+(?:and then|then|and|after that|finally)\s+/i)
+    .map((c) => c.trim())
+    .filter((c) => c.split(/\s+/).length >= 2);
+}

@@ -1,0 +1,152 @@
+import { words } from '../text.js';
+import { STOP_WORDS, SYNONYMS, stem } from '../vocabulary.js';
+import type { Thesaurus } from '../thesaurus.js';
+import { indexTerms } from './tokenizer.js';
+import type { DefaultRankerOptions } from './options.js';
+
+/** How a query word is expanded in one catalog: its document frequency there, and the neighbours. */
+export interface RareWordExpander {
+  readonly options: DefaultRankerOptions['expansion'];
+  readonly thesaurus: Thesaurus;
+  /** Number of tools of the catalog that contain the stem (any field). */
+  df(term: string): number;
+  /**
+   * The stems of the catalog words a solid query word splits into (`splitCompound`), or
+   * undefined; absent, no word is split.
+   */
+  compoundParts?(word: string): readonly string[] | undefined;
+  /** Compound weights; none when absent. */
+  readonly compounds?: DefaultRankerOptions['compounds'];
+}
+
+/**
+ * Query terms with their weights: each distinct stem once, synonyms at `synonymWeight`, and
+ * (with an expander) the thesaurus neighbours of words that are absent or rare in the catalog.
+ * `sources`, when given, records where each added term came from (for explain, C11).
+ */
+export function weightedQueryTerms(
+  text: string,
+  synonymWeight: number,
+  expander?: RareWordExpander,
+  sources?: Map<string, string>,
+): Map<string, number> {
+  const terms = new Map<string, number>();
+  const raw = words(text);
+  const stems = indexTerms(raw);
+  for (const s of stems) terms.set(s, 1);
+  if (synonymWeight > 0) {
+    for (const s of stems) {
+      for (const synonym of SYNONYMS.get(s) ?? []) {
+        if (!terms.has(synonym)) {
+          terms.set(synonym, synonymWeight);
+          sources?.set(synonym, `synonym of ${s}`);
+        }
+      }
+    }
+  }
+  if (expander && expander.options.weight > 0) expandRareWords(stems, terms, expander, sources);
+  if (expander?.compounds) addCompoundTerms(raw, terms, expander, expander.compounds, sources);
+  return terms;
+}
+
+/** Set `term` to `weight` unless it already weighs as much (a term keeps its highest weight). */
+export function raise(
+  terms: Map<string, number>,
+  term: string,
+  weight: number,
+  source: string,
+  sources?: Map<string, string>,
+): void {
+  if ((terms.get(term) ?? 0) >= weight) return;
+  terms.set(term, weight);
+  sources?.set(term, source);
+}
+
+/** Longest query word tried as a compound: the split is quadratic in length, and longer runs are ids or base64. */
+export const MAX_COMPOUND_LENGTH = 32;
+/** Shortest query word tried as a compound (two pieces of at least 3 letters and some slack). */
+export const MIN_COMPOUND_LENGTH = 7;
+/** Words whose split is remembered per index (cleared when full: a bound, not an LRU). */
+export const MAX_CACHED_COMPOUNDS = 10_000;
+
+/**
+ * Compound words, both ways: API and product names are written solid in requests
+ * ("SevenTraderAPI", "petstoreratelimit") and tool texts write common pairs solid ("timezone",
+ * "zipcode"). A split adds the pieces of a word no tool contains; a join adds the solid form of
+ * two adjacent query words when some tool contains it.
+ */
+export function addCompoundTerms(
+  raw: readonly string[],
+  terms: Map<string, number>,
+  expander: RareWordExpander,
+  weights: DefaultRankerOptions['compounds'],
+  sources?: Map<string, string>,
+): void {
+  const content = raw.filter((w) => !STOP_WORDS.has(w));
+  if (weights.join > 0) {
+    for (let i = 0; i + 1 < content.length; i++) {
+      const joined = stem(content[i]! + content[i + 1]!);
+      if (expander.df(joined) > 0)
+        raise(terms, joined, weights.join, `joined ${content[i]} ${content[i + 1]}`, sources);
+    }
+  }
+  if (weights.split > 0 && expander.compoundParts) {
+    for (const word of content) {
+      const parts = expander.compoundParts(word);
+      if (parts) for (const part of parts) raise(terms, part, weights.split, `part of ${word}`, sources);
+    }
+  }
+}
+
+/**
+ * Split `word` into the fewest (at least 2) known words of 3 letters or more, or undefined.
+ * Dynamic programming over split points: fewest pieces, so "moviesdatabase" → movies + database
+ * rather than movies + data + base.
+ */
+export function splitCompound(word: string, known: (piece: string) => boolean): string[] | undefined {
+  const n = word.length;
+  const pieces = new Array<number>(n + 1).fill(Infinity);
+  const from = new Int32Array(n + 1).fill(-1);
+  pieces[0] = 0;
+  for (let end = 3; end <= n; end++) {
+    for (let start = 0; start <= end - 3; start++) {
+      if (pieces[start]! + 1 >= pieces[end]!) continue;
+      if (end - start === n || !known(word.slice(start, end))) continue;
+      pieces[end] = pieces[start]! + 1;
+      from[end] = start;
+    }
+  }
+  if (pieces[n] === Infinity) return undefined;
+  const out: string[] = [];
+  for (let end = n; end > 0; end = from[end]!) out.unshift(word.slice(from[end]!, end));
+  return out;
+}
+
+/** Add the catalog-present neighbours of each query stem found in ≤ maxDf tools; a term keeps its highest weight. */
+export function expandRareWords(
+  stems: readonly string[],
+  terms: Map<string, number>,
+  expander: RareWordExpander,
+  sources?: Map<string, string>,
+): void {
+  const { weight, neighbours, maxDf, minStemLength } = expander.options;
+  const rare = new Set<string>();
+  // Stems of one or two letters are fragments (base64 runs, "52N"), not words with neighbours.
+  for (const s of stems) if (s.length >= minStemLength && expander.df(s) <= maxDf) rare.add(s);
+  for (const s of rare) {
+    const list = expander.thesaurus.get(s);
+    if (!list) continue;
+    let taken = 0;
+    for (let i = 0; i < list.length && taken < neighbours; i++) {
+      const n = list[i]!;
+      // A neighbour no tool of this catalog contains cannot score: take the next one instead.
+      if (expander.df(n.term) === 0) continue;
+      taken++;
+      const w = weight * n.similarity;
+      if ((terms.get(n.term) ?? 0) < w) {
+        terms.set(n.term, w);
+        sources?.set(n.term, `expansion of ${s} (similarity ${n.similarity.toFixed(2)})`);
+      }
+    }
+  }
+}

@@ -1,0 +1,61 @@
+/** C6 — the default ranker's knobs: field weights, BM25 parameters, expansion and compound settings (one configuration for every dataset). */
+import { DEFAULT_LIMITS } from '../../core/limits.js';
+import type { Thesaurus } from '../thesaurus.js';
+
+export interface DefaultRankerOptions {
+  k1: number;
+  b: number;
+  /** BM25F field weights. */
+  fields: {
+    name: number;
+    server: number;
+    hint: number;
+    description: number;
+    params: number;
+    paramDescriptions: number;
+  };
+  /** Weight of a synonym of a query term, relative to the term itself. */
+  synonymWeight: number;
+  /** Weight of the server-level score added to each tool of that server. */
+  serverWeight: number;
+  /** Weight of the best per-clause score (multi-step tasks: each clause often names one tool). */
+  clauseWeight: number;
+  /**
+   * Rare-word expansion: a query word found in at most `maxDf` tools of this catalog adds its
+   * `neighbours` nearest thesaurus words that occur in the catalog, at `weight × similarity`. Common words are never expanded
+   * (expanding every word is a wash: it drags in neighbours of words the catalog already matches).
+   */
+  expansion: { weight: number; neighbours: number; maxDf: number; minStemLength: number };
+  /**
+   * Compound words (issue 12): a long query word absent from the catalog that splits into words
+   * the catalog uses ("SevenTraderAPI", "moviesdatabase") adds those words at `split`; two
+   * adjacent query words whose joined form the catalog uses ("zip code" → zipcode) add it at `join`.
+   */
+  compounds: { split: number; join: number };
+  /** The neighbour source; the shipped tool-text thesaurus when absent. */
+  thesaurus?: Thesaurus;
+  /** G5: characters of one text field indexed (limit `indexedCharsPerField`). */
+  maxFieldChars: number;
+}
+
+export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
+  k1: 1.2,
+  b: 0.75,
+  fields: { name: 3, server: 1, hint: 2, description: 1, params: 0.5, paramDescriptions: 0.3 },
+  synonymWeight: 0.3,
+  serverWeight: 0.3,
+  clauseWeight: 0.4,
+  expansion: { weight: 1.2, neighbours: 2, maxDf: 3, minStemLength: 3 },
+  compounds: { split: 0.7, join: 0.5 },
+  maxFieldChars: DEFAULT_LIMITS.indexedCharsPerField,
+};
+
+export type FieldName = keyof DefaultRankerOptions['fields'];
+export const FIELD_NAMES: readonly FieldName[] = [
+  'name',
+  'server',
+  'hint',
+  'description',
+  'params',
+  'paramDescriptions',
+];

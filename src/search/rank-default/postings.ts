@@ -1,0 +1,116 @@
+import type { Fields } from './tokenizer.js';
+import { type DefaultRankerOptions, FIELD_NAMES, type FieldName } from './options.js';
+
+/**
+ * BM25F postings in one flat (CSR) layout: the postings of term id t are positions
+ * offsets[t]..offsets[t+1] of `doc` (tool index) and `weight` (idf × saturated weighted tf).
+ * Two passes over the documents (count, then fill) and no per-term arrays: cheap to build.
+ */
+export interface Postings {
+  ids: ReadonlyMap<string, number>;
+  offsets: Int32Array;
+  doc: Int32Array;
+  weight: Float32Array;
+}
+
+export function buildPostings(
+  docs: readonly Fields[],
+  termIds: ReadonlyMap<string, number>,
+  options: DefaultRankerOptions,
+): Postings {
+  const n = docs.length;
+  const avg = {} as Record<FieldName, number>;
+  for (const f of FIELD_NAMES) avg[f] = Math.max(1e-9, docs.reduce((s, d) => s + d[f].length, 0) / Math.max(1, n));
+  const termCount = termIds.size;
+  const lastDoc = new Int32Array(termCount).fill(-1);
+  const offsets = new Int32Array(termCount + 1);
+  docs.forEach((fields, i) => {
+    for (const f of FIELD_NAMES) {
+      for (const t of fields[f]) {
+        if (lastDoc[t] === i) continue;
+        lastDoc[t] = i;
+        offsets[t + 1]!++;
+      }
+    }
+  });
+  for (let t = 0; t < termCount; t++) offsets[t + 1]! += offsets[t]!;
+  const total = offsets[termCount]!;
+  const doc = new Int32Array(total);
+  const weight = new Float32Array(total);
+  const cursor = offsets.slice(0, termCount);
+  lastDoc.fill(-1);
+  docs.forEach((fields, i) => {
+    for (const f of FIELD_NAMES) {
+      const terms = fields[f];
+      if (terms.length === 0) continue;
+      const w = options.fields[f] / (1 - options.b + (options.b * terms.length) / avg[f]);
+      for (const t of terms) {
+        if (lastDoc[t] === i) weight[cursor[t]! - 1]! += w;
+        else {
+          lastDoc[t] = i;
+          doc[cursor[t]!] = i;
+          weight[cursor[t]!++] = w;
+        }
+      }
+    }
+  });
+  const k1 = options.k1;
+  for (let t = 0; t < termCount; t++) {
+    const df = offsets[t + 1]! - offsets[t]!;
+    if (df === 0) continue;
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    for (let j = offsets[t]!; j < offsets[t + 1]!; j++) {
+      const tf = weight[j]!;
+      weight[j] = (idf * tf * (k1 + 1)) / (tf + k1);
+    }
+  }
+  return { ids: termIds, offsets, doc, weight };
+}
+
+/** Add `weight ×` each query term's postings into `scores`. */
+export function accumulate(postings: Postings, terms: ReadonlyMap<string, number>, scores: Float64Array): void {
+  const { ids, offsets, doc, weight } = postings;
+  for (const [term, w] of terms) {
+    const t = ids.get(term);
+    if (t === undefined) continue;
+    const end = offsets[t + 1]!;
+    for (let j = offsets[t]!; j < end; j++) scores[doc[j]!]! += w * weight[j]!;
+  }
+}
+
+/** `accumulate` into a zeroed buffer, listing each tool it touches once (callers re-zero them). */
+export function accumulateTouched(
+  postings: Postings,
+  terms: ReadonlyMap<string, number>,
+  scores: Float64Array,
+  touched: number[],
+): void {
+  const { ids, offsets, doc, weight } = postings;
+  for (const [term, w] of terms) {
+    const t = ids.get(term);
+    if (t === undefined) continue;
+    const end = offsets[t + 1]!;
+    for (let j = offsets[t]!; j < end; j++) {
+      const d = doc[j]!;
+      const add = w * weight[j]!;
+      if (scores[d] === 0 && add !== 0) touched.push(d);
+      scores[d]! += add;
+    }
+  }
+}
+
+/** The posting weight of (term, doc), 0 when absent. Postings are in doc order: binary search. */
+export function postingWeight(postings: Postings, term: string, docIndex: number): number {
+  const t = postings.ids.get(term);
+  if (t === undefined) return 0;
+  let lo = postings.offsets[t]!;
+  let hi = postings.offsets[t + 1]! - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const d = postings.doc[mid]!;
+    if (d === docIndex) return postings.weight[mid]!;
+    if (d < docIndex) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0;
+}

@@ -1,0 +1,334 @@
+import type { ToolSpec } from '../../core/tool.js';
+import type { ParsedQuery } from '../query.js';
+import { topK, type RankerContext, type RankerIndex, type RankedTool, type ServerSuggestion } from '../ranker.js';
+import type { HitExplanation, TermEvidence } from '../explain.js';
+import { identifierParts, schemaParameters, sourceName, words } from '../text.js';
+import { stem } from '../vocabulary.js';
+import { shippedThesaurus, type Thesaurus } from '../thesaurus.js';
+import { splitClauses } from './clauses.js';
+import { type Fields, Tokenizer, indexTerms } from './tokenizer.js';
+import { type DefaultRankerOptions, FIELD_NAMES, type FieldName } from './options.js';
+import { type Postings, accumulate, accumulateTouched, buildPostings, postingWeight } from './postings.js';
+import {
+  MAX_CACHED_COMPOUNDS,
+  MAX_COMPOUND_LENGTH,
+  MIN_COMPOUND_LENGTH,
+  type RareWordExpander,
+  splitCompound,
+  weightedQueryTerms,
+} from './expansion.js';
+
+/** Per-stage scores of one query, kept only when explaining (C11). */
+export interface ScoreTrace {
+  lexical?: Float64Array;
+  withServer?: Float64Array;
+  serverScores?: Float64Array;
+  /** Per tool: index of the clause that gave its best normalized clause score, or -1. */
+  bestClause?: Int32Array;
+  clauses?: string[];
+}
+
+/** Longest server description indexed: an `instructions` text can be long, and it is third-party text. */
+export const MAX_SERVER_TEXT = 2_000;
+
+export class DefaultIndex implements RankerIndex {
+  private readonly names: string[];
+  private readonly postings: Postings;
+  private readonly serverOf: Int32Array;
+  private readonly serverNames: string[];
+  private readonly serverPostings: Postings | undefined;
+  private readonly serverCount: number;
+  private scratch: Float64Array | undefined;
+  private clauseScratch: Float64Array | undefined;
+  private bestScratch: Float64Array | undefined;
+  private readonly expander: RareWordExpander | undefined;
+  private nameIndex: Map<string, number> | undefined;
+  private readonly wordIds: ReadonlyMap<string, number>;
+
+  constructor(
+    private readonly tools: readonly ToolSpec[],
+    private readonly options: DefaultRankerOptions,
+    context: RankerContext,
+  ) {
+    this.names = tools.map((t) => t.name);
+    const tokenizer = new Tokenizer(options.maxFieldChars);
+    const docs = tools.map((t) => tokenizer.fields(t));
+    this.postings = buildPostings(docs, tokenizer.ids, options);
+    this.wordIds = tokenizer.wordIds;
+    this.expander = this.rareWordExpander();
+    // Server-level documents: a server's name plus every tool's name and description.
+    const servers = new Map<string, number>();
+    this.serverOf = Int32Array.from(tools, (t) => {
+      if (t.origin.kind !== 'mcp') return -1;
+      let id = servers.get(t.origin.server);
+      if (id === undefined) servers.set(t.origin.server, (id = servers.size));
+      return id;
+    });
+    this.serverNames = [...servers.keys()];
+    this.serverCount = servers.size;
+    if (options.serverWeight > 0 && servers.size > 1) {
+      this.serverPostings = buildPostings(
+        serverDocuments(this.serverNames, docs, this.serverOf, tokenizer, context),
+        tokenizer.ids,
+        options,
+      );
+    }
+  }
+
+  private rareWordExpander(): RareWordExpander | undefined {
+    const options = this.options.expansion;
+    const compounds = this.options.compounds;
+    const expands = options.weight > 0 && options.neighbours > 0;
+    if (!expands && !(compounds.split > 0 || compounds.join > 0)) return undefined;
+    const { ids, offsets } = this.postings;
+    const explicit = this.options.thesaurus;
+    let thesaurus: Thesaurus | undefined;
+    const wordIds = this.wordIds;
+    const df = (term: string): number => {
+      const t = ids.get(term);
+      return t === undefined ? 0 : offsets[t + 1]! - offsets[t]!;
+    };
+    // Per index: a task's words come back in each of its clauses, and users repeat words.
+    const parts = new Map<string, string[] | null>();
+    return {
+      options: expands ? options : { ...options, weight: 0 },
+      compounds,
+      compoundParts: (word) => {
+        if (word.length < MIN_COMPOUND_LENGTH || word.length > MAX_COMPOUND_LENGTH) return undefined;
+        let out = parts.get(word);
+        if (out === undefined) {
+          // Only a word no tool contains is split: a catalog word ("database") is meant whole.
+          const pieces =
+            /^[a-z]+$/.test(word) && df(stem(word)) === 0 ? splitCompound(word, (w) => wordIds.has(w)) : undefined;
+          out = pieces ? indexTerms(pieces) : null;
+          if (parts.size >= MAX_CACHED_COMPOUNDS) parts.clear();
+          parts.set(word, out);
+        }
+        return out ?? undefined;
+      },
+      // Parsed on the first query that has a rare word, not at build time.
+      get thesaurus() {
+        return (thesaurus ??= explicit ?? shippedThesaurus());
+      },
+      df,
+    };
+  }
+
+  private queryTerms(text: string, sources?: Map<string, string>): Map<string, number> {
+    return weightedQueryTerms(text, this.options.synonymWeight, this.expander, sources);
+  }
+
+  search(query: ParsedQuery, limit: number, accept?: (name: string) => boolean): RankedTool[] {
+    return topK(this.score(query.text, this.queryTerms(query.text)), this.names, limit, accept);
+  }
+
+  /** The whole scoring pipeline: term postings, server evidence, clause evidence. */
+  private score(text: string, terms: Map<string, number>, trace?: ScoreTrace): Float64Array {
+    // One scratch buffer per index (search is synchronous): no 80 KB allocation per query at 10k tools.
+    const scores = (this.scratch ??= new Float64Array(this.names.length));
+    scores.fill(0);
+    accumulate(this.postings, terms, scores);
+    if (trace) trace.lexical = scores.slice();
+    if (this.serverPostings) this.addServerEvidence(terms, scores, trace);
+    if (trace) trace.withServer = scores.slice();
+    if (this.options.clauseWeight > 0) this.addClauseEvidence(text, scores, trace);
+    return scores;
+  }
+
+  /**
+   * A task of several steps ("find X, then do Y and save Z") needs one tool per step, but the
+   * whole-query score favours tools matching the most words overall. Each clause is scored on its
+   * own; a tool's best clause score (normalized per clause) is added, so the best tool of every
+   * step can reach the top.
+   */
+  private addClauseEvidence(text: string, scores: Float64Array, trace?: ScoreTrace): void {
+    const clauses = splitClauses(text);
+    if (clauses.length < 2) return;
+    let max = 0;
+    for (let i = 0; i < scores.length; i++) if (scores[i]! > max) max = scores[i]!;
+    if (max <= 0) return;
+    if (trace) {
+      trace.clauses = clauses;
+      trace.bestClause = new Int32Array(scores.length).fill(-1);
+    }
+    // Only tools in some clause term's postings are visited, with reused typed buffers: the extra
+    // work is about one more pass over the query's postings, not a pass over the catalog per clause.
+    const n = scores.length;
+    const clauseScores = (this.clauseScratch ??= new Float64Array(n));
+    const best = (this.bestScratch ??= new Float64Array(n));
+    const touched: number[] = [];
+    const everTouched: number[] = [];
+    clauses.forEach((clause, c) => {
+      touched.length = 0;
+      accumulateTouched(this.postings, this.queryTerms(clause), clauseScores, touched);
+      let cmax = 0;
+      for (const d of touched) if (clauseScores[d]! > cmax) cmax = clauseScores[d]!;
+      for (const d of touched) {
+        const v = cmax > 0 ? clauseScores[d]! / cmax : 0;
+        if (best[d] === 0 && v > 0) everTouched.push(d);
+        if (v > best[d]!) {
+          best[d] = v;
+          if (trace) trace.bestClause![d] = c;
+        }
+        clauseScores[d] = 0;
+      }
+    });
+    const w = this.options.clauseWeight * max;
+    for (const d of everTouched) {
+      scores[d]! += w * best[d]!;
+      best[d] = 0;
+    }
+  }
+
+  /** Tools of a server whose tools, taken together, match the query get a share of that score. */
+  private addServerEvidence(terms: Map<string, number>, scores: Float64Array, trace?: ScoreTrace): void {
+    const serverScores = new Float64Array(this.serverCount);
+    accumulate(this.serverPostings!, terms, serverScores);
+    if (trace) trace.serverScores = serverScores;
+    const lambda = this.options.serverWeight;
+    for (let i = 0; i < scores.length; i++) {
+      const s = this.serverOf[i]!;
+      if (s >= 0 && scores[i]! > 0) scores[i]! += lambda * serverScores[s]!;
+    }
+  }
+
+  private indexOf(name: string): number {
+    this.nameIndex ??= new Map(this.names.map((n, i) => [n, i]));
+    return this.nameIndex.get(name) ?? -1;
+  }
+
+  /** C11: replay the scoring with every stage kept, then read each hit's share of each stage. */
+  explain(query: ParsedQuery, names: readonly string[]): HitExplanation[] {
+    const sources = new Map<string, string>();
+    const terms = this.queryTerms(query.text, sources);
+    const trace: ScoreTrace = {};
+    const final = this.score(query.text, terms, trace).slice();
+    return names.map((name, rank) => {
+      const i = this.indexOf(name);
+      if (i < 0) return { name, rank: rank + 1, how: 'keyword ranking' };
+      const fields = fieldTerms(this.tools[i]!);
+      const evidence: TermEvidence[] = [];
+      for (const [term, weight] of terms) {
+        const w = postingWeight(this.postings, term, i);
+        if (w === 0) continue;
+        const inFields = FIELD_NAMES.filter((f) => fields[f].has(term));
+        evidence.push({ term, origin: sources.get(term) ?? 'query', weight, fields: inFields, score: weight * w });
+      }
+      evidence.sort((a, b) => b.score - a.score);
+      const lexical = trace.lexical![i]!;
+      const withServer = trace.withServer![i]!;
+      const s = this.serverOf[i]!;
+      const explanation: HitExplanation = {
+        name,
+        rank: rank + 1,
+        how: 'keyword ranking',
+        score: final[i]!,
+        terms: evidence,
+        ...(s >= 0 &&
+          withServer > lexical && {
+            server: {
+              name: this.serverNames[s]!,
+              score: withServer - lexical,
+              terms: [...terms.keys()].filter(
+                (t) => this.serverPostings && postingWeight(this.serverPostings, t, s) > 0,
+              ),
+            },
+          }),
+        ...(final[i]! > withServer &&
+          trace.bestClause &&
+          trace.bestClause[i]! >= 0 && {
+            clause: { text: trace.clauses![trace.bestClause[i]!]!, score: final[i]! - withServer },
+          }),
+      };
+      return explanation;
+    });
+  }
+
+  /** C12: servers ranked by their server-level documents (tools' names, descriptions, server text). */
+  suggestServers(query: ParsedQuery, limit: number): ServerSuggestion[] {
+    if (this.serverCount === 0) return [];
+    const terms = this.queryTerms(query.text);
+    const serverScores = new Float64Array(this.serverCount);
+    if (this.serverPostings) accumulate(this.serverPostings, terms, serverScores);
+    const scores = this.score(query.text, terms);
+    const out: ServerSuggestion[] = [];
+    for (const r of topK(serverScores, this.serverNames, limit)) {
+      const s = this.serverNames.indexOf(r.name);
+      const tools: { name: string; score: number }[] = [];
+      for (let i = 0; i < this.names.length; i++)
+        if (this.serverOf[i] === s && scores[i]! > 0) tools.push({ name: this.names[i]!, score: scores[i]! });
+      tools.sort((a, b) => b.score - a.score);
+      out.push({ server: r.name, score: r.score, tools: tools.slice(0, 3).map((t) => t.name) });
+    }
+    return out;
+  }
+
+  /**
+   * C12: the share of the query's own words (weight 1) that the tool contains, or 1 once it holds
+   * two of them: a long task text is never fully covered by one tool, so a share alone would call
+   * almost every task weak (measured: 93% of LiveMCPBench tasks). A best hit holding at most one
+   * query word is where misses concentrate (bench/README.md, "Never empty-handed").
+   */
+  confidence(query: ParsedQuery, top: string): number {
+    const i = this.indexOf(top);
+    const own = [...new Set(indexTerms(words(query.text)))];
+    if (i < 0 || own.length === 0) return 0;
+    let hit = 0;
+    for (const term of own) if (postingWeight(this.postings, term, i) > 0) hit++;
+    return hit >= 2 ? 1 : hit / own.length;
+  }
+}
+
+/**
+ * One document per server: its name, every tool's name and description, and what the server says
+ * about itself (title → hint field, instructions → description field, cut to MAX_SERVER_TEXT).
+ */
+export function serverDocuments(
+  serverNames: readonly string[],
+  docs: readonly Fields[],
+  serverOf: Int32Array,
+  tokenizer: Tokenizer,
+  context: RankerContext,
+): Fields[] {
+  const serverDocs: Fields[] = serverNames.map(() => ({
+    name: [],
+    server: [],
+    hint: [],
+    description: [],
+    params: [],
+    paramDescriptions: [],
+  }));
+  docs.forEach((d, i) => {
+    const s = serverOf[i]!;
+    if (s < 0) return;
+    const doc = serverDocs[s]!;
+    if (doc.server.length === 0) for (const t of d.server) doc.server.push(t);
+    for (const t of d.name) doc.name.push(t);
+    // A loop, not push(...spread): a server with huge descriptions would overflow the call stack.
+    for (const t of d.description) doc.description.push(t);
+  });
+  if (context.servers) {
+    serverNames.forEach((server, s) => {
+      const info = context.servers!.get(server);
+      if (!info) return;
+      const doc = serverDocs[s]!;
+      if (info.title) for (const t of tokenizer.text(info.title.slice(0, MAX_SERVER_TEXT))) doc.hint.push(t);
+      if (info.description)
+        for (const t of tokenizer.text(info.description.slice(0, MAX_SERVER_TEXT))) doc.description.push(t);
+    });
+  }
+  return serverDocs;
+}
+
+/** The stems of each field of one tool, for explain (same tokenizing as the index). */
+export function fieldTerms(tool: ToolSpec): Record<FieldName, Set<string>> {
+  const parameters = schemaParameters(tool);
+  return {
+    name: new Set(indexTerms(identifierParts(sourceName(tool)))),
+    server: new Set(tool.origin.kind === 'mcp' ? indexTerms(identifierParts(tool.origin.server)) : []),
+    hint: new Set(indexTerms(words(tool.searchHint ?? ''))),
+    description: new Set(indexTerms(words(tool.description))),
+    params: new Set(parameters.flatMap((p) => indexTerms(identifierParts(p.name)))),
+    paramDescriptions: new Set(parameters.flatMap((p) => indexTerms(words(p.description)))),
+  };
+}
