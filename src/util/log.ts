@@ -21,7 +21,7 @@ export function isLogLevel(value: string): value is LogLevel {
   return (LOG_LEVELS as readonly string[]).includes(value);
 }
 
-/** C0/C1 controls, DEL, and Unicode line/paragraph separators and bidi overrides (they reorder what a terminal shows). */
+/** ASCII and Latin-1 control characters, DEL, and Unicode line/paragraph separators and bidi overrides (they reorder what a terminal shows). */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
