@@ -15,15 +15,11 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
-  type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Catalog } from '../core/catalog.js';
-import { parseMcpName } from '../core/names.js';
-import { DEFAULT_MAX_RESULTS, SEARCH_TOOL_NAME } from '../core/search-tool.js';
-import { searchInstructions } from '../core/search-instructions.js';
+import { SEARCH_TOOL_NAME } from '../core/search-tool.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../core/threshold.js';
-import type { ToolSpec } from '../core/tool.js';
 import type { UpstreamCaller } from './ports.js';
 import { errorMessage } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
@@ -32,17 +28,14 @@ import { CALL_TOOL_NAME, callToolDefinition, searchToolDefinition, toMcpTool } f
 import { deferredNames, parseGatewayMode, type GatewayMode } from './tools/deferral.js';
 import {
   defaultGatewaySearcher,
-  formatSearchOutcome,
   type GatewaySearcher,
-  type SearchOutcome,
 } from './tools/search.js';
-import { DEFAULT_PENDING_WAIT_MS, firstConnectTracker, searchWhilePending } from './tools/pending-wait.js';
+import { DEFAULT_PENDING_WAIT_MS, firstConnectTracker, } from './tools/pending-wait.js';
 import { InMemorySessionStore, type SessionStore } from './sessions/store.js';
 import { SessionGoneError } from './errors.js';
 import { InMemoryNotificationBus, type BusEvent, type BusNotification, type NotificationBus } from './sessions/bus.js';
 import { COALESCED_NOTIFICATIONS } from './proxy/notifications.js';
 import { GATEWAY_CAPABILITIES, GatewayProxy } from './proxy/proxy.js';
-import type { SessionExtra } from './proxy/server-requests.js';
 import { VERSION } from '../util/version.js';
 
 export interface GatewayOptions {
