@@ -2,21 +2,203 @@
  * toolsearch — deferred tool loading for LLM agents. The core is pure: plain data in, plain data
  * out. Subpath exports carry the edges (providers, MCP, gateway).
  */
-export * from './core/errors.js';
-export * from './core/tool.js';
-export * from './core/names.js';
-export * from './core/catalog.js';
-export * from './core/search-tool.js';
-export * from './core/search-instructions.js';
-export * from './core/policy.js';
-export * from './core/mode.js';
-export * from './core/threshold.js';
-export * from './core/model-support.js';
-export * from './core/gates.js';
-export * from './core/markers.js';
-export * from './core/history.js';
-export * from './core/anthropic-history.js';
-export * from './core/compaction.js';
-export * from './core/announce.js';
-export * from './core/plan.js';
-export * from './search/index.js';
+export {
+  DuplicateToolError,
+  InvalidModeError,
+  InvalidToolError,
+  ToolsearchError,
+  UnknownToolError,
+} from './core/errors.js';
+export {
+  ALWAYS_LOAD_META_KEY,
+  defineTool,
+  describeOrigin,
+  isMcpTool,
+  type JsonSchema,
+  normalizeInputSchema,
+  type ServerInfo,
+  serverOf,
+  toolDefinitionJson,
+  type ToolDefinitionLike,
+  type ToolHandler,
+  type ToolInput,
+  type ToolOrigin,
+  type ToolSpec,
+} from './core/tool.js';
+export {
+  ambiguousQualifiedName,
+  isProviderSafeName,
+  MCP_PREFIX,
+  NameMap,
+  parseMcpName,
+  PROVIDER_NAME_MAX,
+  PROVIDER_NAME_PATTERN,
+  qualifyMcpName,
+  shortHash,
+  toProviderSafeName,
+} from './core/names.js';
+export {
+  admitTool,
+  Catalog,
+  type CatalogDelta,
+  type FailedServer,
+  modelFacingName,
+  type PoolView,
+} from './core/catalog.js';
+export {
+  DEFAULT_MAX_RESULTS,
+  SEARCH_ADVICE,
+  SEARCH_TOOL_DESCRIPTION,
+  SEARCH_TOOL_NAME,
+  type SearchToolInput,
+  searchToolSpec,
+  THIRD_PARTY_NOTE,
+} from './core/search-tool.js';
+export {
+  nameAsPattern,
+  nameAsWords,
+  searchInstructions,
+  type SearchInstructions,
+  type SearchToolMode,
+  SERVER_SEARCH_TOOL_NAMES,
+} from './core/search-instructions.js';
+export { type DeferralContext, deferredNames, isDeferred } from './core/policy.js';
+export {
+  DEFAULT_AUTO_PERCENT,
+  KILL_SWITCH_ENVS,
+  MODE_ENV,
+  type ModeSources,
+  parseModeValue,
+  type ResolvedMode,
+  resolveMode,
+  type ToolSearchMode,
+} from './core/mode.js';
+export {
+  CHARS_PER_TOKEN,
+  DEFAULT_CONTEXT_WINDOW,
+  DeferredTokenMemo,
+  estimateToolTokens,
+  poolKey,
+  thresholdTokens,
+  type TokenCounter,
+  type TokenMeasure,
+  TOOLS_PREAMBLE_TOKENS,
+  withoutPreamble,
+} from './core/threshold.js';
+export {
+  DEFAULT_MODEL_SUPPORT_RULES,
+  DEFAULT_UNSUPPORTED_MODEL_PATTERNS,
+  defaultModelSupport,
+  gptVersion,
+  ModelSupport,
+  type ModelSupportDecision,
+  type ModelSupportOptions,
+  type ModelSupportRule,
+  type NativeCapability,
+} from './core/model-support.js';
+export {
+  definitiveGate,
+  type DefinitiveGateInput,
+  FIRST_PARTY_HOSTS,
+  type GateDecision,
+  isFirstPartyBaseUrl,
+  optimisticGate,
+  type OptimisticGateInput,
+} from './core/gates.js';
+export {
+  ANNOUNCE_TAG,
+  DELTA_ADDED_HEADER,
+  DELTA_REMOVED_HEADER,
+  DELTA_TAG,
+  LOADED_TAG,
+  readTagBlocks,
+  SNAPSHOT_TAG,
+  type TagBlock,
+  wrapTag,
+} from './core/markers.js';
+export {
+  type AnnouncementForm,
+  eventsFromText,
+  extractDiscovered,
+  GROUP_LINE,
+  type HistoryEvent,
+} from './core/history.js';
+export { type AnthropicMessageLike, readAnthropicHistory } from './core/anthropic-history.js';
+export { compactionBoundary, compactionBoundaryText, snapshotForCompaction } from './core/compaction.js';
+export {
+  announcedState,
+  type Announcement,
+  type AnnounceOptions,
+  chooseForm,
+  DEFAULT_ANNOUNCE_TOKEN_BUDGET,
+  deferredDelta,
+  estimateTextTokens,
+  fullAnnouncement,
+  groupKeyOf,
+  LOCAL_GROUP,
+} from './core/announce.js';
+export { type Expansion, filterTools, plan, type Plan, type PlanInput } from './core/plan.js';
+export {
+  type Bm25Options,
+  bm25Ranker,
+  cleanQuery,
+  cosine,
+  createRanker,
+  DEFAULT_RANKER_OPTIONS,
+  defaultRanker,
+  type DefaultRankerOptions,
+  type Embedder,
+  formatExplanation,
+  formatFailedServers,
+  formatSearchResult,
+  formatServerSuggestions,
+  type FusedHit,
+  fuseRanked,
+  type HitExplanation,
+  isRankerName,
+  LOW_CONFIDENCE,
+  MAX_QUERY_CHARS,
+  MAX_QUERY_TERMS,
+  MAX_REGEX_LENGTH,
+  MAX_RESULTS_CAP,
+  MAX_SELECT_NAMES,
+  MAX_TERM_CHARS,
+  type Neighbour,
+  type ParsedQuery,
+  parseKeywordQuery,
+  parseSelect,
+  parseThesaurus,
+  type QueryKind,
+  type RankedTool,
+  type Ranker,
+  RANKER_NAMES,
+  type RankerContext,
+  type RankerIndex,
+  type RankerName,
+  REFERENCE_WEIGHTS,
+  referenceRanker,
+  referenceScore,
+  regexRanker,
+  requiredTermFilter,
+  RRF_K,
+  SafeRegex,
+  type SearchMode,
+  type SearchOptions,
+  type SearchPool,
+  type SearchVectors,
+  SELECT_PREFIX,
+  type ServerSuggestion,
+  serverSummary,
+  shippedThesaurus,
+  SUGGESTED_SERVERS,
+  type SuggestedServer,
+  type TermEvidence,
+  type Thesaurus,
+  toolEmbeddingText,
+  ToolSearcher,
+  type ToolSearcherOptions,
+  type ToolSearchResult,
+  topK,
+  UnsupportedPatternError,
+  validateRegexPattern,
+} from './search/index.js';

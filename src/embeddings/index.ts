@@ -1,5 +1,12 @@
 /** C10 — embedding servers (OpenAI-compatible `/v1/embeddings`): `toolsearch/embeddings`. */
-export * from './config.js';
+export {
+  EMBEDDING_DEFAULTS,
+  EMBEDDING_LIMITS,
+  EmbeddingError,
+  type EmbeddingsConfig,
+  embeddingsEndpoint,
+  validateEmbeddingsConfig,
+} from './config.js';
 export { HttpEmbedder, type HttpEmbedderOptions } from './http-embedder.js';
 export { VectorCache, defaultCacheDir, textHash } from './cache.js';
 export {

@@ -12,11 +12,7 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Catalog } from '../core/catalog.js';
 import { SEARCH_TOOL_NAME } from '../core/search-tool.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../core/threshold.js';
@@ -26,11 +22,8 @@ import { silentLogger, type Logger } from '../util/log.js';
 import { ToolCalls } from './tools/calls.js';
 import { CALL_TOOL_NAME, callToolDefinition, searchToolDefinition, toMcpTool } from './tools/definitions.js';
 import { deferredNames, parseGatewayMode, type GatewayMode } from './tools/deferral.js';
-import {
-  defaultGatewaySearcher,
-  type GatewaySearcher,
-} from './tools/search.js';
-import { DEFAULT_PENDING_WAIT_MS, firstConnectTracker, } from './tools/pending-wait.js';
+import { defaultGatewaySearcher, type GatewaySearcher } from './tools/search.js';
+import { DEFAULT_PENDING_WAIT_MS, firstConnectTracker } from './tools/pending-wait.js';
 import { InMemorySessionStore, type SessionStore } from './sessions/store.js';
 import { SessionGoneError } from './errors.js';
 import { InMemoryNotificationBus, type BusEvent, type BusNotification, type NotificationBus } from './sessions/bus.js';

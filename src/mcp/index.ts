@@ -1,12 +1,67 @@
 /** G1/G2 — MCP hub: config, connections, catalog feeding. */
-export * from './aggregate.js';
-export * from './config.js';
-export * from './connection.js';
-export * from './defaults.js';
-export * from './errors.js';
-export * from './hub.js';
-export * from './load.js';
-export * from '../util/log.js';
+export {
+  ALIAS_SCHEME,
+  aliasUri,
+  type ExposedList,
+  type FeatureCounts,
+  type FeatureKind,
+  fetchServerFeatures,
+  McpAggregate,
+  qualifyPromptName,
+  type Route,
+  type ServerFeatures,
+} from './aggregate.js';
+export {
+  type HttpServerConfig,
+  type HubConfig,
+  isStdioServer,
+  parseHubConfig,
+  readHubConfig,
+  type ServerConfig,
+  type StdioServerConfig,
+  type ToolSearchConfig,
+} from './config.js';
+export {
+  type ConnectionFactory,
+  type ForwardOptions,
+  type McpConnection,
+  type McpConnectionEvents,
+  type McpMessage,
+  type UpstreamCallResult,
+  type UpstreamCapabilities,
+  type UpstreamProgress,
+  type UpstreamPrompt,
+  type UpstreamResource,
+  type UpstreamResourceTemplate,
+  type UpstreamTool,
+} from './connection.js';
+export {
+  defaultHubConfig,
+  type DefaultServersOptions,
+  REFERENCE_SERVER_PACKAGES,
+  type ReferenceServer,
+  referenceServerConfig,
+  resolvePackageBin,
+} from './defaults.js';
+export { McpConfigError, UpstreamError } from './errors.js';
+export {
+  type HubOptions,
+  McpHub,
+  type ReconnectOptions,
+  type ServerRequestHandler,
+  type ServerState,
+  type ServerStatus,
+} from './hub.js';
+export { loadCatalogFromConfig, type LoadCatalogOptions, type LoadedCatalog } from './load.js';
+export {
+  createStderrLogger,
+  isLogLevel,
+  LOG_LEVELS,
+  type Logger,
+  type LogLevel,
+  sanitizeLogText,
+  silentLogger,
+} from '../util/log.js';
 export { sdkConnectionFactory, HUB_CLIENT_INFO } from './sdk-connection.js';
 export {
   BackoffState,

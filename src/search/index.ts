@@ -1,8 +1,39 @@
 /** The search room's public API (C1–C9). */
-export * from './query.js';
-export * from './ranker.js';
-export * from './rankers.js';
-export * from './searcher.js';
+export {
+  cleanQuery,
+  MAX_QUERY_CHARS,
+  MAX_QUERY_TERMS,
+  MAX_SELECT_NAMES,
+  MAX_TERM_CHARS,
+  type ParsedQuery,
+  parseKeywordQuery,
+  parseSelect,
+  SELECT_PREFIX,
+} from './query.js';
+export {
+  type Embedder,
+  type RankedTool,
+  type Ranker,
+  type RankerContext,
+  type RankerIndex,
+  type RankerName,
+  type ServerSuggestion,
+  topK,
+} from './ranker.js';
+export { createRanker, isRankerName, RANKER_NAMES } from './rankers.js';
+export {
+  formatSearchResult,
+  MAX_RESULTS_CAP,
+  type QueryKind,
+  requiredTermFilter,
+  type SearchMode,
+  type SearchOptions,
+  type SearchPool,
+  type SearchVectors,
+  ToolSearcher,
+  type ToolSearcherOptions,
+  type ToolSearchResult,
+} from './searcher.js';
 export { referenceRanker, referenceScore, REFERENCE_WEIGHTS } from './rank-reference.js';
 export { bm25Ranker, type Bm25Options } from './rank-bm25.js';
 export { defaultRanker, DEFAULT_RANKER_OPTIONS, type DefaultRankerOptions } from './rank-default/index.js';
