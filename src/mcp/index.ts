@@ -21,19 +21,19 @@ export {
   type StdioServerConfig,
   type ToolSearchConfig,
 } from './config.js';
-export {
-  type ConnectionFactory,
-  type ForwardOptions,
-  type McpConnection,
-  type McpConnectionEvents,
-  type McpMessage,
-  type UpstreamCallResult,
-  type UpstreamCapabilities,
-  type UpstreamProgress,
-  type UpstreamPrompt,
-  type UpstreamResource,
-  type UpstreamResourceTemplate,
-  type UpstreamTool,
+export type {
+  ConnectionFactory,
+  ForwardOptions,
+  McpConnection,
+  McpConnectionEvents,
+  McpMessage,
+  UpstreamCallResult,
+  UpstreamCapabilities,
+  UpstreamProgress,
+  UpstreamPrompt,
+  UpstreamResource,
+  UpstreamResourceTemplate,
+  UpstreamTool,
 } from './connection.js';
 export {
   defaultHubConfig,
