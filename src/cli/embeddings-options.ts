@@ -3,7 +3,7 @@
  * `toolSearch.embeddings`; `--embeddings-url` and `--embeddings-model` go together.
  */
 import { type Command, InvalidArgumentError } from 'commander';
-import type { EmbeddingsConfig } from '../embeddings/config.js';
+import type { EmbeddingsConfig } from '../core/embeddings-config.js';
 import { parsePositiveInt } from './options.js';
 
 export interface EmbeddingsFlags {

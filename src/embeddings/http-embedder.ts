@@ -12,7 +12,7 @@ import {
   embeddingsEndpoint,
   validateEmbeddingsConfig,
   type EmbeddingsConfig,
-} from './config.js';
+} from '../core/embeddings-config.js';
 
 export interface HttpEmbedderOptions {
   /** Environment to read `apiKeyEnv` from (tests); `process.env` by default. */

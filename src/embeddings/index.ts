@@ -6,7 +6,7 @@ export {
   type EmbeddingsConfig,
   embeddingsEndpoint,
   validateEmbeddingsConfig,
-} from './config.js';
+} from '../core/embeddings-config.js';
 export { HttpEmbedder, type HttpEmbedderOptions } from './http-embedder.js';
 export { VectorCache, defaultCacheDir, textHash } from './cache.js';
 export {

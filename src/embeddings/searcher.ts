@@ -14,7 +14,7 @@ import {
 } from '../search/searcher.js';
 import { MCP_PREFIX } from '../core/names.js';
 import { SELECT_PREFIX } from '../search/query.js';
-import type { EmbeddingsConfig } from './config.js';
+import type { EmbeddingsConfig } from '../core/embeddings-config.js';
 import { EmbeddingService, type EmbeddingServiceOptions } from './service.js';
 
 export interface EmbeddingSearcherOptions extends EmbeddingServiceOptions {

@@ -9,7 +9,7 @@ import type { ToolSpec } from '../core/tool.js';
 import { toolEmbeddingText } from '../search/fusion.js';
 import type { SearchVectors } from '../search/searcher.js';
 import { VectorCache, defaultCacheDir, textHash } from './cache.js';
-import type { EmbeddingsConfig } from './config.js';
+import type { EmbeddingsConfig } from '../core/embeddings-config.js';
 import { HttpEmbedder, type HttpEmbedderOptions } from './http-embedder.js';
 import { errorMessage } from '../util/errors.js';
 

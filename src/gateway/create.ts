@@ -12,7 +12,7 @@ import { ToolsearchGateway, type GatewayOptions } from './gateway.js';
 import { connectRedisBackend, type RedisBackend } from './redis/backend.js';
 import { defaultGatewaySearcher } from './tools/search.js';
 import { embeddingGatewaySearcher } from './tools/embeddings.js';
-import type { EmbeddingsConfig } from '../embeddings/config.js';
+import type { EmbeddingsConfig } from '../core/embeddings-config.js';
 
 export interface GatewayFromConfigOptions extends DefaultServersOptions {
   /** A config file path or a validated config; absent: the embedded reference servers. */

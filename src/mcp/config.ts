@@ -12,6 +12,7 @@ import { InvalidLimitError, resolveLimits } from '../core/limits.js';
 import { parseModeValue } from '../core/mode.js';
 import { McpConfigError } from './errors.js';
 import { errorMessage } from '../util/errors.js';
+import { EMBEDDING_LIMITS } from '../core/embeddings-config.js';
 
 function isValidMode(value: string): boolean {
   try {
@@ -81,17 +82,12 @@ const embeddingsSchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name (the key itself stays out of the file)')
     .optional(),
-  dimensions: z.number().int().positive().max(65_536).optional(),
-  batchSize: z.number().int().positive().max(2_048).optional(),
-  timeoutMs: z.number().int().positive().max(600_000).optional(),
-  queryTimeoutMs: z.number().int().positive().max(600_000).optional(),
-  retries: z.number().int().min(0).max(10).optional(),
-  maxResponseBytes: z
-    .number()
-    .int()
-    .positive()
-    .max(1024 * 1024 * 1024)
-    .optional(),
+  dimensions: z.number().int().positive().max(EMBEDDING_LIMITS.dimensions).optional(),
+  batchSize: z.number().int().positive().max(EMBEDDING_LIMITS.batchSize).optional(),
+  timeoutMs: z.number().int().positive().max(EMBEDDING_LIMITS.timeoutMs).optional(),
+  queryTimeoutMs: z.number().int().positive().max(EMBEDDING_LIMITS.timeoutMs).optional(),
+  retries: z.number().int().min(0).max(EMBEDDING_LIMITS.retries).optional(),
+  maxResponseBytes: z.number().int().positive().max(EMBEDDING_LIMITS.maxResponseBytes).optional(),
   cacheDir: z.union([z.string().min(1), z.literal(false)]).optional(),
 });
 

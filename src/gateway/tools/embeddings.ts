@@ -6,7 +6,7 @@
 import type { Catalog } from '../../core/catalog.js';
 import { DEFAULT_LIMITS } from '../../core/limits.js';
 import { defaultRanker } from '../../search/rank-default/index.js';
-import type { EmbeddingsConfig } from '../../embeddings/config.js';
+import type { EmbeddingsConfig } from '../../core/embeddings-config.js';
 import { EmbeddingSearcher } from '../../embeddings/searcher.js';
 import type { Logger } from '../../util/log.js';
 import type { GatewaySearcher } from './search.js';

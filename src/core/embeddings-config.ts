@@ -1,9 +1,10 @@
 /**
- * C10 — how to reach an embedding server: any OpenAI-compatible `/v1/embeddings` endpoint
- * (OpenAI, Ollama, LM Studio, llama.cpp server, vLLM, TEI). Plain data plus its defaults, shared
- * by the gateway config (`toolSearch.embeddings`), the CLI flags and the library option.
+ * C10 — how to reach an embedding server: any OpenAI-compatible `/v1/embeddings` endpoint (OpenAI,
+ * Ollama, LM Studio, llama.cpp server, vLLM, TEI). Plain data with its defaults and bounds, written
+ * once: the config file schema (src/mcp/config.ts), the CLI flags and the library option all check
+ * against them. Pure, so it lives in core where both the hub's config and embeddings/ can read it.
  */
-import { ToolsearchError } from '../core/errors.js';
+import { ToolsearchError } from './errors.js';
 
 export interface EmbeddingsConfig {
   /** Base URL (`http://localhost:11434/v1`) or the full `…/embeddings` URL. */
