@@ -25,6 +25,19 @@ export interface FailedServer {
   readonly reason: string;
 }
 
+/**
+ * G7: a tool its server lists that the config hides (`tools.allow` / `tools.deny`). It is not in
+ * the pool; it is remembered so a call by its name says why, and `inspect` can show what was left out.
+ */
+export interface HiddenTool {
+  readonly server: string;
+  /** The server's own name for it. */
+  readonly tool: string;
+  /** The model-facing name it would have had. */
+  readonly name: string;
+  readonly reason: string;
+}
+
 /** Plain-data view of the pool that `plan()` and the search entry point read. */
 export interface PoolView {
   readonly tools: readonly ToolSpec[];
@@ -32,6 +45,8 @@ export interface PoolView {
   readonly pendingServers: readonly string[];
   /** Servers that failed, with the reason (C12): not waited for, named apart from pending ones. */
   readonly failedServers?: readonly FailedServer[];
+  /** G7: tools the config hides (for reports; never searched). */
+  readonly hiddenTools?: readonly HiddenTool[];
 }
 
 /** Model-facing name of a tool: MCP tools are qualified, then made provider-safe (A3). */
@@ -58,6 +73,8 @@ export class Catalog implements PoolView {
   private readonly byId = new Map<string, ToolSpec>();
   private readonly pending = new Set<string>();
   private failed = new Map<string, string>();
+  /** G7: per server, hidden tools by model-facing name. */
+  private readonly hidden = new Map<string, ReadonlyMap<string, HiddenTool>>();
   /** Tools of a server that is initializing: deferred until it is ready (A4). */
   private readonly initializing = new Set<string>();
   private readonly listeners = new Set<Listener>();
@@ -89,6 +106,26 @@ export class Catalog implements PoolView {
 
   get failedServers(): readonly FailedServer[] {
     return [...this.failed].sort(([a], [b]) => (a < b ? -1 : 1)).map(([server, reason]) => ({ server, reason }));
+  }
+
+  /** G7: every hidden tool, by server then name. */
+  get hiddenTools(): readonly HiddenTool[] {
+    return [...this.hidden.keys()].sort().flatMap((server) => [...this.hidden.get(server)!.values()]);
+  }
+
+  /** G7: why a model-facing name is not in the pool although its server lists it, if the config hides it. */
+  hiddenTool(name: string): HiddenTool | undefined {
+    for (const tools of this.hidden.values()) {
+      const tool = tools.get(name);
+      if (tool) return tool;
+    }
+    return undefined;
+  }
+
+  /** G7: replace the server's hidden tools (set with its tools; no pool change, so no event). */
+  setHiddenTools(server: string, tools: readonly HiddenTool[]): void {
+    if (tools.length === 0) this.hidden.delete(server);
+    else this.hidden.set(server, new Map(tools.map((t) => [t.name, t] as const)));
   }
 
   /** C12: a server failed (its tools leave the pool; it is no longer pending). */
@@ -231,9 +268,13 @@ export class Catalog implements PoolView {
     );
   }
 
-  /** A server went away: its tools leave the pool. With `pending`, it is reconnecting. */
+  /**
+   * A server went away: its tools leave the pool. With `pending`, it is reconnecting; without,
+   * it is gone from the config too (G7 reload), and so is what it hid.
+   */
   removeServer(server: string, options: { pending?: boolean } = {}): CatalogDelta {
     const removed = this.serverTools(server).map((t) => t.name);
+    if (!options.pending) this.hidden.delete(server);
     for (const name of removed) this.delete(name);
     let pendingChanged = this.clearFailed(server);
     if (options.pending) {

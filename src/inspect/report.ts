@@ -4,7 +4,7 @@
  */
 import { fullAnnouncement, groupKeyOf, LOCAL_GROUP } from '../core/announce.js';
 import { plan, type Plan } from '../core/plan.js';
-import type { FailedServer, PoolView } from '../core/catalog.js';
+import type { FailedServer, HiddenTool, PoolView } from '../core/catalog.js';
 import { toolDefinitionJson, type ToolDefinitionLike, type ToolSpec } from '../core/tool.js';
 import type { TextTokenCounter } from './tokenizer.js';
 
@@ -30,6 +30,8 @@ export interface InspectReport {
   readonly pendingServers: readonly string[];
   /** C12/H3: servers whose tools are missing from this report because they failed, and why. */
   readonly failedServers: readonly FailedServer[];
+  /** G7: tools the config's `tools` sections hide (not counted: no client ever sees them). */
+  readonly hiddenTools: readonly HiddenTool[];
   readonly eagerTokens: number;
   readonly deferredTokens: number;
   /** 1 − deferred / eager. */
@@ -171,6 +173,7 @@ export function inspectPool(pool: PoolView, options: InspectOptions): InspectRep
     servers: new Set(tools.flatMap((t) => (t.origin.kind === 'mcp' ? [t.origin.server] : []))).size,
     pendingServers: pool.pendingServers,
     failedServers: pool.failedServers ?? [],
+    hiddenTools: pool.hiddenTools ?? [],
     eagerTokens,
     deferredTokens,
     savings: eagerTokens > 0 ? Math.max(0, 1 - deferredTokens / eagerTokens) : 0,

@@ -13,6 +13,8 @@ import { parseModeValue } from '../core/mode.js';
 import { McpConfigError } from './errors.js';
 import { errorMessage } from '../util/errors.js';
 import { EMBEDDING_LIMITS } from '../core/embeddings-config.js';
+import { toolRulesSchema } from './tool-rules.js';
+import { expandServerEntry, KeyedVariableError, type Environment, type ExpandedSecret } from './variables.js';
 
 function isValidMode(value: string): boolean {
   try {
@@ -38,6 +40,8 @@ const deferralFields = {
   /** Per-call timeout for this server's tools, in ms. */
   callTimeoutMs: z.number().int().positive().optional(),
   disabled: z.boolean().optional(),
+  /** G7: which tools the server may show (allow/deny globs) and what clients see of them (override). */
+  tools: toolRulesSchema.optional(),
 };
 
 const stdioServerSchema = z.looseObject({
@@ -134,19 +138,30 @@ export type ToolSearchConfig = z.infer<typeof toolSearchSchema>;
 
 /** A validated config: servers by name (disabled ones dropped) and the deferral options. */
 export interface HubConfig {
+  /** G7: with `${VAR}` references expanded (what connections use). */
   readonly servers: Readonly<Record<string, ServerConfig>>;
   readonly toolSearch: ToolSearchConfig;
   /** Where it came from, for messages. */
   readonly source: string;
+  /** G7: the entries as written (`${GITHUB_TOKEN}`, not the token): what messages may show. */
+  readonly unexpanded?: Readonly<Record<string, ServerConfig>>;
+  /** G7: values that came from the environment, to redact from logs and status lines. */
+  readonly secrets?: readonly ExpandedSecret[];
 }
 
 export function isStdioServer(config: ServerConfig): config is StdioServerConfig {
   return 'command' in config && typeof config.command === 'string';
 }
 
-/** Validate a parsed JSON value. Throws McpConfigError naming `source` and the first bad key. */
-export function parseHubConfig(value: unknown, source = '<inline config>'): HubConfig {
-  const parsed = configSchema.safeParse(value);
+/**
+ * Validate a parsed JSON value, expanding `${VAR}` references from `env` (G7). Throws
+ * McpConfigError naming `source` and the first bad key (for a missing variable, the key and the
+ * variable; never its value).
+ */
+export function parseHubConfig(value: unknown, source = '<inline config>', env: Environment = process.env): HubConfig {
+  const secrets: ExpandedSecret[] = [];
+  const expanded = expandConfigServers(value, source, env, secrets);
+  const parsed = configSchema.safeParse(expanded);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const key = issue ? issue.path.map(String).join('.') : '';
@@ -161,6 +176,8 @@ export function parseHubConfig(value: unknown, source = '<inline config>'): HubC
     );
   }
   const servers: Record<string, ServerConfig> = {};
+  const unexpanded: Record<string, ServerConfig> = {};
+  const written = value as { mcpServers?: Record<string, ServerConfig>; servers?: Record<string, ServerConfig> };
   for (const [name, entry] of Object.entries({ ...vscodeServers, ...mcpServers })) {
     const server = entry as ServerConfig;
     if (name.includes('__')) {
@@ -170,7 +187,9 @@ export function parseHubConfig(value: unknown, source = '<inline config>'): HubC
         'a server name cannot contain "__" (it separates server and tool in mcp__<server>__<tool>)',
       );
     }
-    if (server.disabled !== true) servers[name] = server;
+    if (server.disabled === true) continue;
+    servers[name] = server;
+    unexpanded[name] = written.mcpServers?.[name] ?? written.servers?.[name] ?? server;
   }
   try {
     resolveLimits({ values: toolSearch?.limits, source });
@@ -179,11 +198,42 @@ export function parseHubConfig(value: unknown, source = '<inline config>'): HubC
       throw new McpConfigError(source, `toolSearch.limits.${error.limit}`, error.reason);
     throw error;
   }
-  return { servers, toolSearch: toolSearch ?? {}, source };
+  return { servers, toolSearch: toolSearch ?? {}, source, unexpanded, secrets };
 }
 
-/** Read and validate a config file. */
-export async function readHubConfig(path: string): Promise<HubConfig> {
+/**
+ * G7: the same value with every enabled server entry's references expanded, before validation
+ * (a `url` of `https://${HOST}/mcp` is only a URL once expanded). Disabled entries stay as
+ * written: a variable they lack is not an error.
+ */
+function expandConfigServers(value: unknown, source: string, env: Environment, secrets: ExpandedSecret[]): unknown {
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = { ...value };
+  for (const key of ['servers', 'mcpServers'] as const) {
+    const entries = value[key];
+    if (!isRecord(entries)) continue;
+    out[key] = Object.fromEntries(
+      Object.entries(entries).map(([name, entry]) => {
+        if (!isRecord(entry) || entry['disabled'] === true) return [name, entry];
+        try {
+          return [name, expandServerEntry(entry, env, secrets)];
+        } catch (error) {
+          if (error instanceof KeyedVariableError)
+            throw new McpConfigError(source, `${key}.${name}.${error.key}`, error.reason);
+          throw error;
+        }
+      }),
+    );
+  }
+  return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Read and validate a config file (`${VAR}` references from `env`, G7). */
+export async function readHubConfig(path: string, env: Environment = process.env): Promise<HubConfig> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -200,5 +250,5 @@ export async function readHubConfig(path: string): Promise<HubConfig> {
   } catch (error) {
     throw new McpConfigError(path, '', `not valid JSON (${errorMessage(error)})`);
   }
-  return parseHubConfig(json, path);
+  return parseHubConfig(json, path, env);
 }

@@ -12,12 +12,16 @@
  * first attempt (or a timeout).
  */
 import { errorMessage } from '../util/errors.js';
-import { admitTool, Catalog } from '../core/catalog.js';
-import type { ToolInput } from '../core/tool.js';
-import { cutText, DEFAULT_LIMITS, type Limits } from '../core/limits.js';
-import { ambiguousQualifiedName, qualifyMcpName } from '../core/names.js';
+import { Catalog } from '../core/catalog.js';
+import { DEFAULT_LIMITS, type Limits } from '../core/limits.js';
 import { neutralizeStructuralTags } from '../core/untrusted.js';
+import { admitServerTools, untrustedText } from './admission.js';
 import { isStdioServer, type HubConfig, type ServerConfig } from './config.js';
+import { diffServers, type ServerChanges } from './reload-plan.js';
+import { ToolRules } from './tool-rules.js';
+import { redactSecrets } from './variables.js';
+import { raceAbort, withTimeout } from './deadlines.js';
+import { errorCode, withoutRpcPrefix } from './rpc-errors.js';
 import { fetchServerFeatures, McpAggregate, type FeatureKind } from './aggregate.js';
 import type {
   ConnectionFactory,
@@ -65,6 +69,8 @@ const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 interface ServerEntry {
   readonly name: string;
   readonly config: ServerConfig;
+  /** G7: its compiled `tools` section. */
+  readonly rules: ToolRules;
   state: ServerState;
   connection: McpConnection | undefined;
   /** Consecutive failures, drops, quarantines: the retry decisions (server-state.ts). */
@@ -95,53 +101,105 @@ export class McpHub {
   /** Set by the gateway; without it, server → client requests are refused. */
   serverRequestHandler: ServerRequestHandler | undefined;
   private readonly notificationListeners = new Set<(server: string, notification: McpMessage) => void>();
-  readonly config: HubConfig;
+  private current: HubConfig;
+  /** What connections are made from: replaced entry by entry on reload (G7). */
+  private readonly serverConfigs: Record<string, ServerConfig>;
   private readonly entries = new Map<string, ServerEntry>();
   private readonly logger: Logger;
   private readonly factory: ConnectionFactory;
   private readonly reconnect: Required<ReconnectOptions> | false;
   readonly limits: Limits;
   private closed = false;
+  private started = false;
 
   constructor(
     config: HubConfig,
     private readonly options: HubOptions = {},
   ) {
-    this.config = config;
+    this.current = config;
+    this.serverConfigs = { ...config.servers };
     this.catalog = options.catalog ?? new Catalog();
     this.logger = options.logger ?? silentLogger;
     this.limits = options.limits ?? DEFAULT_LIMITS;
-    this.factory = options.connectionFactory ?? sdkConnectionFactory(config.servers, this.limits);
+    this.factory = options.connectionFactory ?? sdkConnectionFactory(this.serverConfigs, this.limits);
     this.reconnect = options.reconnect === false ? false : { ...DEFAULT_RECONNECT, ...options.reconnect };
     this.features = new McpAggregate(Object.keys(config.servers), this.logger);
-    for (const [name, serverConfig] of Object.entries(config.servers)) {
-      let resolveFirstAttempt = () => {};
-      const firstAttempt = new Promise<void>((resolve) => (resolveFirstAttempt = resolve));
-      this.entries.set(name, {
-        name,
-        config: serverConfig,
-        state: 'connecting',
-        connection: undefined,
-        backoff: new BackoffState(this.reconnect === false ? DEFAULT_RECONNECT : this.reconnect),
-        lastError: undefined,
-        lastStderr: undefined,
-        retryTimer: undefined,
-        nextRetryAt: undefined,
-        since: Date.now(),
-        refresh: Promise.resolve(),
-        firstAttempt,
-        resolveFirstAttempt,
-      });
-    }
+    for (const [name, serverConfig] of Object.entries(config.servers)) this.addEntry(name, serverConfig);
+  }
+
+  /** The config in force (after a reload, the reloaded one). */
+  get config(): HubConfig {
+    return this.current;
+  }
+
+  private addEntry(name: string, config: ServerConfig): ServerEntry {
+    let resolveFirstAttempt = () => {};
+    const firstAttempt = new Promise<void>((resolve) => (resolveFirstAttempt = resolve));
+    const entry: ServerEntry = {
+      name,
+      config,
+      rules: new ToolRules(config.tools),
+      state: 'connecting',
+      connection: undefined,
+      backoff: new BackoffState(this.reconnect === false ? DEFAULT_RECONNECT : this.reconnect),
+      lastError: undefined,
+      lastStderr: undefined,
+      retryTimer: undefined,
+      nextRetryAt: undefined,
+      since: Date.now(),
+      refresh: Promise.resolve(),
+      firstAttempt,
+      resolveFirstAttempt,
+    };
+    this.serverConfigs[name] = config;
+    this.entries.set(name, entry);
+    return entry;
   }
 
   /** Start connecting every server concurrently. Returns at once; servers are pending meanwhile. */
   start(): this {
-    for (const entry of this.entries.values()) {
-      this.catalog.markPending(entry.name);
-      void this.attempt(entry);
-    }
+    this.started = true;
+    for (const entry of this.entries.values()) this.startEntry(entry);
     return this;
+  }
+
+  private startEntry(entry: ServerEntry): void {
+    this.catalog.markPending(entry.name);
+    void this.attempt(entry);
+  }
+
+  /**
+   * G7 live reload: servers added connect, removed ones stop (their tools leave the catalog, so
+   * every session gets list_changed), changed ones (compared after `${VAR}` expansion) restart;
+   * the rest keep running untouched. The `toolSearch` section is not reloaded (the caller says so).
+   */
+  async reconfigure(next: HubConfig): Promise<ServerChanges> {
+    const changes = diffServers(this.current.servers, next.servers);
+    this.current = { ...next, toolSearch: this.current.toolSearch };
+    if (this.closed) return changes;
+    await Promise.all([...changes.removed, ...changes.changed].map((name) => this.stopServer(name)));
+    for (const name of [...changes.added, ...changes.changed]) {
+      const entry = this.addEntry(name, next.servers[name]!);
+      if (this.started) this.startEntry(entry);
+    }
+    return changes;
+  }
+
+  /** Stop one server for good: no retry, its tools, resources and prompts gone. */
+  private async stopServer(name: string): Promise<void> {
+    const entry = this.entries.get(name);
+    if (!entry) return;
+    this.entries.delete(name);
+    delete this.serverConfigs[name];
+    clearTimeout(entry.retryTimer);
+    entry.state = 'closed';
+    entry.resolveFirstAttempt();
+    const connection = entry.connection;
+    entry.connection = undefined;
+    this.features.removeServer(name);
+    this.catalog.removeServer(name);
+    this.catalog.setServerInfo(name, {});
+    await connection?.close();
   }
 
   /**
@@ -189,11 +247,14 @@ export class McpHub {
     args: Record<string, unknown>,
     options: Omit<ForwardOptions, 'timeoutMs'> = {},
   ): Promise<UpstreamCallResult> {
-    const { connection, timeoutMs } = this.ready(server);
+    const { connection, timeoutMs, rules } = this.ready(server);
+    const visibility = rules.visibility(toolName);
+    if (!visibility.visible)
+      throw new UpstreamError(server, `does not offer "${toolName}" here: the config hides it (${visibility.reason})`);
     try {
       return await connection.callTool(toolName, args, { ...options, timeoutMs });
     } catch (error) {
-      throw new UpstreamError(server, `failed to run "${toolName}": ${errorMessage(error)}`);
+      throw new UpstreamError(server, `failed to run "${toolName}": ${this.redact(errorMessage(error))}`);
     }
   }
 
@@ -214,7 +275,7 @@ export class McpHub {
     } catch (error) {
       throw new UpstreamError(
         server,
-        `failed to answer ${request.method}: ${withoutRpcPrefix(errorMessage(error))}`,
+        `failed to answer ${request.method}: ${this.redact(withoutRpcPrefix(errorMessage(error)))}`,
         errorCode(error),
       );
     }
@@ -244,7 +305,7 @@ export class McpHub {
     return () => this.notificationListeners.delete(listener);
   }
 
-  private ready(server: string): { connection: McpConnection; timeoutMs: number } {
+  private ready(server: string): { connection: McpConnection; timeoutMs: number; rules: ToolRules } {
     const entry = this.entries.get(server);
     if (!entry) throw new UpstreamError(server, 'is not configured');
     if (entry.state !== 'connected' || !entry.connection) {
@@ -255,7 +316,7 @@ export class McpHub {
       this.config.toolSearch.callTimeoutMs ??
       this.options.callTimeoutMs ??
       DEFAULT_CALL_TIMEOUT_MS;
-    return { connection: entry.connection, timeoutMs };
+    return { connection: entry.connection, timeoutMs, rules: entry.rules };
   }
 
   /** Close every connection and stop reconnecting. */
@@ -293,7 +354,7 @@ export class McpHub {
       onClosed: (reason) => this.handleDrop(entry, connection, reason),
       onStderr: (line) => {
         entry.lastStderr = line;
-        this.logger.debug(`[${entry.name}] ${line}`);
+        this.logger.debug(`[${entry.name}] ${this.redact(line)}`);
       },
       onInvalidTool: (tool, reason) => this.logger.error(`"${entry.name}": skipping tool "${tool}": ${reason}`),
       onLimit: (message) => this.logger.warn(message),
@@ -339,7 +400,7 @@ export class McpHub {
         ? message
         : describeFailure({
             message,
-            ...(isStdioServer(entry.config) && { command: entry.config.command }),
+            ...(isStdioServer(entry.config) && { command: this.writtenCommand(entry) }),
             ...(connection.exitStatus?.() !== undefined && { exit: connection.exitStatus()! }),
             ...(entry.lastStderr !== undefined && { lastStderr: entry.lastStderr }),
           });
@@ -361,84 +422,28 @@ export class McpHub {
     });
   }
 
-  /**
-   * Replace the server's tools in the catalog. A bad tool (invalid schema, a name it repeats, a
-   * name another server or a local tool already holds) is skipped with a logged reason; the rest
-   * stay. One pass, so a 10,000-tool server with one bad tool costs no more than without it.
-   */
+  /** G5/G7: the tools the admission rules let in replace the server's; what they hide is remembered. */
   private applyTools(entry: ServerEntry, tools: UpstreamTool[]): void {
-    const accepted = new Map<string, Omit<ToolInput, 'origin'>>();
-    for (const tool of tools) {
-      const input = this.toToolInput(entry, tool);
-      const skip = (reason: string) => this.logger.error(`"${entry.name}": skipping tool "${tool.name}": ${reason}`);
-      let name: string;
-      try {
-        name = admitTool({ ...input, origin: { kind: 'mcp', server: entry.name } }).name;
-      } catch (error) {
-        skip(errorMessage(error));
-        continue;
-      }
-      const clash = ambiguousQualifiedName(entry.name, tool.name);
-      if (clash !== undefined)
-        this.logger.warn(`"${entry.name}": tool "${tool.name}" is exposed as "${name}": ${clash}`);
-      const first = accepted.get(name);
-      if (first) {
-        skip(`the server lists the name "${first.name}" twice (model-facing "${name}"); the first one is kept`);
-        continue;
-      }
-      const owner = this.catalog.get(name);
-      if (owner && !(owner.origin.kind === 'mcp' && owner.origin.server === entry.name)) {
-        skip(
-          `"${name}" is already registered from ${owner.origin.kind === 'mcp' ? `MCP server "${owner.origin.server}"` : 'a local tool'}`,
-        );
-        continue;
-      }
-      accepted.set(name, input);
-    }
-    this.catalog.setServerTools(entry.name, [...accepted.values()]);
-  }
-
-  /**
-   * A2 inputs from config: per-server `defer`, `alwaysLoad` (true or tool list), and the global
-   * `toolSearch.alwaysLoad` list (`mcp__server__tool` or `mcp__server`). The server's own
-   * `_meta["anthropic/alwaysLoad"]` applies unless the config says `defer: true`.
-   */
-  private toToolInput(entry: ServerEntry, tool: UpstreamTool): Omit<ToolInput, 'origin'> {
-    const alwaysLoad = configuredAlwaysLoad(
-      entry.name,
-      entry.config,
-      tool.name,
-      this.config.toolSearch.alwaysLoad ?? [],
+    const { accepted, hidden } = admitServerTools(
+      {
+        server: entry.name,
+        config: entry.config,
+        rules: entry.rules,
+        globalAlwaysLoad: this.config.toolSearch.alwaysLoad ?? [],
+        limits: this.limits,
+        catalog: this.catalog,
+        logger: this.logger,
+      },
+      tools,
     );
-    const { name: _name, description: _description, inputSchema: _inputSchema, _meta, ...mcpFields } = tool;
-    return {
-      name: tool.name,
-      originalName: tool.name,
-      description: this.upstreamDescription(entry, tool),
-      inputSchema: tool.inputSchema,
-      ...(_meta !== undefined && { meta: _meta }),
-      ...(Object.keys(mcpFields).length > 0 && { mcpFields }),
-      ...(alwaysLoad !== undefined && { alwaysLoad }),
-    };
-  }
-
-  /**
-   * G5: third-party text, bounded (`descriptionChars`) and unable to pose as the structure the
-   * gateway writes around it (fake `</available-deferred-tools>`, `<system>` tags).
-   */
-  private upstreamDescription(entry: ServerEntry, tool: UpstreamTool): string {
-    const raw = tool.description ?? '';
-    if (raw.length > this.limits.descriptionChars) {
-      this.logger.warn(
-        `"${entry.name}": tool "${tool.name}" has a ${raw.length}-character description; kept ${this.limits.descriptionChars} (limit descriptionChars)`,
-      );
-    }
-    return this.untrusted(raw);
+    this.catalog.setHiddenTools(entry.name, hidden);
+    this.catalog.setServerTools(entry.name, accepted);
+    if (hidden.length > 0) this.logger.debug(`"${entry.name}": ${hidden.length} tool(s) hidden by its tools section`);
   }
 
   /** Third-party text as the catalog keeps it: at most `descriptionChars`, no structural tags. */
   private untrusted(text: string): string {
-    return neutralizeStructuralTags(cutText(text, this.limits.descriptionChars));
+    return untrustedText(text, this.limits);
   }
 
   private scheduleRefresh(entry: ServerEntry, connection: McpConnection): void {
@@ -473,7 +478,7 @@ export class McpHub {
     // A drop while connecting surfaces as that attempt's failure instead.
     if (this.closed || entry.connection !== connection || entry.state !== 'connected') return;
     entry.connection = undefined;
-    this.logger.warn(`"${entry.name}" disconnected: ${reason}`);
+    this.logger.warn(`"${entry.name}" disconnected: ${this.redact(reason)}`);
     void connection.close();
     const exit = connection.exitStatus?.();
     const why = exit
@@ -484,6 +489,19 @@ export class McpHub {
         })
       : reason;
     this.handleFailure(entry, `disconnected: ${why}`, entry.backoff.dropped(Date.now()), { dropped: true });
+  }
+
+  /** G7: values from `${VAR}` references shown as the reference, never as the value. */
+  private redact(text: string): string {
+    return this.current.secrets ? redactSecrets(text, this.current.secrets) : text;
+  }
+
+  /** The command as the config writes it (`${TOOLS_HOME}/bin/x`), for messages. */
+  private writtenCommand(entry: ServerEntry): string {
+    const written = this.current.unexpanded?.[entry.name];
+    return written && isStdioServer(written)
+      ? written.command
+      : this.redact(isStdioServer(entry.config) ? entry.config.command : '');
   }
 
   private setState(entry: ServerEntry, state: ServerState): void {
@@ -504,7 +522,8 @@ export class McpHub {
   ): void {
     // G5: the reason reaches the model, the status page and stdout banners: third-party text
     // (stderr, URLs with credentials) made safe once, here.
-    const reason = neutralizeStructuralTags(sanitizeLogText(rawReason));
+    // G7: and with `${VAR}` where an expanded value would show.
+    const reason = neutralizeStructuralTags(sanitizeLogText(this.redact(rawReason)));
     entry.lastError = reason;
     entry.lastStderr = undefined;
     entry.nextRetryAt = undefined;
@@ -542,20 +561,7 @@ export class McpHub {
   }
 }
 
-function configuredAlwaysLoad(
-  server: string,
-  config: ServerConfig,
-  tool: string,
-  globalList: readonly string[],
-): boolean | undefined {
-  if (config.defer === true) return false;
-  if (config.defer === false || config.alwaysLoad === true) return true;
-  if (Array.isArray(config.alwaysLoad) && config.alwaysLoad.includes(tool)) return true;
-  if (globalList.includes(qualifyMcpName(server, tool)) || globalList.includes(`mcp__${server}`)) return true;
-  return undefined;
-}
-
-function describeState(entry: ServerEntry): string {
+function describeState(entry: Pick<ServerEntry, 'state' | 'lastError'>): string {
   switch (entry.state) {
     case 'connecting':
       return entry.lastError !== undefined ? `reconnecting after: ${entry.lastError}` : 'still connecting';
@@ -568,29 +574,4 @@ function describeState(entry: ServerEntry): string {
     case 'connected':
       return 'connected';
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(new Error(message)), ms);
-  return raceAbort(promise, abort.signal).finally(() => clearTimeout(timer));
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-    promise.then(resolve, reject);
-  });
-}
-
-/** The JSON-RPC code of an SDK error (McpError), if any. */
-function errorCode(error: unknown): number | undefined {
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  return typeof code === 'number' ? code : undefined;
-}
-
-/** The SDK prefixes "MCP error N: " once per hop; the code travels separately, so say it once. */
-function withoutRpcPrefix(message: string): string {
-  return message.replace(/^(MCP error -?\d+: )+/, '');
 }

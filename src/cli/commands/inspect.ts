@@ -68,6 +68,7 @@ export function renderInspectText(
   );
   for (const failed of report.failedServers)
     lines.push(`FAILED ${failed.server}: ${failed.reason} (its tools are not counted)`);
+  for (const line of hiddenLines(report)) lines.push(line);
   lines.push('');
   lines.push(`eager (every schema sent):            ${report.eagerTokens.toLocaleString('en-US')} tokens`);
   lines.push(
@@ -106,6 +107,21 @@ export function renderInspectText(
   } else lines.push('Set ANTHROPIC_API_KEY for exact Claude counts (messages.countTokens).');
   return lines.join('\n');
 }
+
+/** G7: what each server's `tools` section hid, one line per server (names cut at a few). */
+function hiddenLines(report: InspectReport): string[] {
+  const byServer = new Map<string, string[]>();
+  for (const hidden of report.hiddenTools)
+    byServer.set(hidden.server, [...(byServer.get(hidden.server) ?? []), hidden.tool]);
+  return [...byServer].map(([server, tools]) => {
+    const shown = tools.slice(0, HIDDEN_NAMES_SHOWN).join(', ');
+    const more =
+      tools.length > HIDDEN_NAMES_SHOWN ? `, … ${tools.length - HIDDEN_NAMES_SHOWN} more (--json for all)` : '';
+    return `hidden by config: ${server}: ${tools.length} tool(s) (${shown}${more})`;
+  });
+}
+
+const HIDDEN_NAMES_SHOWN = 8;
 
 async function loadPool(
   options: InspectCommandOptions & Record<string, unknown>,

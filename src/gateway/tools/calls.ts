@@ -164,6 +164,10 @@ export class ToolCalls {
   }
 
   private describeMissing(name: string): string {
+    // G7: a tool the config hides is not "unknown": say who hid it, so nobody hunts for a bug.
+    const hidden = this.deps.catalog.hiddenTool(name);
+    if (hidden)
+      return `Tool "${name}" is not available: the gateway's config hides "${hidden.tool}" of MCP server "${hidden.server}" (${hidden.reason}).`;
     const parsed = parseMcpName(name);
     if (parsed && this.deps.catalog.pendingServers.includes(parsed.server)) {
       return `Tool "${name}" is not available yet: MCP server "${parsed.server}" is still connecting (or reconnecting). Try again shortly.`;

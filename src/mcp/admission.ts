@@ -1,0 +1,146 @@
+/**
+ * G5/G7/A2 — which of a server's listed tools enter the catalog, and as what. One rule per
+ * function, applied in this order to every listed tool:
+ *
+ * 1. `tools.allow` / `tools.deny` (G7): a hidden tool is left out and recorded as hidden, so a call
+ *    by its name gets "hidden by the config" instead of "unknown tool".
+ * 2. `tools.override` (G7): the description and title clients and search see.
+ * 3. Third-party text bounded and defused (G5): `descriptionChars`, no structural tags.
+ * 4. Deferral inputs (A2): per-server `defer` / `alwaysLoad`, the global `toolSearch.alwaysLoad`.
+ * 5. Names (A3/G5): a valid tool, not listed twice, not another server's or a local tool's name.
+ *
+ * A bad tool is skipped with a logged reason; the rest stay. One pass, so a 10,000-tool server with
+ * one bad tool costs no more than without it.
+ */
+import { admitTool, modelFacingName, type Catalog, type HiddenTool } from '../core/catalog.js';
+import { cutText, type Limits } from '../core/limits.js';
+import { ambiguousQualifiedName, qualifyMcpName } from '../core/names.js';
+import type { ToolInput } from '../core/tool.js';
+import { neutralizeStructuralTags } from '../core/untrusted.js';
+import { errorMessage } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import type { ServerConfig } from './config.js';
+import type { UpstreamTool } from './connection.js';
+import type { ToolRules } from './tool-rules.js';
+
+export interface AdmissionContext {
+  readonly server: string;
+  readonly config: ServerConfig;
+  /** The server's compiled `tools` section. */
+  readonly rules: ToolRules;
+  /** `toolSearch.alwaysLoad`: `mcp__server__tool` or `mcp__server`. */
+  readonly globalAlwaysLoad: readonly string[];
+  readonly limits: Limits;
+  /** For clashes with names other servers and local tools already hold. */
+  readonly catalog: Catalog;
+  readonly logger: Logger;
+}
+
+export interface Admission {
+  readonly accepted: Omit<ToolInput, 'origin'>[];
+  readonly hidden: HiddenTool[];
+}
+
+/** Sort a server's listed tools into what enters the catalog and what the config hides. */
+export function admitServerTools(context: AdmissionContext, tools: readonly UpstreamTool[]): Admission {
+  const { server, logger } = context;
+  const accepted = new Map<string, Omit<ToolInput, 'origin'>>();
+  const hidden: HiddenTool[] = [];
+  for (const tool of tools) {
+    const visibility = context.rules.visibility(tool.name);
+    if (!visibility.visible) {
+      hidden.push(hiddenTool(server, tool.name, visibility.reason));
+      continue;
+    }
+    const input = toToolInput(context, tool);
+    const skip = (reason: string) => logger.error(`"${server}": skipping tool "${tool.name}": ${reason}`);
+    let name: string;
+    try {
+      name = admitTool({ ...input, origin: { kind: 'mcp', server } }).name;
+    } catch (error) {
+      skip(errorMessage(error));
+      continue;
+    }
+    const clash = ambiguousQualifiedName(server, tool.name);
+    if (clash !== undefined) logger.warn(`"${server}": tool "${tool.name}" is exposed as "${name}": ${clash}`);
+    const first = accepted.get(name);
+    if (first) {
+      skip(`the server lists the name "${first.name}" twice (model-facing "${name}"); the first one is kept`);
+      continue;
+    }
+    const owner = context.catalog.get(name);
+    if (owner && !(owner.origin.kind === 'mcp' && owner.origin.server === server)) {
+      skip(
+        `"${name}" is already registered from ${owner.origin.kind === 'mcp' ? `MCP server "${owner.origin.server}"` : 'a local tool'}`,
+      );
+      continue;
+    }
+    accepted.set(name, input);
+  }
+  for (const name of context.rules.unusedOverrides(tools.map((t) => t.name)))
+    logger.warn(`"${server}": tools.override names "${name}", which the server does not list`);
+  return { accepted: [...accepted.values()], hidden };
+}
+
+function hiddenTool(server: string, tool: string, reason: string): HiddenTool {
+  return { server, tool, name: modelFacingName({ name: tool, origin: { kind: 'mcp', server } }), reason };
+}
+
+/** One listed tool as a catalog input: overrides, bounded text, deferral inputs, every other field kept (G4). */
+function toToolInput(context: AdmissionContext, tool: UpstreamTool): Omit<ToolInput, 'origin'> {
+  const alwaysLoad = configuredAlwaysLoad(context.server, context.config, tool.name, context.globalAlwaysLoad);
+  const override = context.rules.override(tool.name);
+  const { name: _name, description: _description, inputSchema: _inputSchema, _meta, ...fields } = tool;
+  const mcpFields = override?.title !== undefined ? { ...fields, title: override.title } : fields;
+  const description =
+    override?.description !== undefined
+      ? cutText(override.description, context.limits.descriptionChars)
+      : upstreamDescription(context, tool);
+  return {
+    name: tool.name,
+    originalName: tool.name,
+    description,
+    inputSchema: tool.inputSchema,
+    ...(_meta !== undefined && { meta: _meta }),
+    ...(Object.keys(mcpFields).length > 0 && { mcpFields }),
+    ...(alwaysLoad !== undefined && { alwaysLoad }),
+  };
+}
+
+/**
+ * G5: third-party text, bounded (`descriptionChars`) and unable to pose as the structure the
+ * gateway writes around it (fake `</available-deferred-tools>`, `<system>` tags).
+ */
+function upstreamDescription(context: AdmissionContext, tool: UpstreamTool): string {
+  const raw = tool.description ?? '';
+  const limit = context.limits.descriptionChars;
+  if (raw.length > limit) {
+    context.logger.warn(
+      `"${context.server}": tool "${tool.name}" has a ${raw.length}-character description; kept ${limit} (limit descriptionChars)`,
+    );
+  }
+  return untrustedText(raw, context.limits);
+}
+
+/** Third-party text as the catalog keeps it: at most `descriptionChars`, no structural tags. */
+export function untrustedText(text: string, limits: Limits): string {
+  return neutralizeStructuralTags(cutText(text, limits.descriptionChars));
+}
+
+/**
+ * A2 inputs from config: per-server `defer`, `alwaysLoad` (true or tool list), and the global
+ * `toolSearch.alwaysLoad` list (`mcp__server__tool` or `mcp__server`). The server's own
+ * `_meta["anthropic/alwaysLoad"]` applies unless the config says `defer: true`.
+ */
+export function configuredAlwaysLoad(
+  server: string,
+  config: ServerConfig,
+  tool: string,
+  globalList: readonly string[],
+): boolean | undefined {
+  if (config.defer === true) return false;
+  if (config.defer === false || config.alwaysLoad === true) return true;
+  if (Array.isArray(config.alwaysLoad) && config.alwaysLoad.includes(tool)) return true;
+  if (globalList.includes(qualifyMcpName(server, tool)) || globalList.includes(`mcp__${server}`)) return true;
+  return undefined;
+}
