@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} in plain strings is the config syntax under test
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,7 +71,7 @@ describe('G7 variables in a config', () => {
     expect(remote.url).toBe('https://example.test/mcp');
     expect(remote.headers).toEqual({ Authorization: 'Bearer ghp_secret_value' });
     // What messages may show: the entry as written.
-    expect((config.unexpanded?.['remote'] as HttpServerConfig).headers).toEqual({ Authorization: 'Bearer ${TOKEN}' });
+    expect((config.unexpanded!['remote'] as HttpServerConfig).headers).toEqual({ Authorization: 'Bearer ${TOKEN}' });
   });
 
   it('G7: a missing variable without default names the file, the key and the variable, never a value', async () => {
