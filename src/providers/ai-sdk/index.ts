@@ -1,26 +1,2 @@
 export { AISdkToolSearch, readModelMessages, type AISdkToolSearchOptions } from './tool-search.js';
-export {
-  ANTHROPIC_SERVER_SEARCH_NAMES,
-  type CallOutcome,
-  clientSearchText,
-  DEFAULT_ADAPTER_FALLBACK,
-  DISCOVERY_TOOL_NAME,
-  isInfrastructureCall,
-  mcpExecutor,
-  type McpToolCaller,
-  parseSearchInput,
-  type PlanRequest,
-  RequestPlanner,
-  resultText,
-  runTool,
-  type Searcher,
-  type SearchPool,
-  type SearchResultFormatter,
-  type StepEvent,
-  type ToolExecutor,
-  type ToolOutcome,
-  type ToolSearchOptions,
-  type ToolSearchResult,
-  undiscoveredNames,
-  undiscoveredToolMessage,
-} from '../shared/index.js';
+export * from '../shared/index.js';
