@@ -13,6 +13,10 @@ import { connectRedisBackend, type RedisBackend } from './redis/backend.js';
 import { defaultGatewaySearcher } from './tools/search.js';
 import { embeddingGatewaySearcher } from './tools/embeddings.js';
 import type { EmbeddingsConfig } from '../core/embeddings-config.js';
+import { AuditLog, auditOptions, type AuditOptions } from './status/audit.js';
+import { Operations } from './status/operations.js';
+import { loadTracer } from './status/tracing.js';
+import { VERSION } from '../util/version.js';
 
 export interface GatewayFromConfigOptions extends DefaultServersOptions {
   /** A config file path or a validated config; absent: the embedded reference servers. */
@@ -34,6 +38,13 @@ export interface GatewayFromConfigOptions extends DefaultServersOptions {
    * `hub.start()`: `serve --http` binds its port first, so a busy port spawns no server.
    */
   startHub?: boolean;
+  /** G9: the audit log, overriding the config's `toolSearch.audit`; `null` turns it off. */
+  audit?: AuditOptions | null;
+  /**
+   * G9: OpenTelemetry spans through `@opentelemetry/api` (an optional peer; without it, no spans).
+   * Default: the config's `toolSearch.tracing`, else off.
+   */
+  tracing?: boolean;
 }
 
 export interface GatewayStack {
@@ -43,6 +54,8 @@ export interface GatewayStack {
   redis?: RedisBackend;
   /** The limits in force (defaults < config < options). */
   limits: Limits;
+  /** G9: the audit log, when one is configured. */
+  audit?: AuditLog;
   close(): Promise<void>;
 }
 
@@ -62,6 +75,16 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   const redis = storeUrl !== undefined ? await connectRedisBackend(storeUrl, { logger }) : undefined;
   const embeddings = options.embeddings === null ? undefined : (options.embeddings ?? toolSearch.embeddings);
   const searcher = embeddings ? embeddingGatewaySearcher(embeddings, hub.catalog, logger, limits) : undefined;
+  const tracing = options.tracing ?? toolSearch['tracing'] === true;
+  const tracer = tracing ? await loadTracer('toolsearch', VERSION) : undefined;
+  if (tracing && !tracer) logger.warn('tracing is on but @opentelemetry/api is not installed: no spans');
+  const operations = new Operations({ ...(tracer && { tracer }) });
+  const auditConfig =
+    options.audit === null
+      ? undefined
+      : (options.audit ??
+        (toolSearch['audit'] !== undefined ? auditOptions(toolSearch['audit'], config.source) : undefined));
+  const audit = auditConfig && new AuditLog(operations.events, { logger, ...auditConfig });
   const gateway = new ToolsearchGateway({
     searcher: searcher ?? defaultGatewaySearcher(limits),
     ...(toolSearch.mode !== undefined && { mode: toolSearch.mode }),
@@ -72,6 +95,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     catalog: hub.catalog,
     upstream: hub,
     logger,
+    operations,
   });
   if (options.startHub !== false) hub.start();
   return {
@@ -79,8 +103,10 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     gateway,
     ...(redis && { redis }),
     limits,
+    ...(audit && { audit }),
     close: async () => {
       await gateway.close();
+      await audit?.close();
       await hub.close();
       await redis?.close();
     },

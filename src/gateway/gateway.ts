@@ -30,6 +30,7 @@ import { InMemoryNotificationBus, type BusEvent, type BusNotification, type Noti
 import { COALESCED_NOTIFICATIONS } from './proxy/notifications.js';
 import { GATEWAY_CAPABILITIES, GatewayProxy } from './proxy/proxy.js';
 import { VERSION } from '../util/version.js';
+import { Operations } from './status/operations.js';
 
 export interface GatewayOptions {
   catalog: Catalog;
@@ -51,6 +52,8 @@ export interface GatewayOptions {
   /** Offer `call_tool` for clients that never refresh their tool list. Default true. */
   callThrough?: boolean;
   logger?: Logger;
+  /** G9: metrics, audit and traces listen here (a fresh one when absent). */
+  operations?: Operations;
 }
 
 /** Catalog changes closer together than this reach clients as one list_changed. */
@@ -68,6 +71,8 @@ export class ToolsearchGateway {
   readonly bus: NotificationBus;
   /** G4: resources, prompts, completions, logging and server → client requests (proxy.ts). */
   readonly proxy: GatewayProxy;
+  /** G9: requests, calls, searches and sessions as events; others emit sign-ins and reloads here. */
+  readonly operations: Operations;
   private readonly upstream: UpstreamCaller | undefined;
   private readonly searcher: GatewaySearcher;
   /** tools/call: the search tool, call-through, and routing to local or upstream tools (tools/calls.ts). */
@@ -101,6 +106,7 @@ export class ToolsearchGateway {
     this.firstConnect = firstConnectTracker(this.catalog);
     this.logger = options.logger ?? silentLogger;
     this.bus = options.bus ?? new InMemoryNotificationBus();
+    this.operations = options.operations ?? new Operations();
     this.unsubscribeBus = this.bus.subscribe((event) => this.onBusEvent(event));
     this.proxy = new GatewayProxy({
       upstream: options.upstream,
@@ -121,6 +127,7 @@ export class ToolsearchGateway {
       firstConnectPending: () => this.firstConnect.pending(),
       deferred: () => this.deferred(),
       discovered: (sessionId) => this.discovered(sessionId),
+      operations: this.operations,
     });
     this.unsubscribe = this.catalog.onChange((delta) => {
       if (delta.added.length > 0 || delta.removed.length > 0 || (delta.changed?.length ?? 0) > 0) this.queueBroadcast();
@@ -160,6 +167,7 @@ export class ToolsearchGateway {
     server.onclose = () => {
       this.live.delete(sessionId);
       this.proxy.detach(sessionId);
+      this.operations.closed(sessionId);
       // This process shutting down (or dropping its connection to a shared session) must not
       // forget the session: another gateway process sharing the store may carry it on.
       if (!this.shuttingDown && !this.sessions.shared)
@@ -172,6 +180,7 @@ export class ToolsearchGateway {
     };
     if (options.openInStore !== false) await this.sessions.open?.(sessionId);
     await server.connect(transport);
+    this.operations.watch(transport, sessionId);
     this.logger.debug(`session ${sessionId} opened`);
     return server;
   }

@@ -93,3 +93,21 @@ export {
 } from './status/routes.js';
 export { hasFaultyServer, isServerReady, readiness, type Readiness } from './status/readiness.js';
 export { DEFAULT_PENDING_WAIT_MS } from './tools/pending-wait.js';
+export {
+  OperationsEvents,
+  type OperationsEvent,
+  type OperationsListener,
+  type CallOutcome,
+  type RequestEvent,
+  type ToolCallEvent,
+  type SearchEvent,
+  type SearchFollowedEvent,
+  type SessionEvent,
+  type SignInEvent,
+  type ReloadEvent,
+} from './status/events.js';
+export { Operations, FOLLOW_WINDOW_MS, type OperationsOptions } from './status/operations.js';
+export { GatewayMetrics, METRICS_PATH, DEFAULT_TOOL_LABELS, type MetricsSource } from './status/metrics.js';
+export { startMetricsListener, type MetricsListener } from './status/metrics-listener.js';
+export { AuditLog, AUDIT_STDERR, redactSecrets, type AuditOptions } from './status/audit.js';
+export { loadTracer, type GatewayTracer, type TraceCarrier, type TraceSpan } from './status/tracing.js';

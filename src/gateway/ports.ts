@@ -13,7 +13,12 @@ export interface UpstreamCaller {
     server: string,
     toolName: string,
     args: Record<string, unknown>,
-    options?: { signal?: AbortSignal; onprogress?: (progress: UpstreamProgress) => void },
+    options?: {
+      signal?: AbortSignal;
+      onprogress?: (progress: UpstreamProgress) => void;
+      /** G9: `_meta` for the upstream request (W3C trace context). */
+      meta?: Record<string, unknown>;
+    },
   ): Promise<UpstreamCallResult>;
 }
 

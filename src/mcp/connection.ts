@@ -73,6 +73,8 @@ export interface ForwardOptions {
   signal?: AbortSignal;
   /** Asks the server for progress (the SDK mints the upstream token); each tick resets the timeout. */
   onprogress?: (progress: UpstreamProgress) => void;
+  /** G9: `_meta` sent with the request (W3C `traceparent`/`tracestate` continuing the client's trace). */
+  meta?: Record<string, unknown>;
 }
 
 export interface McpConnectionEvents {

@@ -239,7 +239,8 @@ class SdkConnection implements McpConnection {
 
   async callTool(name: string, args: Record<string, unknown>, options: ForwardOptions): Promise<UpstreamCallResult> {
     const client = this.requireClient();
-    const result = await client.callTool({ name, arguments: args }, undefined, requestOptions(options));
+    const params = { name, arguments: args, ...(options.meta && { _meta: options.meta }) };
+    const result = await client.callTool(params, undefined, requestOptions(options));
     return result as UpstreamCallResult;
   }
 

@@ -23,6 +23,8 @@ import { HEALTH_PATH, STATUS_PATH, statusRoutes } from '../../gateway/status/rou
 import { GATEWAY_SERVER_INFO } from '../../gateway/gateway.js';
 import { REDIS_PASSWORD_ENV, REDIS_PASSWORD_FILE_ENV, SESSION_STORE_ENV } from '../../gateway/redis/store-url.js';
 import { formatSummary, summarizeGateway } from '../../gateway/status/summary.js';
+import { GatewayMetrics } from '../../gateway/status/metrics.js';
+import { startMetricsListener } from '../../gateway/status/metrics-listener.js';
 
 export interface ServeOptions extends EmbeddingsFlags {
   config?: string;
@@ -43,6 +45,12 @@ export interface ServeOptions extends EmbeddingsFlags {
   dangerouslyAllowUnauthenticated?: boolean;
   /** How long the banner waits for servers before printing them as pending. */
   settleMs: number;
+  /** G9: `--metrics HOST:PORT`, a listener of its own for /metrics. */
+  metrics?: string;
+  /** G9: `--audit-log FILE` ("-" for stderr). */
+  auditLog?: string;
+  /** G9: `--trace`: OpenTelemetry spans (needs @opentelemetry/api and a registered SDK). */
+  trace?: boolean;
 }
 
 export function parseHostPort(value: string): { host: string; port: number } {
@@ -148,6 +156,12 @@ export function addServeOptions(command: Command): Command {
       '--session-store <url>',
       `HTTP: share sessions between replicas in Redis, redis[s]://HOST:PORT[/DB] (or ${SESSION_STORE_ENV}; password: ${REDIS_PASSWORD_ENV} or ${REDIS_PASSWORD_FILE_ENV})`,
     )
+    .option('--metrics <host:port>', 'serve Prometheus /metrics on a listener of its own (loopback by default)')
+    .option(
+      '--audit-log <file>',
+      'JSON Lines audit log of calls, searches, sign-ins and reloads ("-" for stderr; overrides toolSearch.audit)',
+    )
+    .option('--trace', 'OpenTelemetry spans through @opentelemetry/api (to the tracer provider the process registers)')
     .option('--settle-ms <ms>', 'how long to wait for servers before printing the summary', (v) => Number(v), 10_000);
 }
 
@@ -174,7 +188,7 @@ export function serveCommand(): Command {
 export async function runServe(
   options: ServeOptions,
   out: (text: string) => void = (t) => process.stdout.write(t),
-): Promise<{ stack: GatewayStack; http?: RunningHttpGateway }> {
+): Promise<{ stack: GatewayStack; http?: RunningHttpGateway; metricsUrl?: string }> {
   const logger = createStderrLogger(options.logLevel);
   const embeddings = embeddingsFromFlags(options);
   // G5: refuse an unsafe bind before any server is spawned.
@@ -192,16 +206,52 @@ export async function runServe(
     sessionStore:
       options.http === undefined ? null : (options.sessionStore ?? (process.env[SESSION_STORE_ENV] || undefined)),
     ...(options.limit !== undefined && { limits: options.limit }),
+    ...(options.auditLog !== undefined && { audit: { file: options.auditLog } }),
+    ...(options.trace === true && { tracing: true }),
     // H4: servers start only once the port is bound.
     startHub: false,
     logger,
   });
   let http: RunningHttpGateway | undefined;
+  // G9: Prometheus metrics on the HTTP gateway (with the token), or on their own listener.
+  const metrics =
+    bind !== undefined || options.metrics !== undefined
+      ? new GatewayMetrics({ gateway: stack.gateway, servers: () => stack.hub.status() })
+      : undefined;
+  const closeMetrics = stack.close.bind(stack);
+  stack.close = async () => {
+    await closeMetrics();
+    metrics?.close();
+  };
+  let metricsUrl: string | undefined;
+  if (metrics && options.metrics !== undefined) {
+    try {
+      const listener = await startMetricsListener(metrics, {
+        ...parseHostPort(options.metrics),
+        ...(bind?.token !== undefined && { token: bind.token }),
+      });
+      const closeRest = stack.close;
+      stack.close = async () => {
+        await listener.close();
+        await closeRest();
+      };
+      metricsUrl = listener.url;
+      logger.info(`metrics: ${listener.url}`);
+    } catch (error) {
+      await stack.close();
+      throw error;
+    }
+  }
   if (bind !== undefined) {
     const { host, port, token } = bind;
     // H3: /healthz and the status page, under the same Origin, Host and token rules as /mcp.
     const routes = statusRoutes(
-      { gateway: stack.gateway, servers: () => stack.hub.status(), sessions: () => http?.sessionCount() ?? 0 },
+      {
+        gateway: stack.gateway,
+        servers: () => stack.hub.status(),
+        sessions: () => http?.sessionCount() ?? 0,
+        ...(metrics && { metrics }),
+      },
       GATEWAY_SERVER_INFO.version,
     );
     try {
@@ -217,6 +267,7 @@ export async function runServe(
         allowedHosts: options.allowHost,
         logger,
         ...(token !== undefined && { token }),
+        ...(metrics && { observe: (server) => metrics.observeHttp(server) }),
       });
     } catch (error) {
       await stack.close();
@@ -237,7 +288,7 @@ export async function runServe(
     void stack.hub.settled(options.settleMs).then(async () => logSummary(logger, stack));
     await serveStdio(stack.gateway);
     await stack.close();
-    return { stack };
+    return { stack, ...(metricsUrl !== undefined && { metricsUrl }) };
   }
   const { host, token } = bind;
   if (token === undefined && !isLoopbackHost(host) && options.dangerouslyAllowUnauthenticated) {
@@ -256,7 +307,7 @@ export async function runServe(
   };
   await stack.hub.settled(options.settleMs);
   out(`${formatSummary(await summarizeGateway(stack.gateway))}\n`);
-  return { stack, http };
+  return { stack, http, ...(metricsUrl !== undefined && { metricsUrl }) };
 }
 
 async function logSummary(logger: Logger, stack: GatewayStack): Promise<void> {

@@ -14,6 +14,7 @@ import type { ServerState, ServerStatus } from '../../mcp/server-state.js';
 import { formatExplanation, ToolSearcher, type SuggestedServer } from '../../search/index.js';
 import type { ToolsearchGateway } from '../gateway.js';
 import type { ExtraRoutes } from '../transports/http/server.js';
+import { METRICS_PATH, type GatewayMetrics } from './metrics.js';
 import { readiness } from './readiness.js';
 import { statusPageHtml } from './page.js';
 import { summarizeGateway, type CatalogSummary } from './summary.js';
@@ -33,6 +34,8 @@ export interface StatusSource {
   sessions(): number;
   /** Epoch ms the gateway started. Default: when the routes were made. */
   readonly startedAt?: number;
+  /** G9: serve `/metrics` (with the token, as the status data). */
+  readonly metrics?: GatewayMetrics;
 }
 
 export interface StatusSnapshot {
@@ -161,7 +164,7 @@ export function statusRoutes(source: StatusSource, version: string): ExtraRoutes
   const search = statusSearcher(source.gateway);
   return async (req, res, url, authorized) => {
     const known = [HEALTH_PATH, READY_PATH, STATUS_PATH, `${STATUS_PATH}/`, STATUS_JSON_PATH, STATUS_SEARCH_PATH];
-    if (!known.includes(url.pathname)) return false;
+    if (!known.includes(url.pathname) && !(source.metrics && url.pathname === METRICS_PATH)) return false;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       sendJson(res, 405, { error: 'use GET' });
@@ -196,6 +199,10 @@ export function statusRoutes(source: StatusSource, version: string): ExtraRoutes
       sendJson(res, 200, await snapshot());
       return true;
     }
+    if (url.pathname === METRICS_PATH && source.metrics) {
+      await sendMetrics(res, source.metrics);
+      return true;
+    }
     const query = (url.searchParams.get('q') ?? '').slice(0, QUERY_CHARS);
     if (query.trim() === '') {
       sendJson(res, 400, { error: 'give a query: /status/search?q=…' });
@@ -218,6 +225,12 @@ function sendPage(res: ServerResponse): void {
     'cache-control': 'no-store',
   });
   res.end(statusPageHtml(nonce));
+}
+
+/** G9: the Prometheus text exposition (also served alone by `serve --metrics HOST:PORT`). */
+export async function sendMetrics(res: ServerResponse, metrics: GatewayMetrics): Promise<void> {
+  const body = await metrics.render();
+  res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' }).end(body);
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

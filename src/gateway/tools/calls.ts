@@ -14,6 +14,8 @@ import { errorMessage } from '../../util/errors.js';
 import type { UpstreamCaller } from '../ports.js';
 import type { RequestRouter, SessionExtra } from '../proxy/server-requests.js';
 import type { SessionStore } from '../sessions/store.js';
+import type { CallOutcome } from '../status/events.js';
+import type { CallProbe, Operations } from '../status/operations.js';
 import { CALL_TOOL_NAME, toMcpTool } from './definitions.js';
 import { searchWhilePending } from './pending-wait.js';
 import { formatSearchOutcome, type GatewaySearcher, type SearchOutcome } from './search.js';
@@ -34,6 +36,8 @@ export interface ToolCallDeps {
   deferred(): ReadonlySet<string>;
   /** What the session loaded (throws SessionGoneError when a shared store lost it). */
   discovered(sessionId: string): Promise<readonly string[]>;
+  /** G9: probes for searches and calls (metrics, audit, traces). */
+  readonly operations?: Operations;
 }
 
 export class ToolCalls {
@@ -45,7 +49,7 @@ export class ToolCalls {
     args: Record<string, unknown>,
     extra: SessionExtra,
   ): Promise<{ result: CallToolResult; listChanged: boolean }> {
-    if (name === SEARCH_TOOL_NAME) return this.search(sessionId, args);
+    if (name === SEARCH_TOOL_NAME) return this.search(sessionId, args, extra);
     if (name === CALL_TOOL_NAME && this.deps.callThrough && !this.deps.catalog.has(CALL_TOOL_NAME)) {
       const target = args['name'];
       const targetArgs = args['arguments'] ?? {};
@@ -72,6 +76,7 @@ export class ToolCalls {
   private async search(
     sessionId: string,
     args: Record<string, unknown>,
+    extra: SessionExtra,
   ): Promise<{ result: CallToolResult; listChanged: boolean }> {
     const query = args['query'];
     if (typeof query !== 'string' || query.trim() === '') {
@@ -85,6 +90,7 @@ export class ToolCalls {
     const max = args['max_results'];
     const maxResults =
       typeof max === 'number' && Number.isFinite(max) && max >= 1 ? Math.floor(max) : DEFAULT_MAX_RESULTS;
+    const probe = this.deps.operations?.startSearch(sessionId, extra.requestId, query);
     const outcome: SearchOutcome = await searchWhilePending(
       this.deps.catalog,
       this.deps.pendingWaitMs,
@@ -102,6 +108,7 @@ export class ToolCalls {
         ),
       () => this.deps.firstConnectPending(),
     );
+    probe?.end(outcome.matches, outcome.lowConfidence === true);
     const deferred = this.deps.deferred();
     const found = outcome.matches.map((n) => this.deps.catalog.get(n)).filter((t): t is ToolSpec => t !== undefined);
     const added = await this.deps.sessions.addDiscovered(
@@ -120,12 +127,31 @@ export class ToolCalls {
     return { result: { content }, listChanged: added.length > 0 };
   }
 
-  /** Route a call: always-loaded or discovered tools run; the rest get an actionable error (F3). */
+  /** G9: one probe per call, whatever its fate (not loaded, local, upstream, failed). */
   private async run(
     sessionId: string,
     name: string,
     args: Record<string, unknown>,
     extra: SessionExtra,
+  ): Promise<CallToolResult> {
+    const tool = this.deps.catalog.get(name);
+    const server = tool?.origin.kind === 'mcp' ? tool.origin.server : parseMcpName(name)?.server;
+    const probe = this.deps.operations?.startCall(sessionId, extra.requestId, name, server, args);
+    const result = await this.route(sessionId, name, args, extra, probe);
+    if (probe) {
+      const text = result.isError === true && result.content[0]?.type === 'text' ? result.content[0].text : undefined;
+      probe.end(callOutcome(result), Buffer.byteLength(JSON.stringify(result)), text);
+    }
+    return result;
+  }
+
+  /** Route a call: always-loaded or discovered tools run; the rest get an actionable error (F3). */
+  private async route(
+    sessionId: string,
+    name: string,
+    args: Record<string, unknown>,
+    extra: SessionExtra,
+    probe: CallProbe | undefined,
   ): Promise<CallToolResult> {
     const tool = this.deps.catalog.get(name);
     if (!tool) return toolError(this.describeMissing(name));
@@ -145,7 +171,10 @@ export class ToolCalls {
     try {
       // Through the router: cancellation, progress, and server → client requests back to this session.
       return (await this.deps.router.forward(server, sessionId, extra, (context) =>
-        upstream.callTool(server, tool.originalName ?? tool.name, args, context),
+        upstream.callTool(server, tool.originalName ?? tool.name, args, {
+          ...context,
+          ...(probe?.meta && { meta: { ...probe.meta } }),
+        }),
       )) as CallToolResult;
     } catch (error) {
       return toolError(`Tool "${name}" failed: ${errorMessage(error)}`);
@@ -181,8 +210,18 @@ export class ToolCalls {
   }
 }
 
+/** Errors the gateway wrote (not loaded, unknown, upstream unreachable), told apart from a tool's own (G9 outcome). */
+const gatewayErrors = new WeakSet<CallToolResult>();
+
 function toolError(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
+  const result: CallToolResult = { content: [{ type: 'text', text }], isError: true };
+  gatewayErrors.add(result);
+  return result;
+}
+
+function callOutcome(result: CallToolResult): CallOutcome {
+  if (gatewayErrors.has(result)) return 'error';
+  return result.isError === true ? 'tool-error' : 'ok';
 }
 
 function isCallToolResult(value: unknown): value is CallToolResult {

@@ -9,7 +9,7 @@
  * leaves nothing behind — the session reaches the store only once its handshake is accepted.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_LIMITS } from '../../../core/limits.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -63,6 +63,8 @@ export interface HttpGatewayOptions {
    * true once it has answered; otherwise the request gets 404.
    */
   routes?: ExtraRoutes;
+  /** G9: handed the node:http server before it listens (metrics count its sockets' bytes). */
+  observe?: (server: HttpServer) => void;
   logger?: Logger;
 }
 
@@ -230,6 +232,7 @@ export async function startHttpGateway(
     });
   });
 
+  options.observe?.(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(new ListenError(host, options.port ?? 0, error.code)),

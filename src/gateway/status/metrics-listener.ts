@@ -1,0 +1,54 @@
+/**
+ * G9 — `serve --metrics HOST:PORT`: `/metrics` on a listener of its own (as MCPProxy does), for a
+ * Prometheus that reaches a private port but should not reach the MCP endpoint. Loopback by
+ * default; a token, when given, is required as on the main port.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ListenError } from '../errors.js';
+import { bearerChecker } from '../transports/http/guards.js';
+import { METRICS_PATH, type GatewayMetrics } from './metrics.js';
+import { sendMetrics } from './routes.js';
+
+export interface MetricsListener {
+  /** `http://HOST:PORT/metrics`. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export async function startMetricsListener(
+  metrics: GatewayMetrics,
+  options: { host: string; port: number; token?: string },
+): Promise<MetricsListener> {
+  const checkToken = options.token !== undefined ? bearerChecker(options.token) : undefined;
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== METRICS_PATH || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found; metrics are at ${METRICS_PATH}\n`);
+      return;
+    }
+    if (checkToken && !checkToken(req.headers.authorization)) {
+      res.writeHead(401, { 'www-authenticate': 'Bearer', 'content-type': 'text/plain' }).end('bearer token required\n');
+      return;
+    }
+    sendMetrics(res, metrics).catch(() => {
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new ListenError(options.host, options.port, error.code)),
+    );
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}${METRICS_PATH}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
