@@ -10,9 +10,7 @@
  * The low-level SDK `Server` is used (not McpServer) because tools are re-exported with the raw
  * JSON Schemas their servers sent.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Server, type Tool, type Transport } from '@modelcontextprotocol/server';
 import type { Catalog } from '../core/catalog.js';
 import { SEARCH_TOOL_NAME } from '../core/search-tool.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../core/threshold.js';
@@ -141,13 +139,12 @@ export class ToolsearchGateway {
       instructions: INSTRUCTIONS,
       debouncedNotificationMethods: [...COALESCED_NOTIFICATIONS],
     });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.listTools(sessionId) }));
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    server.setRequestHandler('tools/list', async () => ({ tools: await this.listTools(sessionId) }));
+    server.setRequestHandler('tools/call', async (request, ctx) => {
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-      const { result, listChanged } = await this.calls.handle(sessionId, request.params.name, args, extra);
+      const { result, listChanged } = await this.calls.handle(sessionId, request.params.name, args, ctx);
       // Sent on the request's own stream, before the result: reliable on stdio and HTTP alike.
-      if (listChanged)
-        await extra.sendNotification({ method: 'notifications/tools/list_changed' }).catch(() => undefined);
+      if (listChanged) await ctx.mcpReq.notify({ method: 'notifications/tools/list_changed' }).catch(() => undefined);
       return result;
     });
     this.proxy.attach(server, sessionId);

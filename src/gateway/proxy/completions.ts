@@ -2,14 +2,13 @@
  * G4 — `completion/complete` through the gateway: a prompt argument goes to the prompt's server
  * (under its own name), a resource-template argument to the template's server (its own template).
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CompleteRequestSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode as ErrorCode, type Server } from '@modelcontextprotocol/server';
 import type { Route } from '../../mcp/aggregate.js';
 import type { ProxyContext } from './context.js';
 import { ProxyError } from '../errors.js';
 
 export function registerCompletionHandler(server: Server, proxy: ProxyContext, sessionId: string): void {
-  server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
+  server.setRequestHandler('completion/complete', async (request, extra) => {
     const ref = request.params.ref;
     let route: Route | undefined;
     let upstreamRef: typeof ref | undefined;

@@ -5,7 +5,7 @@
  * one from another list or an older snapshot is refused (-32602), so a client restarts the walk
  * instead of silently skipping or repeating items.
  */
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode as ErrorCode } from '@modelcontextprotocol/server';
 import type { ExposedList } from '../../mcp/aggregate.js';
 import { ProxyError } from '../errors.js';
 

@@ -5,7 +5,7 @@
  * are asked for the most verbose level any session chose. The `logger` field names the server
  * (`<server>` or `<server>/<logger>`) so a client can tell many servers' logs apart.
  */
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel } from '@modelcontextprotocol/server';
 
 export const LOG_LEVELS: readonly LoggingLevel[] = [
   'debug',

@@ -3,19 +3,18 @@
  * servers gave them; clashes qualified as `<server>__<name>`, see src/mcp/aggregate.ts),
  * `prompts/get` goes to the owning server under the server's own name.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode as ErrorCode, type Server } from '@modelcontextprotocol/server';
 import { pageOf } from './cursor.js';
 import type { ProxyContext } from './context.js';
 import { ProxyError } from '../errors.js';
 
 export function registerPromptHandlers(server: Server, proxy: ProxyContext, sessionId: string): void {
-  server.setRequestHandler(ListPromptsRequestSchema, (request) => {
+  server.setRequestHandler('prompts/list', (request) => {
     const list = proxy.features?.prompts() ?? { items: [], generation: 0 };
     const page = pageOf('prompts', list, request.params?.cursor);
     return { prompts: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) } as never;
   });
-  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+  server.setRequestHandler('prompts/get', async (request, extra) => {
     const route = proxy.features?.routePrompt(request.params.name);
     if (!route)
       throw new ProxyError(

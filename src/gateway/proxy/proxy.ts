@@ -9,13 +9,7 @@
  * servers connect and drop while a session lives): a family no connected server offers answers
  * with an empty list or a clear error.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  ErrorCode,
-  RootsListChangedNotificationSchema,
-  SetLevelRequestSchema,
-  type ServerCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode as ErrorCode, type Server, type ServerCapabilities } from '@modelcontextprotocol/server';
 import type { McpAggregate } from '../../mcp/aggregate.js';
 import type { McpMessage } from '../../mcp/connection.js';
 import { UpstreamError } from '../../mcp/errors.js';
@@ -94,12 +88,12 @@ export class GatewayProxy implements ProxyContext {
     registerResourceHandlers(server, this, sessionId);
     registerPromptHandlers(server, this, sessionId);
     registerCompletionHandler(server, this, sessionId);
-    server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+    server.setRequestHandler('logging/setLevel', async (request) => {
       await this.logging.setLevel(sessionId, request.params.level);
       return {};
     });
     // Upstreams re-ask for roots; each such roots/list is routed like any server request.
-    server.setNotificationHandler(RootsListChangedNotificationSchema, () =>
+    server.setNotificationHandler('notifications/roots/list_changed', () =>
       this.upstream?.notifyAll({ method: 'notifications/roots/list_changed' }),
     );
   }

@@ -4,27 +4,19 @@
  * `resources/read` goes to the owning server with the server's own URI, and subscriptions are
  * shared per (server, URI) with per-session delivery (subscriptions.ts).
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode as ErrorCode, type Server } from '@modelcontextprotocol/server';
 import type { Route } from '../../mcp/aggregate.js';
 import { pageOf } from './cursor.js';
 import type { ProxyContext } from './context.js';
 import { ProxyError } from '../errors.js';
 
 export function registerResourceHandlers(server: Server, proxy: ProxyContext, sessionId: string): void {
-  server.setRequestHandler(ListResourcesRequestSchema, (request) => {
+  server.setRequestHandler('resources/list', (request) => {
     const list = proxy.features?.resources() ?? { items: [], generation: 0 };
     const page = pageOf('resources', list, request.params?.cursor);
     return { resources: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) } as never;
   });
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => {
+  server.setRequestHandler('resources/templates/list', (request) => {
     const list = proxy.features?.templates() ?? { items: [], generation: 0 };
     const page = pageOf('resourceTemplates', list, request.params?.cursor);
     return {
@@ -32,18 +24,18 @@ export function registerResourceHandlers(server: Server, proxy: ProxyContext, se
       ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
     } as never;
   });
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+  server.setRequestHandler('resources/read', async (request, extra) => {
     const route = routeUri(proxy, request.params.uri);
     return (await proxy.forward(sessionId, route.server, extra, {
       method: 'resources/read',
       params: { ...request.params, uri: route.target },
     })) as never;
   });
-  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+  server.setRequestHandler('resources/subscribe', async (request) => {
     await proxy.subscriptions.subscribe(sessionId, request.params.uri, routeUri(proxy, request.params.uri));
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+  server.setRequestHandler('resources/unsubscribe', async (request) => {
     await proxy.subscriptions.unsubscribe(sessionId, routeUri(proxy, request.params.uri));
     return {};
   });

@@ -14,18 +14,15 @@
  * otherwise, or when the chosen client lacks the capability, the server gets an MCP error at once.
  * A request is never guessed onto another user's client.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  ErrorCode,
-  ResultSchema,
-  type ServerNotification,
-  type ServerRequest,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode as ErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import type { McpMessage, UpstreamProgress } from '../../mcp/connection.js';
 import { ProxyError } from '../errors.js';
 
-export type SessionExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export type SessionExtra = ServerContext;
+
+/** A client's answer passed through as it came (the upstream server validates it). */
+const AnyResult = z.looseObject({});
 
 /** What an upstream request needs from the client's request: cancellation and progress. */
 export interface ForwardContext {
@@ -76,7 +73,7 @@ export class RequestRouter {
   async route(server: string, request: McpMessage, signal: AbortSignal): Promise<Record<string, unknown>> {
     const bySession = new Map<string, InFlight>();
     for (const entry of this.inFlight.get(server) ?? []) bySession.set(entry.sessionId, entry);
-    const message = { method: request.method, params: request.params ?? {} } as ServerRequest;
+    const message = { method: request.method, params: request.params ?? {} };
     if (bySession.size > 1) {
       throw new ProxyError(
         ErrorCode.InternalError,
@@ -86,7 +83,7 @@ export class RequestRouter {
     const [caller] = bySession.values();
     if (caller) {
       this.requireCapability(caller.sessionId, server, request);
-      return (await caller.extra.sendRequest(message, ResultSchema.loose(), {
+      return (await caller.extra.mcpReq.send(message, AnyResult, {
         signal,
         timeout: CLIENT_ANSWER_TIMEOUT_MS,
       })) as Record<string, unknown>;
@@ -100,7 +97,7 @@ export class RequestRouter {
       );
     }
     this.requireCapability(live[0]!, server, request);
-    return (await only.request(message, ResultSchema.loose(), { signal, timeout: CLIENT_ANSWER_TIMEOUT_MS })) as Record<
+    return (await only.request(message, AnyResult, { signal, timeout: CLIENT_ANSWER_TIMEOUT_MS })) as Record<
       string,
       unknown
     >;
@@ -139,13 +136,13 @@ function missingCapability(session: Server | undefined, request: McpMessage): st
 
 /** The client's cancellation, and progress re-emitted under the client's own token. */
 function forwardContext(extra: SessionExtra): ForwardContext {
-  const token = extra._meta?.progressToken;
-  if (token === undefined) return { signal: extra.signal };
+  const token = extra.mcpReq._meta?.progressToken;
+  if (token === undefined) return { signal: extra.mcpReq.signal };
   return {
-    signal: extra.signal,
+    signal: extra.mcpReq.signal,
     onprogress: (progress) => {
-      extra
-        .sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken: token } })
+      extra.mcpReq
+        .notify({ method: 'notifications/progress', params: { ...progress, progressToken: token } })
         .catch(() => undefined);
     },
   };

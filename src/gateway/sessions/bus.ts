@@ -8,7 +8,7 @@
  * In one process the bus is a plain in-memory fan-out; `RedisNotificationBus` (redis-bus.ts)
  * relays between processes over Redis pub/sub.
  */
-import type { JSONRPCNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCNotification } from '@modelcontextprotocol/server';
 
 /** A notification as the SDK `Server.notification()` takes it. */
 export type BusNotification = Omit<JSONRPCNotification, 'jsonrpc'>;

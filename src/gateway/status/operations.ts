@@ -6,8 +6,7 @@
  * listen. With no listener and no tracer, `watch` leaves the transport untouched and probes do
  * nothing but read the clock.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { OperationsEvents, type CallOutcome } from './events.js';
 import { traceCarrier, type GatewayTracer, type TraceCarrier, type TraceSpan } from './tracing.js';
 
@@ -92,7 +91,7 @@ export class Operations {
     const send = transport.send.bind(transport);
     if (receive) {
       transport.onmessage = (message, extra) => {
-        this.received(state, sessionId, message, extra?.requestInfo?.headers);
+        this.received(state, sessionId, message, extra?.request && Object.fromEntries(extra.request.headers));
         receive(message, extra);
       };
     }

@@ -4,7 +4,7 @@
  * any other name runs when it is always loaded or this session discovered it, and otherwise gets an
  * actionable error (how to load it, or which server is still connecting or failed).
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Catalog } from '../../core/catalog.js';
 import { parseMcpName } from '../../core/names.js';
 import { DEFAULT_MAX_RESULTS, SEARCH_TOOL_NAME } from '../../core/search-tool.js';
@@ -90,7 +90,7 @@ export class ToolCalls {
     const max = args['max_results'];
     const maxResults =
       typeof max === 'number' && Number.isFinite(max) && max >= 1 ? Math.floor(max) : DEFAULT_MAX_RESULTS;
-    const probe = this.deps.operations?.startSearch(sessionId, extra.requestId, query);
+    const probe = this.deps.operations?.startSearch(sessionId, extra.mcpReq.id, query);
     const outcome: SearchOutcome = await searchWhilePending(
       this.deps.catalog,
       this.deps.pendingWaitMs,
@@ -136,7 +136,7 @@ export class ToolCalls {
   ): Promise<CallToolResult> {
     const tool = this.deps.catalog.get(name);
     const server = tool?.origin.kind === 'mcp' ? tool.origin.server : parseMcpName(name)?.server;
-    const probe = this.deps.operations?.startCall(sessionId, extra.requestId, name, server, args);
+    const probe = this.deps.operations?.startCall(sessionId, extra.mcpReq.id, name, server, args);
     const result = await this.route(sessionId, name, args, extra, probe);
     if (probe) {
       const text = result.isError === true && result.content[0]?.type === 'text' ? result.content[0].text : undefined;

@@ -3,7 +3,7 @@
  * core's E1/E3 announcement of what is deferred, refreshed with every list_changed) and
  * `call_tool` (call-through for clients that never refresh their tool list).
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { fullAnnouncement } from '../../core/announce.js';
 import type { PoolView } from '../../core/catalog.js';
 import { searchToolSpec } from '../../core/search-tool.js';

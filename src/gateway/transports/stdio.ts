@@ -1,7 +1,7 @@
 /**
  * G3 over stdio: one session for the process. Stdout carries JSON-RPC only; logs go to stderr.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { ToolsearchGateway } from '../gateway.js';
 
 export const STDIO_SESSION_ID = 'stdio';

@@ -6,8 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIPv4 } from 'node:net';
-import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
-import { sendJson } from './replies.js';
+import { hostHeaderValidation } from '@modelcontextprotocol/node';
 
 /** Exact loopback host names (URL `hostname` form: IPv6 in brackets). No prefixes: `127.0.0.1.evil.com` is not loopback. */
 export const LOOPBACK_HOSTNAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
@@ -43,15 +42,8 @@ export function hostChecker(
   allowed: readonly string[],
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
   const bound = boundHost.includes(':') && !boundHost.startsWith('[') ? `[${boundHost}]` : boundHost;
-  const validate = hostHeaderValidation([...new Set([...LOOPBACK_HOSTNAMES, bound, ...allowed])]);
-  return (req, res) => {
-    let ok = false;
-    const expressLike = { status: (code: number) => ({ json: (body: unknown) => sendJson(res, code, body) }) };
-    validate(req as never, expressLike as never, () => {
-      ok = true;
-    });
-    return ok;
-  };
+  // The SDK's node guard answers a refused Host with 403 itself.
+  return hostHeaderValidation([...new Set([...LOOPBACK_HOSTNAMES, bound, ...allowed])]);
 }
 
 /** Constant-time bearer check: both sides hashed to equal length first. */

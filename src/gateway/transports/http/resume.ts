@@ -2,7 +2,7 @@
  * G6 — the one place that reaches into MCP SDK internals: a session opened on another replica
  * continues here, so a fresh transport must be put in the state its initialize left it in.
  */
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 
 /**
  * Put a fresh SDK transport in the state its initialize handshake would leave (that handshake

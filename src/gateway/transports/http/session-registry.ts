@@ -12,7 +12,7 @@
  * answers 404, so the client starts a new session instead of continuing with nothing discovered.
  */
 import type { ServerResponse } from 'node:http';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { errorMessage } from '../../../util/errors.js';
 import type { Logger } from '../../../util/log.js';
 import { GatewayFullError, SessionGoneError } from '../../errors.js';
