@@ -8,6 +8,7 @@
 import { DuplicateToolError, UnknownToolError } from './errors.js';
 import { isProviderSafeName, MCP_PREFIX, qualifyMcpName, toProviderSafeName } from './names.js';
 import { defineTool, describeOrigin, type ServerInfo, type ToolInput, type ToolSpec } from './tool.js';
+import { isModelVisible } from './visibility.js';
 
 export interface CatalogDelta {
   added: string[];
@@ -82,6 +83,8 @@ export class Catalog implements PoolView {
   /** Replaced (never mutated) on change, so its identity is a cache key for the search index. */
   private info: ReadonlyMap<string, ServerInfo> = new Map();
   private toolsSnapshot: readonly ToolSpec[] | undefined;
+  /** Tools by their server's own name (G8 upstream-name calls), built on first use after a change. */
+  private upstreamIndex: Map<string, ToolSpec[]> | undefined;
 
   constructor(tools: Iterable<ToolInput | ToolSpec> = []) {
     for (const tool of tools) this.insert(admitTool(tool));
@@ -93,11 +96,12 @@ export class Catalog implements PoolView {
   }
 
   /**
-   * The same array until the next change, so caches keyed by identity (the searcher's index, the
+   * The tools the model may see (G8: app-only tools are left out; `get` still finds them). The
+   * same array until the next change, so caches keyed by identity (the searcher's index, the
    * gateway's announcement) hit: a fresh copy per read made every search re-sort 10k names.
    */
   get tools(): readonly ToolSpec[] {
-    return (this.toolsSnapshot ??= Object.freeze([...this.byName.values()]));
+    return (this.toolsSnapshot ??= Object.freeze([...this.byName.values()].filter(isModelVisible)));
   }
 
   get pendingServers(): readonly string[] {
@@ -170,8 +174,31 @@ export class Catalog implements PoolView {
     return this.byId.get(id);
   }
 
+  /** Every tool of one server, those only its app may see included (G8). */
   serverTools(server: string): ToolSpec[] {
-    return this.tools.filter((t) => t.origin.kind === 'mcp' && t.origin.server === server);
+    return [...this.byName.values()].filter((t) => t.origin.kind === 'mcp' && t.origin.server === server);
+  }
+
+  /** G8: tools the model never sees (`_meta.ui.visibility` without "model"); callable by name. */
+  get appOnlyTools(): readonly ToolSpec[] {
+    return [...this.byName.values()].filter((t) => !isModelVisible(t));
+  }
+
+  /**
+   * G8: the tools a server lists under `name` (its own name, before qualification), every server
+   * included — how a call by an upstream name (an MCP App's, a script's) finds its tool.
+   */
+  byUpstreamName(name: string): ToolSpec[] {
+    if (this.upstreamIndex === undefined) {
+      const index = new Map<string, ToolSpec[]>();
+      for (const tool of this.byName.values()) {
+        if (tool.origin.kind !== 'mcp') continue;
+        const upstream = tool.originalName ?? tool.name;
+        index.set(upstream, [...(index.get(upstream) ?? []), tool]);
+      }
+      this.upstreamIndex = index;
+    }
+    return this.upstreamIndex.get(name) ?? [];
   }
 
   servers(): string[] {
@@ -305,6 +332,7 @@ export class Catalog implements PoolView {
     if (existing) throw new DuplicateToolError(spec.name, describeOrigin(existing.origin), describeOrigin(spec.origin));
     this.byName.set(spec.name, spec);
     this.toolsSnapshot = undefined;
+    this.upstreamIndex = undefined;
     if (spec.id !== undefined) this.byId.set(spec.id, spec);
     return spec;
   }
@@ -314,6 +342,7 @@ export class Catalog implements PoolView {
     if (!tool) return false;
     this.byName.delete(name);
     this.toolsSnapshot = undefined;
+    this.upstreamIndex = undefined;
     if (tool.id !== undefined) this.byId.delete(tool.id);
     return true;
   }

@@ -17,6 +17,7 @@ import {
   ResourceUpdatedNotificationSchema,
   ResultSchema,
   ToolSchema,
+  type ClientCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type Limits } from '../core/limits.js';
@@ -37,6 +38,7 @@ import type {
 import { lineSplitter, type LineSplitterLimits } from './lines.js';
 import { walkPages } from './pagination.js';
 import { VERSION } from '../util/version.js';
+import { MCP_APPS_CAPABILITY, MCP_APPS_EXTENSION } from '../core/visibility.js';
 
 export const HUB_CLIENT_INFO = { name: 'toolsearch-hub', version: VERSION } as const;
 
@@ -96,7 +98,14 @@ class SdkConnection implements McpConnection {
       // G4: declared up front (the SDK refuses handlers otherwise, and servers hide their
       // sampling/elicitation/roots tools from clients without them); each request is then routed
       // to the session that caused it, or refused, by the gateway.
-      capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } },
+      // G8: MCP Apps — the gateway passes `ui://` resources and tools' `_meta.ui` through, so it
+      // declares the extension for the hosts behind it (a host without UI ignores the metadata).
+      capabilities: {
+        sampling: {},
+        elicitation: { form: {}, url: {} },
+        roots: { listChanged: true },
+        extensions: { [MCP_APPS_EXTENSION]: MCP_APPS_CAPABILITY },
+      } as ClientCapabilities,
       listChanged: {
         tools: changed(() => this.events.onToolsChanged()),
         prompts: changed(() => this.events.onListChanged?.('prompts')),

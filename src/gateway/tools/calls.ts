@@ -19,6 +19,7 @@ import type { CallProbe, Operations } from '../status/operations.js';
 import { CALL_TOOL_NAME, toMcpTool } from './definitions.js';
 import { searchWhilePending } from './pending-wait.js';
 import { formatSearchOutcome, type GatewaySearcher, type SearchOutcome } from './search.js';
+import { resolveCallTarget } from './call-target.js';
 
 /** What the calls need from the gateway. */
 export interface ToolCallDeps {
@@ -153,9 +154,13 @@ export class ToolCalls {
     extra: SessionExtra,
     probe: CallProbe | undefined,
   ): Promise<CallToolResult> {
-    const tool = this.deps.catalog.get(name);
-    if (!tool) return toolError(this.describeMissing(name));
-    if (this.deps.deferred().has(name)) {
+    const target = resolveCallTarget(this.deps.catalog, name);
+    if (target.kind === 'ambiguous') return toolError(target.message);
+    if (target.kind === 'unknown') return toolError(this.describeMissing(name));
+    const { tool } = target;
+    // A call by the server's own name (an MCP App, a script) did not come from the model's search:
+    // F3's "load it first" applies to the gateway names the model is shown.
+    if (!target.byUpstreamName && this.deps.deferred().has(name)) {
       const discovered = await this.deps.discovered(sessionId);
       if (!discovered.includes(name)) {
         return toolError(
