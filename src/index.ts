@@ -137,6 +137,16 @@ export {
   groupKeyOf,
   LOCAL_GROUP,
 } from './core/announce.js';
+export {
+  announcementBudget,
+  boundedJsonTextTokens,
+  boundedTextTokens,
+  DEFAULT_DEFERRED_TOKEN_BUDGET,
+  type GroupRanking,
+  rankGroups,
+  type ServerGroup,
+  type ServerPriority,
+} from './core/announce-budget.js';
 export { type Expansion, filterTools, plan, type Plan, type PlanInput } from './core/plan.js';
 export {
   type Bm25Options,

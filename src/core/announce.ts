@@ -1,21 +1,36 @@
 /**
- * E1–E3 — telling the model what it can search for. A full list of deferred names (E1); deltas
+ * E1–E4 — telling the model what it can search for. A full list of deferred names (E1); deltas
  * against what earlier announcements in the history already said, so the cached prompt prefix
- * stays stable (E2); and, once the list would pass a token budget, a grouped form by server
- * whose cost grows with servers, not tools (E3).
+ * stays stable (E2); once the list would pass the token budget, a grouped form by server whose
+ * cost grows with servers, not tools (E3); and past the budget even for that, the servers most
+ * likely to matter plus one line for the rest, so the cost stops growing at all (E4).
  */
+import {
+  boundedTextTokens,
+  largestFitting,
+  rankGroups,
+  type GroupRanking,
+  type ServerGroup,
+} from './announce-budget.js';
 import type { AnnouncementForm, HistoryEvent } from './history.js';
 import { ANNOUNCE_TAG, DELTA_ADDED_HEADER, DELTA_REMOVED_HEADER, DELTA_TAG, wrapTag } from './markers.js';
 import { searchInstructions, type SearchInstructions } from './search-instructions.js';
 import type { ToolSpec } from './tool.js';
 
-export const DEFAULT_ANNOUNCE_TOKEN_BUDGET = 4_000;
+/**
+ * The announcement's own budget when the caller gives none: what DEFAULT_DEFERRED_TOKEN_BUDGET
+ * leaves once the search tool (~270 tokens) and a call-through tool (~110) are paid for.
+ */
+export const DEFAULT_ANNOUNCE_TOKEN_BUDGET = 1_600;
 export const LOCAL_GROUP = 'local';
 
-export interface AnnounceOptions {
-  /** Above this many tokens the name list gives way to the grouped form (E3). */
+export interface AnnounceOptions extends GroupRanking {
+  /**
+   * The announcement text's hard budget (E4): above it the name list gives way to the grouped form
+   * (E3), and past it for that too, to the servers most likely to matter plus one line for the rest.
+   */
   readonly tokenBudget?: number;
-  /** Token counter for announcement text (default: characters / 4, an estimate). */
+  /** Token counter for announcement text (default: `boundedTextTokens`, an estimate that errs high). */
   readonly countTextTokens?: (text: string) => number;
   readonly searchToolName?: string;
   /** What the intro lines say about searching (default: the client `tool_search` with `searchToolName`). */
@@ -42,8 +57,11 @@ export function groupKeyOf(tool: ToolSpec): string {
 
 function groupCounts(tools: readonly ToolSpec[]): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const t of tools) counts.set(groupKeyOf(t), (counts.get(groupKeyOf(t)) ?? 0) + 1);
-  return new Map([...counts].sort(([a], [b]) => a.localeCompare(b)));
+  for (const t of tools) {
+    const key = groupKeyOf(t);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return new Map([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 function groupLine(key: string, count: number): string {
@@ -61,25 +79,57 @@ function listText(deferred: readonly ToolSpec[], how: SearchInstructions): strin
   )}`;
 }
 
-function groupedText(deferred: readonly ToolSpec[], how: SearchInstructions): string {
-  const lines = [...groupCounts(deferred)].map(([key, n]) => groupLine(key, n));
-  return `${how.groupedIntro(deferred.length)}\n${wrapTag(ANNOUNCE_TAG, lines, 'form="grouped"')}`;
+/** E3 (all groups) or E4 (the first `shown`, then one line for `rest` more servers). */
+function groupedText(total: number, shown: readonly ServerGroup[], rest: number, how: SearchInstructions): string {
+  const lines = shown.map((g) => groupLine(g.key, g.tools));
+  if (rest > 0) lines.push(how.moreServers(rest));
+  return `${how.groupedIntro(total)}\n${wrapTag(ANNOUNCE_TAG, lines, 'form="grouped"')}`;
+}
+
+function budgetOf(options: AnnounceOptions): { budget: number; count: (text: string) => number } {
+  return {
+    budget: options.tokenBudget ?? DEFAULT_ANNOUNCE_TOKEN_BUDGET,
+    count: options.countTextTokens ?? boundedTextTokens,
+  };
 }
 
 /** E3: the list form unless it would pass the token budget. */
 export function chooseForm(deferred: readonly ToolSpec[], options: AnnounceOptions = {}): AnnouncementForm {
-  const budget = options.tokenBudget ?? DEFAULT_ANNOUNCE_TOKEN_BUDGET;
-  const count = options.countTextTokens ?? estimateTextTokens;
+  const { budget, count } = budgetOf(options);
+  // Every name costs at least a token: past that many names the list cannot fit, so skip writing it.
+  if (deferred.length > budget) return 'grouped';
   return count(listText(deferred, instructionsOf(options))) <= budget ? 'list' : 'grouped';
 }
 
-/** E1/E3: the whole state, in the form the budget allows. */
+/**
+ * E3/E4: the servers the grouped form names. All of them while they fit (alphabetical); past the
+ * budget the best-ranked ones (`rankGroups`: recent use, priority, size) that fit beside the line
+ * for the rest, in rank order.
+ */
+export function groupsWithinBudget(
+  deferred: readonly ToolSpec[],
+  options: AnnounceOptions = {},
+): { shown: ServerGroup[]; rest: number; text: string } {
+  const how = instructionsOf(options);
+  const { budget, count } = budgetOf(options);
+  const all = [...groupCounts(deferred)].map(([key, tools]) => ({ key, tools }));
+  const whole = groupedText(deferred.length, all, 0, how);
+  if (count(whole) <= budget) return { shown: all, rest: 0, text: whole };
+  const ranked = rankGroups(all, options);
+  const textOf = (n: number) => groupedText(deferred.length, ranked.slice(0, n), ranked.length - n, how);
+  const n = largestFitting(ranked.length - 1, (k) => count(textOf(k)) <= budget);
+  return { shown: ranked.slice(0, n), rest: ranked.length - n, text: textOf(n) };
+}
+
+/** E1/E3/E4: the whole state, in the form the budget allows. */
 export function fullAnnouncement(deferred: readonly ToolSpec[], options: AnnounceOptions = {}): Announcement {
   const how = instructionsOf(options);
-  const form = chooseForm(deferred, options);
-  const units = form === 'list' ? deferred.map((t) => t.name) : [...groupCounts(deferred).keys()];
-  const text = form === 'list' ? listText(deferred, how) : groupedText(deferred, how);
-  return { kind: 'full', form, text, added: units, removed: [] };
+  if (chooseForm(deferred, options) === 'list') {
+    const names = deferred.map((t) => t.name);
+    return { kind: 'full', form: 'list', text: listText(deferred, how), added: names, removed: [] };
+  }
+  const { shown, text } = groupsWithinBudget(deferred, options);
+  return { kind: 'full', form: 'grouped', text, added: shown.map((g) => g.key), removed: [] };
 }
 
 interface AnnouncedState {
@@ -133,7 +183,11 @@ export function deferredDelta(
   const unitOf = (t: ToolSpec) => (form === 'list' ? t.name : groupKeyOf(t));
   const current = new Set(deferred.map(unitOf));
   const inPool = new Set(pool.map(unitOf));
-  const added = [...current].filter((u) => !state.units.has(u));
+  // E4: past the budget only the servers a full announcement would name now can be "added"; the
+  // rest stay behind the announcement's one line (and are found by name), so a delta is no longer
+  // than a full announcement and an unchanged catalog says nothing.
+  const named = form === 'list' ? current : new Set(groupsWithinBudget(deferred, options).shown.map((g) => g.key));
+  const added = [...named].filter((u) => !state.units.has(u));
   const removed = [...state.units].filter((u) => !current.has(u) && !inPool.has(u));
   if (!added.length && !removed.length) return null;
   return { kind: 'delta', form, text: deltaText(form, added, removed, counts), added, removed };

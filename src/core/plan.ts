@@ -5,6 +5,7 @@
  * measured beforehand (DeferredTokenMemo) and passed in.
  */
 import { deferredDelta, fullAnnouncement, type AnnounceOptions, type Announcement } from './announce.js';
+import { announcementBudget, DEFAULT_DEFERRED_TOKEN_BUDGET } from './announce-budget.js';
 import { definitiveGate, isFirstPartyBaseUrl, optimisticGate, type GateDecision } from './gates.js';
 import { extractDiscovered, type HistoryEvent } from './history.js';
 import { resolveMode, type ModeSources, type ResolvedMode } from './mode.js';
@@ -18,7 +19,7 @@ import { isDeferred, type DeferralContext } from './policy.js';
 import { searchInstructions, type SearchInstructions, type SearchToolMode } from './search-instructions.js';
 import { SEARCH_TOOL_NAME, searchToolSpec } from './search-tool.js';
 import { DEFAULT_CONTEXT_WINDOW, estimateToolTokens, thresholdTokens, type TokenMeasure } from './threshold.js';
-import type { ToolSpec } from './tool.js';
+import type { ToolDefinitionLike, ToolSpec } from './tool.js';
 
 /** How discovered tools reach the model: provider-native references, or our own tools array. */
 export type Expansion = 'native' | 'client';
@@ -58,6 +59,14 @@ export interface PlanInput extends ModeSources {
   /** `full`: the whole list every request; `delta`: changes against the history (E2); `none`. */
   readonly announce?: 'full' | 'delta' | 'none';
   readonly announceOptions?: Omit<AnnounceOptions, 'searchToolName' | 'instructions'>;
+  /**
+   * E4: tokens for everything the request carries about deferred tools — the search tool, the
+   * announcement and `alongsideTools` (default DEFAULT_DEFERRED_TOKEN_BUDGET). The announcement gets
+   * what the tools leave; `announceOptions.tokenBudget`, when set, is the announcement's own budget.
+   */
+  readonly deferredTokenBudget?: number;
+  /** E4: tool definitions sent beside the search tool whenever deferral is on (a call-through tool). */
+  readonly alongsideTools?: readonly ToolDefinitionLike[];
 }
 
 export interface Plan {
@@ -182,7 +191,7 @@ export function plan(input: PlanInput): Plan {
     expansion === 'native' ? (input.searchMode ?? 'client') : 'client',
     searchToolName,
   );
-  const announcement = announceFor(input, deferredTools, pool, history, instructions);
+  const announcement = announceFor(input, deferredTools, pool, history, instructions, searchTool);
 
   return {
     mode,
@@ -207,8 +216,22 @@ function announceFor(
   pool: readonly ToolSpec[],
   history: readonly HistoryEvent[],
   instructions: SearchInstructions,
+  searchTool: ToolSpec,
 ): Announcement | undefined {
-  const options: AnnounceOptions = { ...input.announceOptions, searchToolName: instructions.toolName, instructions };
+  const count = input.announceOptions?.countTextTokens;
+  const tokenBudget =
+    input.announceOptions?.tokenBudget ??
+    announcementBudget(
+      input.deferredTokenBudget ?? DEFAULT_DEFERRED_TOKEN_BUDGET,
+      [searchTool, ...(input.alongsideTools ?? [])],
+      count,
+    );
+  const options: AnnounceOptions = {
+    ...input.announceOptions,
+    tokenBudget,
+    searchToolName: instructions.toolName,
+    instructions,
+  };
   switch (input.announce ?? 'full') {
     case 'none':
       return undefined;

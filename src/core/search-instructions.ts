@@ -26,6 +26,8 @@ export interface SearchInstructions {
   readonly listIntro: string;
   /** First line of the grouped announcement (E3). */
   readonly groupedIntro: (count: number) => string;
+  /** E4: the one line that stands for the servers the budget left unnamed. */
+  readonly moreServers: (count: number) => string;
   /** F3: how to load one named tool, as a sentence with the exact call. */
   readonly loadFirst: (toolName: string) => string;
 }
@@ -38,6 +40,10 @@ export function nameAsWords(name: string): string {
 /** A regex that finds exactly this name (names are [A-Za-z0-9_-], but escape anyway). */
 export function nameAsPattern(name: string): string {
   return name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function servers(count: number): string {
+  return count === 1 ? 'server' : 'servers';
 }
 
 export function searchInstructions(
@@ -54,6 +60,8 @@ export function searchInstructions(
         groupedIntro: (count) =>
           `${count} tools are available but not loaded, too many to list by name. ` +
           `Search for a capability with ${tool} (keywords), or load a server's tools with "mcp__<server>".`,
+        moreServers: (count) =>
+          `… and ${count} more ${servers(count)}: search by what the tool does, or list a server with "mcp__<server>".`,
         loadFirst: (name) => `Load it first with ${tool}({"query": "select:${name}"}), then call it again.`,
       };
     }
@@ -68,6 +76,8 @@ export function searchInstructions(
         groupedIntro: (count) =>
           `${count} tools are available but not loaded, too many to list by name. Search for them with ${tool}: the query ` +
           `is a Python regular expression over names and descriptions, e.g. {"query": "(?i)weather|forecast"}, or {"query": "mcp__<server>__"} for one server's tools.`,
+        moreServers: (count) =>
+          `… and ${count} more ${servers(count)}: search by what the tool does, or list a server's tools with {"query": "mcp__<server>"}.`,
         loadFirst: (name) => `Load it first with ${tool}({"query": "${nameAsPattern(name)}"}), then call it again.`,
       };
     }
@@ -82,6 +92,8 @@ export function searchInstructions(
         groupedIntro: (count) =>
           `${count} tools are available but not loaded, too many to list by name. Search for a capability with ${tool} ` +
           `in natural language, e.g. {"query": "weather forecast for a city"}.`,
+        moreServers: (count) =>
+          `… and ${count} more ${servers(count)}: search by what the tool does, or by a server's name.`,
         loadFirst: (name) => `Load it first with ${tool}({"query": "${nameAsWords(name)}"}), then call it again.`,
       };
     }

@@ -89,6 +89,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     searcher: searcher ?? defaultGatewaySearcher(limits),
     ...(toolSearch.mode !== undefined && { mode: toolSearch.mode }),
     ...(toolSearch.contextWindow !== undefined && { contextWindow: toolSearch.contextWindow }),
+    ...(toolSearch.deferredTokenBudget !== undefined && { deferredTokenBudget: toolSearch.deferredTokenBudget }),
     ...(toolSearch.searchWaitMs !== undefined && { pendingWaitMs: toolSearch.searchWaitMs }),
     ...(redis && { sessions: redis.sessions, bus: redis.bus }),
     ...options.gateway,

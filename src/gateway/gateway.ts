@@ -49,6 +49,8 @@ export interface GatewayOptions {
   pendingWaitMs?: number;
   /** Offer `call_tool` for clients that never refresh their tool list. Default true. */
   callThrough?: boolean;
+  /** E4: tokens for `tool_search` (with its announcement) + `call_tool`. Default 2000. */
+  deferredTokenBudget?: number;
   logger?: Logger;
   /** G9: metrics, audit and traces listen here (a fresh one when absent). */
   operations?: Operations;
@@ -78,6 +80,7 @@ export class ToolsearchGateway {
   private readonly mode: GatewayMode;
   private readonly contextWindow: number;
   private readonly callThrough: boolean;
+  private readonly deferredTokenBudget: number | undefined;
   private readonly pendingWaitMs: number;
   /** Servers pending on their first connect: a search waits for them (bounded) even when it found something. */
   private readonly firstConnect: ReturnType<typeof firstConnectTracker>;
@@ -100,6 +103,7 @@ export class ToolsearchGateway {
     this.mode = parseGatewayMode(options.mode);
     this.contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     this.callThrough = options.callThrough ?? true;
+    this.deferredTokenBudget = options.deferredTokenBudget;
     this.pendingWaitMs = options.pendingWaitMs ?? DEFAULT_PENDING_WAIT_MS;
     this.firstConnect = firstConnectTracker(this.catalog);
     this.logger = options.logger ?? silentLogger;
@@ -223,7 +227,11 @@ export class ToolsearchGateway {
   private searchTool(deferred: ReadonlySet<string>): Tool {
     const version = this.catalog.version;
     if (this.searchToolCache?.version !== version || this.searchToolCache.deferred !== deferred) {
-      this.searchToolCache = { version, deferred, tool: searchToolDefinition(this.catalog, deferred) };
+      const budget = {
+        callThrough: this.callThrough,
+        ...(this.deferredTokenBudget !== undefined && { tokenBudget: this.deferredTokenBudget }),
+      };
+      this.searchToolCache = { version, deferred, tool: searchToolDefinition(this.catalog, deferred, budget) };
     }
     return this.searchToolCache.tool;
   }

@@ -74,7 +74,12 @@ export type { UpstreamProxy } from './ports.js';
 export { LIST_CHANGED_COALESCE_MS } from './proxy/notifications.js';
 export { LIST_PAGE_SIZE } from './proxy/cursor.js';
 export { CLIENT_ANSWER_TIMEOUT_MS } from './proxy/server-requests.js';
-export { CALL_TOOL_NAME, GATEWAY_ANNOUNCE_TOKEN_BUDGET, announceDeferred } from './tools/definitions.js';
+export {
+  CALL_TOOL_NAME,
+  GATEWAY_DEFERRED_TOKEN_BUDGET,
+  announceDeferred,
+  type AnnounceBudget,
+} from './tools/definitions.js';
 export { parseGatewayMode, deferredNames, type GatewayMode } from './tools/deferral.js';
 export {
   countStates,

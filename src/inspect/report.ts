@@ -3,7 +3,8 @@
  * per server and in total, and what each mode would decide. Pure given a token counter.
  */
 import { fullAnnouncement, groupKeyOf, LOCAL_GROUP } from '../core/announce.js';
-import { plan, type Plan } from '../core/plan.js';
+import { boundedJsonTextTokens } from '../core/announce-budget.js';
+import { plan, type Plan, type PlanInput } from '../core/plan.js';
 import type { FailedServer, HiddenTool, PoolView } from '../core/catalog.js';
 import { toolDefinitionJson, type ToolDefinitionLike, type ToolSpec } from '../core/tool.js';
 import type { TextTokenCounter } from './tokenizer.js';
@@ -56,7 +57,8 @@ export interface InspectOptions {
   readonly count: TextTokenCounter;
   readonly tokenizer: string;
   readonly contextWindow?: number;
-  readonly announceTokenBudget?: number;
+  /** E4: tokens for the search tool + announcement + `extraTools` (default: core's 2000). */
+  readonly deferredTokenBudget?: number;
   /**
    * Tools sent besides the search tool whenever deferral is on (the gateway's `call_tool`), so the
    * deferred figure is what a client is really sent: `inspect` and `serve` print one figure.
@@ -117,6 +119,20 @@ function perServerCosts(pool: readonly ToolSpec[], p: Plan, count: TextTokenCoun
     .sort((a, b) => b.eagerTokens - a.eagerTokens);
 }
 
+/**
+ * E4 as the gateway applies it: the budget covers the extra tools too, and the announcement is
+ * counted JSON-escaped, as it travels in the search tool's description.
+ */
+function budgetInput(
+  options: InspectOptions,
+): Pick<PlanInput, 'deferredTokenBudget' | 'alongsideTools' | 'announceOptions'> {
+  return {
+    ...(options.deferredTokenBudget !== undefined && { deferredTokenBudget: options.deferredTokenBudget }),
+    alongsideTools: options.extraTools ?? [],
+    announceOptions: { countTextTokens: boundedJsonTextTokens },
+  };
+}
+
 function modeCosts(pool: PoolView, options: InspectOptions, deferrable: ReadonlySet<string>): ModeCost[] {
   return ['always', 'auto', 'never'].map((mode) => {
     const p = plan({
@@ -132,9 +148,7 @@ function modeCosts(pool: PoolView, options: InspectOptions, deferrable: Readonly
         source: 'counter',
       },
       ...(options.contextWindow !== undefined && { contextWindow: options.contextWindow }),
-      ...(options.announceTokenBudget !== undefined && {
-        announceOptions: { tokenBudget: options.announceTokenBudget },
-      }),
+      ...budgetInput(options),
     });
     const extra = p.useToolSearch ? definitionTokens(options.extraTools ?? [], options.count) : 0;
     return {
@@ -152,7 +166,7 @@ export function inspectPool(pool: PoolView, options: InspectOptions): InspectRep
     tools,
     pendingServers: pool.pendingServers,
     option: 'always',
-    ...(options.announceTokenBudget !== undefined && { announceOptions: { tokenBudget: options.announceTokenBudget } }),
+    ...budgetInput(options),
   });
   const eagerTokens = definitionTokens(tools, options.count);
   const searchTool = deferredPlan.searchTool ? definitionTokens([deferredPlan.searchTool], options.count) : 0;

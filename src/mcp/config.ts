@@ -105,6 +105,8 @@ const toolSearchSchema = z.looseObject({
   alwaysLoad: z.array(z.string()).optional(),
   /** Context window (tokens) used by `auto:N`. */
   contextWindow: z.number().int().positive().optional(),
+  /** E4: tokens for everything a request carries about deferred tools (search tool + announcement + call_tool). Default 2000. */
+  deferredTokenBudget: z.number().int().positive().optional(),
   /** Default per-server connect timeout in ms. */
   connectTimeoutMs: z.number().int().positive().optional(),
   /** Default per-call timeout in ms. */

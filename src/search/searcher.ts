@@ -9,83 +9,46 @@
 import { MCP_PREFIX } from '../core/names.js';
 import { DEFAULT_MAX_RESULTS } from '../core/search-tool.js';
 import type { ServerInfo, ToolSpec } from '../core/tool.js';
-import type { FailedServer } from '../core/catalog.js';
 import { cleanQuery, parseKeywordQuery, parseSelect, type ParsedQuery } from './query.js';
 import type { Embedder, Ranker, RankerIndex, RankerName } from './ranker.js';
 import { createRanker } from './rankers.js';
 import { fuseRanked, toolEmbeddingText, type FusedHit } from './fusion.js';
 import { toolNameParts, wordBoundaryPattern } from './text.js';
 import type { HitExplanation } from './explain.js';
-import { formatFailedServers } from './server-failures.js';
-import { formatServerSuggestions, isLowConfidence, suggestServers, type SuggestedServer } from './suggest.js';
+import { isLowConfidence, suggestServers } from './suggest.js';
+import { PoolFacts } from './pool-facts.js';
+import type {
+  QueryKind,
+  SearchOptions,
+  SearchPool,
+  SearchVectors,
+  ToolSearcherOptions,
+  ToolSearchResult,
+} from './search-types.js';
 
-export interface SearchPool {
-  readonly tools: readonly ToolSpec[];
-  /** Names of the tools that are deferred (not yet loaded); the rest of `tools` is loaded. */
-  readonly deferred: ReadonlySet<string>;
-  /** MCP servers still connecting (C8). */
-  readonly pendingServers: readonly string[];
-  /** MCP servers that failed, with the reason (C12); named apart from those still connecting. */
-  readonly failedServers?: readonly FailedServer[];
-  /** What servers said about themselves at initialize (title, instructions): server-level evidence. */
-  readonly servers?: ReadonlyMap<string, ServerInfo>;
-}
-
-export type QueryKind = 'select' | 'exact' | 'prefix' | 'keyword' | 'regex' | 'bm25';
-export type SearchMode = 'default' | 'regex' | 'bm25';
-
-export interface ToolSearchResult {
-  query: string;
-  kind: QueryKind;
-  /** Model-facing names, best first. These are the tools the search loads. */
-  matches: string[];
-  /** `select:` only: requested names absent from the whole pool. */
-  notFound: string[];
-  totalDeferred: number;
-  pendingServers: string[];
-  /** C12: servers that failed, with the reason (absent when none). */
-  failedServers?: FailedServer[];
-  /** Regex mode only: why the pattern was not used (too long, unsupported syntax). */
-  error?: string;
-  /** C11, with `explain: true`: why each match is there, in `matches` order. */
-  explanations?: HitExplanation[];
-  /** C12: a keyword search that found nothing it is sure of lists the servers likely to hold the tool. */
-  suggestedServers?: SuggestedServer[];
-  /** C12: true when the matches are weak (the best one covers little of the query) or absent. */
-  lowConfidence?: boolean;
-}
-
-export interface ToolSearcherOptions {
-  ranker?: Ranker | RankerName;
-  embedder?: Embedder;
-  maxResults?: number;
-}
-
-export interface SearchOptions {
-  maxResults?: number;
-  mode?: SearchMode;
-  /** C11: attach `explanations` to the result. */
-  explain?: boolean;
-  /**
-   * C10: vectors computed outside (an embedding server): the query's and a lookup of each tool's.
-   * Fused with the lexical ranking like an embedder's; a tool without a vector has no embedding rank.
-   */
-  vectors?: SearchVectors;
-}
-
-export interface SearchVectors {
-  readonly query: readonly number[];
-  tool(tool: ToolSpec): readonly number[] | undefined;
-}
+export type {
+  QueryKind,
+  SearchMode,
+  SearchOptions,
+  SearchPool,
+  SearchVectors,
+  ToolSearcherOptions,
+  ToolSearchResult,
+} from './search-types.js';
+export { formatSearchResult } from './format-result.js';
 
 /** Upper bound on `max_results`, whatever the model asks for. */
 export const MAX_RESULTS_CAP = 100;
+/** Servers a `mcp__` prefix result names when the prefix fits several. */
+const MAX_LISTED_SERVERS = 20;
 
 /** Everything derived from one set of deferred tools, built once and reused (C4's "index"). */
 interface PoolIndex {
   key: string;
   deferredTools: ToolSpec[];
   byName: Map<string, ToolSpec>;
+  /** Pool-only facts (per-server tools and summaries, server names, prefix order), built lazily once. */
+  facts: PoolFacts;
   rankers: Map<string, RankerIndex>;
   /** The server info the rankers were built with: new info rebuilds them. */
   servers: ReadonlyMap<string, ServerInfo> | undefined;
@@ -123,6 +86,10 @@ export class ToolSearcher {
   private cached: PoolIndex | undefined;
   /** Identity fast path: the same pool object (or same arrays) skips computing the key. */
   private cachedFor: { tools: readonly ToolSpec[]; deferred: ReadonlySet<string>; size: number } | undefined;
+  /** Every pool tool by name (loaded ones too), for exact names and select:, per pool.tools array. */
+  private allNames:
+    | { tools: readonly ToolSpec[]; byName: Map<string, ToolSpec>; lower?: Map<string, string> }
+    | undefined;
 
   constructor(options: ToolSearcherOptions = {}) {
     this.ranker = typeof options.ranker === 'object' ? options.ranker : createRanker(options.ranker ?? 'default');
@@ -181,31 +148,25 @@ export class ToolSearcher {
     if (selected)
       return withPlainExplanations(this.select(pool, index, text, selected), options, 'selected by name (select:)');
 
-    const exact = index.byName.get(text) ?? pool.tools.find((t) => t.name === text);
+    const exact = index.byName.get(text) ?? this.poolTool(pool, text);
     if (exact)
       return withPlainExplanations(
-        { ...this.emptyResult(pool, text, 'exact'), matches: [exact.name] },
+        { ...this.emptyResult(pool, text, 'exact', index), matches: [exact.name] },
         options,
         'exact tool name',
       );
 
-    if (text.toLowerCase().startsWith(MCP_PREFIX)) {
-      const prefix = text.toLowerCase();
-      const matches = index.deferredTools.filter((t) => t.name.toLowerCase().startsWith(prefix)).map((t) => t.name);
-      if (matches.length > 0) {
-        return withPlainExplanations(
-          { ...this.emptyResult(pool, text, 'prefix'), matches: matches.slice(0, limit) },
-          options,
-          `server prefix ${prefix}`,
-        );
-      }
-    }
+    const listed = this.serverListing(pool, index, text, limit);
+    if (listed) return withPlainExplanations(listed, options, `server prefix ${listed.serversMatched ?? ''}`);
 
     const parsed = parseKeywordQuery(text);
     const hits = options.vectors
       ? this.rankWithVectors(index, parsed, limit, options.vectors)
       : this.rankKeywords(index, parsed, limit, queryVector);
-    const result: ToolSearchResult = { ...this.emptyResult(pool, text, 'keyword'), matches: hits.map((h) => h.name) };
+    const result: ToolSearchResult = {
+      ...this.emptyResult(pool, text, 'keyword', index),
+      matches: hits.map((h) => h.name),
+    };
     if (options.explain) result.explanations = this.explainKeywords(index, parsed, hits);
     return this.withSuggestions(pool, index, parsed, result);
   }
@@ -220,7 +181,7 @@ export class ToolSearcher {
     if (query.terms.length === 0) return result;
     const rankerIndex = this.rankerIndex(index, this.ranker);
     if (!isLowConfidence(rankerIndex, query, result.matches)) return result;
-    const servers = suggestServers(rankerIndex, query, index.deferredTools, pool.servers);
+    const servers = suggestServers(rankerIndex, query, (server) => index.facts.summary(server, pool.servers));
     return { ...result, lowConfidence: true, ...(servers.length > 0 && { suggestedServers: servers }) };
   }
 
@@ -248,18 +209,62 @@ export class ToolSearcher {
   private select(pool: SearchPool, index: PoolIndex, text: string, names: string[]): ToolSearchResult {
     const matches: string[] = [];
     const notFound: string[] = [];
-    let lowerAll: Map<string, string> | undefined;
     for (const requested of names) {
-      let found = index.byName.get(requested)?.name ?? pool.tools.find((t) => t.name === requested)?.name;
-      if (found === undefined) {
-        // A model that changed the case of a name still means that tool.
-        lowerAll ??= new Map(pool.tools.map((t) => [t.name.toLowerCase(), t.name]));
-        found = lowerAll.get(requested.toLowerCase());
-      }
+      let found = index.byName.get(requested)?.name ?? this.poolTool(pool, requested)?.name;
+      // A model that changed the case of a name still means that tool.
+      if (found === undefined) found = this.poolNames(pool).lower?.get(requested.toLowerCase());
       if (found === undefined) notFound.push(requested);
       else if (!matches.includes(found)) matches.push(found);
     }
-    return { ...this.emptyResult(pool, text, 'select'), matches, notFound };
+    return { ...this.emptyResult(pool, text, 'select', index), matches, notFound };
+  }
+
+  /** Any pool tool by exact name, loaded or deferred (a map per pool, not a walk per query). */
+  private poolTool(pool: SearchPool, name: string): ToolSpec | undefined {
+    return this.poolNames(pool).byName.get(name);
+  }
+
+  private poolNames(pool: SearchPool): { byName: Map<string, ToolSpec>; lower?: Map<string, string> } {
+    if (this.allNames?.tools !== pool.tools) {
+      const byName = new Map<string, ToolSpec>();
+      const lower = new Map<string, string>();
+      for (const t of pool.tools) {
+        if (!byName.has(t.name)) byName.set(t.name, t);
+        if (!lower.has(t.name.toLowerCase())) lower.set(t.name.toLowerCase(), t.name);
+      }
+      this.allNames = { tools: pool.tools, byName, lower };
+    }
+    return this.allNames;
+  }
+
+  /**
+   * C3/E4: `mcp__<prefix>` lists the deferred tools under it (falls through when none), and a query
+   * that is exactly a server's name lists that server, so a server the announcement left unnamed is
+   * found by name. A prefix spanning several servers names them too.
+   */
+  private serverListing(pool: SearchPool, index: PoolIndex, text: string, limit: number): ToolSearchResult | undefined {
+    const lower = text.toLowerCase();
+    const named = lower.startsWith(MCP_PREFIX) ? undefined : index.facts.serverNamed(text);
+    const prefix = named !== undefined ? `${MCP_PREFIX}${named.toLowerCase()}__` : lower;
+    if (!prefix.startsWith(MCP_PREFIX)) return undefined;
+    const tools = index.facts.withPrefix(prefix);
+    if (tools.length === 0) return undefined;
+    const result: ToolSearchResult = {
+      ...this.emptyResult(pool, text, 'prefix', index),
+      matches: tools.slice(0, limit).map((t) => t.name),
+      serversMatched: prefix,
+    };
+    const servers = PoolFacts.serversOf(tools);
+    if (servers.length < 2) return result;
+    const suggestedServers = servers.slice(0, MAX_LISTED_SERVERS).map((server) => ({
+      server,
+      summary: index.facts.summary(server, pool.servers),
+      tools: index.facts
+        .toolsOf(server)
+        .slice(0, 3)
+        .map((t) => t.name),
+    }));
+    return { ...result, suggestedServers };
   }
 
   private rankKeywords(
@@ -298,7 +303,7 @@ export class ToolSearcher {
   ): ToolSearchResult {
     const ranker = this.namedRanker(mode);
     const rankerIndex = this.rankerIndex(index, ranker);
-    const result = this.emptyResult(pool, text, mode);
+    const result = this.emptyResult(pool, text, mode, index);
     if (mode === 'regex') {
       const check = (ranker as Ranker & { validate?: (pattern: string) => string | undefined }).validate?.(text);
       if (check !== undefined) return { ...result, error: check };
@@ -344,6 +349,7 @@ export class ToolSearcher {
         key,
         deferredTools,
         byName: new Map(deferredTools.map((t) => [t.name, t])),
+        facts: new PoolFacts(deferredTools),
         rankers: new Map(),
         servers: pool.servers,
       };
@@ -387,9 +393,10 @@ export class ToolSearcher {
     return undefined;
   }
 
-  private emptyResult(pool: SearchPool, query: string, kind: QueryKind): ToolSearchResult {
-    let totalDeferred = 0;
-    for (const tool of pool.tools) if (pool.deferred.has(tool.name)) totalDeferred++;
+  /** The result's frame. With the pool's index the deferred count is known; without (an error path) it is counted. */
+  private emptyResult(pool: SearchPool, query: string, kind: QueryKind, index?: PoolIndex): ToolSearchResult {
+    let totalDeferred = index?.deferredTools.length ?? 0;
+    if (!index) for (const tool of pool.tools) if (pool.deferred.has(tool.name)) totalDeferred++;
     return {
       query,
       kind,
@@ -403,42 +410,8 @@ export class ToolSearcher {
   }
 }
 
-/** C8 and the normal case: the text the model reads as the search tool's result. */
-export function formatSearchResult(result: ToolSearchResult): string {
-  const lines: string[] = [];
-  if (result.error !== undefined) lines.push(`Search error: ${result.error}`);
-  if (result.matches.length > 0) {
-    lines.push(`Loaded ${result.matches.length} tool(s); they can be called from your next step on:`);
-    for (const name of result.matches) lines.push(`- ${name}`);
-  }
-  if (result.notFound.length > 0) lines.push(`Not found: ${result.notFound.join(', ')}.`);
-  if (result.matches.length === 0) {
-    lines.push(`No matching deferred tools found for "${truncate(result.query, 200)}".`);
-    lines.push(`${result.totalDeferred} deferred tool(s) are available to search.`);
-  }
-  if (result.pendingServers.length > 0) {
-    lines.push(
-      `MCP servers still connecting: ${result.pendingServers.join(', ')}. Their tools are not searchable yet.`,
-    );
-  }
-  lines.push(...formatFailedServers(result.failedServers ?? []));
-  lines.push(...formatServerSuggestions(result.suggestedServers ?? [], result.matches.length > 0));
-  if (result.matches.length === 0) {
-    lines.push(
-      result.pendingServers.length > 0
-        ? 'Retry in a moment, or search again with other words (or "select:<name>" for an exact name).'
-        : 'Search again with other words, a shorter query, or "select:<name>" for an exact name.',
-    );
-  }
-  return lines.join('\n');
-}
-
 /** select:, exact-name and prefix hits: the rule that found them is the whole explanation. */
 function withPlainExplanations(result: ToolSearchResult, options: SearchOptions, how: string): ToolSearchResult {
   if (!options.explain) return result;
   return { ...result, explanations: result.matches.map((name, i) => ({ name, rank: i + 1, how })) };
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
 }

@@ -45,14 +45,13 @@ export function isLowConfidence(
 export function suggestServers(
   index: RankerIndex,
   query: ParsedQuery,
-  tools: readonly ToolSpec[],
-  servers: ReadonlyMap<string, ServerInfo> | undefined,
+  summaryOf: (server: string) => string,
   limit = SUGGESTED_SERVERS,
 ): SuggestedServer[] {
   if (!index.suggestServers) return [];
   return index.suggestServers(query, limit).map((s) => ({
     server: s.server,
-    summary: serverSummary(s.server, tools, servers?.get(s.server)),
+    summary: summaryOf(s.server),
     tools: s.tools,
   }));
 }
@@ -77,13 +76,18 @@ function cut(raw: string): string {
   return text.length <= SUMMARY_CHARS ? text : `${text.slice(0, SUMMARY_CHARS - 1)}…`;
 }
 
-/** The lines a weak or empty search adds to the model-facing text. */
-export function formatServerSuggestions(servers: readonly SuggestedServer[], weakMatches: boolean): string[] {
+/** The lines a weak or empty search adds to the model-facing text (`heading` replaces the default first line). */
+export function formatServerSuggestions(
+  servers: readonly SuggestedServer[],
+  weakMatches: boolean,
+  heading?: string,
+): string[] {
   if (servers.length === 0) return [];
   const lines = [
-    weakMatches
-      ? 'These matches may be weak. The servers most likely to have the tool:'
-      : 'The servers most likely to have the tool:',
+    heading ??
+      (weakMatches
+        ? 'These matches may be weak. The servers most likely to have the tool:'
+        : 'The servers most likely to have the tool:'),
   ];
   for (const s of servers) lines.push(`- ${MCP_PREFIX}${s.server} — ${s.summary}`);
   lines.push(

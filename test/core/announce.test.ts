@@ -67,11 +67,11 @@ describe('E3 grouped announcement', () => {
     expect(big - small).toBeLessThan(20);
   });
   it('E3/E2: grouped deltas report servers appearing and disappearing', () => {
-    const tools = [tool('a', 'x'), tool('b', 'y')];
-    const history = eventsFromText(fullAnnouncement(tools, { tokenBudget: 1 }).text);
-    const delta = deferredDelta([tool('a', 'x'), tool('c', 'z')], [tool('a', 'x'), tool('c', 'z')], history, {
-      tokenBudget: 1,
-    });
+    // 40 tools per server: too many names for the budget, but three server lines fit.
+    const many = (server: string) => Array.from({ length: 40 }, (_, i) => tool(server, `operation_${i}`));
+    const [a, b, c] = [many('a'), many('b'), many('c')];
+    const history = eventsFromText(fullAnnouncement([...a, ...b], { tokenBudget: 150 }).text);
+    const delta = deferredDelta([...a, ...c], [...a, ...c], history, { tokenBudget: 150 });
     expect(delta).toMatchObject({ kind: 'delta', form: 'grouped', added: ['mcp__c'], removed: ['mcp__b'] });
   });
 });

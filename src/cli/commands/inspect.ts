@@ -11,7 +11,7 @@ import {
 } from '../../inspect/anthropic-count.js';
 import { inspectPool, type InspectReport } from '../../inspect/report.js';
 import { o200kTokens, TOKENIZER_NOTE } from '../../inspect/tokenizer.js';
-import { callToolDefinition, GATEWAY_ANNOUNCE_TOKEN_BUDGET } from '../../gateway/tools/definitions.js';
+import { callToolDefinition, GATEWAY_DEFERRED_TOKEN_BUDGET } from '../../gateway/tools/definitions.js';
 import { loadCatalogFile } from '../catalog-file.js';
 import { parsePositiveInt } from '../options.js';
 import { errorMessage } from '../../util/errors.js';
@@ -20,7 +20,7 @@ export interface InspectCommandOptions {
   catalog?: string;
   json?: boolean;
   contextWindow?: number;
-  announceBudget?: number;
+  deferredTokenBudget?: number;
   top?: number;
   anthropicModel?: string;
 }
@@ -142,8 +142,8 @@ export function registerInspectCommand(program: Command): Command {
     .option('--json', 'print one JSON object')
     .option('--context-window <tokens>', 'context window for the auto mode threshold', parsePositiveInt)
     .option(
-      '--announce-budget <tokens>',
-      'token budget above which the name list becomes a grouped announcement',
+      '--deferred-token-budget <tokens>',
+      `tokens for the search tool + announcement + call_tool, as serve applies it (default ${GATEWAY_DEFERRED_TOKEN_BUDGET})`,
       parsePositiveInt,
     )
     .option('--top <n>', 'servers to list in the text table', parsePositiveInt, 15)
@@ -159,7 +159,7 @@ export function registerInspectCommand(program: Command): Command {
           tokenizer: TOKENIZER_NOTE,
           ...(options.contextWindow !== undefined && { contextWindow: options.contextWindow }),
           // One figure with `serve`: the gateway's announcement budget and its call_tool.
-          announceTokenBudget: options.announceBudget ?? GATEWAY_ANNOUNCE_TOKEN_BUDGET,
+          deferredTokenBudget: options.deferredTokenBudget ?? GATEWAY_DEFERRED_TOKEN_BUDGET,
           extraTools: [callToolDefinition()],
         });
         const exact = await exactCounts(options, pool);

@@ -8,6 +8,7 @@ import { InvalidLimitError, LIMIT_NAMES, resolveLimits, type LimitName } from '.
 import { defaultHubConfig } from '../../mcp/defaults.js';
 import { loadCatalogFromConfig } from '../../mcp/load.js';
 import { addInspectPoolLoader } from './inspect.js';
+import { parsePositiveInt } from '../options.js';
 import { createStderrLogger, isLogLevel, type LogLevel, type Logger } from '../../util/log.js';
 import { createGatewayFromConfig, type GatewayStack } from '../../gateway/create.js';
 import { addEmbeddingsOptions, embeddingsFromFlags, type EmbeddingsFlags } from '../embeddings-options.js';
@@ -34,6 +35,8 @@ export interface ServeOptions extends EmbeddingsFlags {
   root?: string;
   memoryFile?: string;
   mode?: string;
+  /** E4: `--deferred-token-budget`: tokens for tool_search + announcement + call_tool. */
+  deferredTokenBudget?: number;
   allowOrigin: string[];
   allowHost: string[];
   sessionStore?: string;
@@ -141,6 +144,11 @@ export function addServeOptions(command: Command): Command {
     .option('--memory-file <file>', 'knowledge-graph file of the bundled memory server')
     .option('--mode <mode>', 'deferral mode: always | never | auto | auto:N (overrides the config)')
     .option(
+      '--deferred-token-budget <tokens>',
+      'tokens for tool_search + its announcement + call_tool on every tools/list (default 2000; overrides the config)',
+      parsePositiveInt,
+    )
+    .option(
       '--allow-origin <origin>',
       'HTTP: allow this browser Origin besides loopback (repeatable)',
       (v: string, all: string[]) => [...all, v],
@@ -201,7 +209,12 @@ export async function runServe(
     ...(options.config !== undefined && { config: options.config }),
     ...(options.root !== undefined && { root: options.root }),
     ...(options.memoryFile !== undefined && { memoryFile: options.memoryFile }),
-    ...(options.mode !== undefined && { gateway: { mode: options.mode } }),
+    ...((options.mode !== undefined || options.deferredTokenBudget !== undefined) && {
+      gateway: {
+        ...(options.mode !== undefined && { mode: options.mode }),
+        ...(options.deferredTokenBudget !== undefined && { deferredTokenBudget: options.deferredTokenBudget }),
+      },
+    }),
     // G6: flag, then environment, then the config's toolSearch.sessionStore; stdio has one client, so no store.
     sessionStore:
       options.http === undefined ? null : (options.sessionStore ?? (process.env[SESSION_STORE_ENV] || undefined)),

@@ -1,38 +1,62 @@
 /**
  * The two tools the gateway adds: `tool_search` (core's wire contract; its description carries
- * core's E1/E3 announcement of what is deferred, refreshed with every list_changed) and
- * `call_tool` (call-through for clients that never refresh their tool list).
+ * core's E1–E4 announcement of what is deferred, refreshed with every list_changed) and
+ * `call_tool` (call-through for clients that never refresh their tool list). Together they stay
+ * within the deferred-token budget (E4) at any catalog size.
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import { fullAnnouncement } from '../../core/announce.js';
+import {
+  announcementBudget,
+  boundedJsonTextTokens,
+  DEFAULT_DEFERRED_TOKEN_BUDGET,
+} from '../../core/announce-budget.js';
 import type { PoolView } from '../../core/catalog.js';
 import { searchToolSpec } from '../../core/search-tool.js';
 import type { ToolSpec } from '../../core/tool.js';
 
 export const CALL_TOOL_NAME = 'call_tool';
 
-/**
- * Above this many tokens the announcement switches from names (E1) to per-server counts (E3).
- * Lower than core's default: a tool description is paid on every request.
- */
-export const GATEWAY_ANNOUNCE_TOKEN_BUDGET = 1_500;
+/** E4: tokens for `tool_search` (with its announcement) + `call_tool` on every `tools/list`. */
+export const GATEWAY_DEFERRED_TOKEN_BUDGET = DEFAULT_DEFERRED_TOKEN_BUDGET;
 
-export function searchToolDefinition(pool: PoolView, deferred: ReadonlySet<string>): Tool {
+/** Servers still connecting named in the description before "and N more" (C8; a cold start may have hundreds). */
+const PENDING_NAMED = 10;
+
+export interface AnnounceBudget {
+  /** Tokens for the search tool + announcement + `call_tool` (default GATEWAY_DEFERRED_TOKEN_BUDGET). */
+  readonly tokenBudget?: number;
+  /** Whether `call_tool` is listed beside the search tool (its tokens come out of the budget). */
+  readonly callThrough?: boolean;
+}
+
+export function searchToolDefinition(pool: PoolView, deferred: ReadonlySet<string>, budget: AnnounceBudget = {}): Tool {
   const spec = searchToolSpec();
   return {
     name: spec.name,
-    description: `${spec.description}\n${announceDeferred(pool, deferred)}`,
+    description: `${spec.description}\n${announceDeferred(pool, deferred, budget)}`,
     inputSchema: spec.inputSchema as Tool['inputSchema'],
   };
 }
 
-/** E1/E3 via core; pending servers always named (C8). */
-export function announceDeferred(pool: PoolView, deferred: ReadonlySet<string>): string {
+/** E1–E4 via core (text counted as the client receives it, JSON-escaped), within what the budget leaves after the two tools; pending servers named (C8). */
+export function announceDeferred(pool: PoolView, deferred: ReadonlySet<string>, budget: AnnounceBudget = {}): string {
   const tools = pool.tools.filter((t) => deferred.has(t.name));
-  const lines = [fullAnnouncement(tools, { tokenBudget: GATEWAY_ANNOUNCE_TOKEN_BUDGET }).text];
-  if (pool.pendingServers.length > 0)
-    lines.push(`Still connecting (search again shortly for their tools): ${pool.pendingServers.join(', ')}.`);
+  const pending = pendingLine(pool.pendingServers);
+  const alongside = [searchToolSpec(), ...(budget.callThrough === false ? [] : [callToolDefinition()])];
+  const left =
+    announcementBudget(budget.tokenBudget ?? GATEWAY_DEFERRED_TOKEN_BUDGET, alongside, boundedJsonTextTokens) -
+    (pending ? boundedJsonTextTokens(pending) : 0);
+  const lines = [fullAnnouncement(tools, { tokenBudget: left, countTextTokens: boundedJsonTextTokens }).text];
+  if (pending) lines.push(pending);
   return lines.join('\n');
+}
+
+function pendingLine(pending: readonly string[]): string | undefined {
+  if (pending.length === 0) return undefined;
+  const named = pending.slice(0, PENDING_NAMED).join(', ');
+  const more = pending.length > PENDING_NAMED ? ` and ${pending.length - PENDING_NAMED} more` : '';
+  return `Still connecting (search again shortly for their tools): ${named}${more}.`;
 }
 
 export function callToolDefinition(): Tool {

@@ -39,6 +39,8 @@ export class DefaultIndex implements RankerIndex {
   private readonly serverPostings: Postings | undefined;
   private readonly serverCount: number;
   private scratch: Float64Array | undefined;
+  /** What the scratch buffer holds: the text and terms of the last search (cleared by any other scoring). */
+  private lastScored: { text: string; terms: Map<string, number> } | undefined;
   private clauseScratch: Float64Array | undefined;
   private bestScratch: Float64Array | undefined;
   private readonly expander: RareWordExpander | undefined;
@@ -119,11 +121,25 @@ export class DefaultIndex implements RankerIndex {
   }
 
   search(query: ParsedQuery, limit: number, accept?: (name: string) => boolean): RankedTool[] {
-    return topK(this.score(query.text, this.queryTerms(query.text)), this.names, limit, accept);
+    const terms = this.queryTerms(query.text);
+    const scores = this.score(query.text, terms);
+    this.lastScored = { text: query.text, terms };
+    return topK(scores, this.names, limit, accept);
+  }
+
+  /**
+   * The scores of `text`: the scratch buffer as the last search left it when that search was for
+   * the same text (a weak result's server suggestions follow its search), else scored again.
+   */
+  private scoresFor(text: string): { terms: Map<string, number>; scores: Float64Array } {
+    if (this.lastScored?.text === text && this.scratch) return { terms: this.lastScored.terms, scores: this.scratch };
+    const terms = this.queryTerms(text);
+    return { terms, scores: this.score(text, terms) };
   }
 
   /** The whole scoring pipeline: term postings, server evidence, clause evidence. */
   private score(text: string, terms: Map<string, number>, trace?: ScoreTrace): Float64Array {
+    this.lastScored = undefined;
     // One scratch buffer per index (search is synchronous): no 80 KB allocation per query at 10k tools.
     const scores = (this.scratch ??= new Float64Array(this.names.length));
     scores.fill(0);
@@ -247,20 +263,26 @@ export class DefaultIndex implements RankerIndex {
   /** C12: servers ranked by their server-level documents (tools' names, descriptions, server text). */
   suggestServers(query: ParsedQuery, limit: number): ServerSuggestion[] {
     if (this.serverCount === 0) return [];
-    const terms = this.queryTerms(query.text);
+    // The search just scored this text: its scores are reused, not computed a second time.
+    const { terms, scores } = this.scoresFor(query.text);
     const serverScores = new Float64Array(this.serverCount);
     if (this.serverPostings) accumulate(this.serverPostings, terms, serverScores);
-    const scores = this.score(query.text, terms);
-    const out: ServerSuggestion[] = [];
-    for (const r of topK(serverScores, this.serverNames, limit)) {
-      const s = this.serverNames.indexOf(r.name);
-      const tools: { name: string; score: number }[] = [];
-      for (let i = 0; i < this.names.length; i++)
-        if (this.serverOf[i] === s && scores[i]! > 0) tools.push({ name: this.names[i]!, score: scores[i]! });
-      tools.sort((a, b) => b.score - a.score);
-      out.push({ server: r.name, score: r.score, tools: tools.slice(0, 3).map((t) => t.name) });
+    const chosen = topK(serverScores, this.serverNames, limit);
+    // One pass over the scores for all suggested servers, not one per server.
+    const slot = new Map(chosen.map((r, k) => [this.serverNames.indexOf(r.name), k]));
+    const tools: { name: string; score: number }[][] = chosen.map(() => []);
+    for (let i = 0; i < scores.length; i++) {
+      if (!(scores[i]! > 0)) continue;
+      const k = slot.get(this.serverOf[i]!);
+      if (k !== undefined) tools[k]!.push({ name: this.names[i]!, score: scores[i]! });
     }
-    return out;
+    return chosen.map((r, k) => ({
+      server: r.name,
+      score: r.score,
+      tools: tools[k]!.sort((a, b) => b.score - a.score)
+        .slice(0, 3)
+        .map((t) => t.name),
+    }));
   }
 
   /**

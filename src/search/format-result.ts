@@ -1,0 +1,46 @@
+/**
+ * C8/C12 — the text the model reads as the search tool's result.
+ */
+import { formatFailedServers } from './server-failures.js';
+import type { ToolSearchResult } from './search-types.js';
+import { formatServerSuggestions } from './suggest.js';
+
+/** C8 and the normal case: the text the model reads as the search tool's result. */
+export function formatSearchResult(result: ToolSearchResult): string {
+  const lines: string[] = [];
+  if (result.error !== undefined) lines.push(`Search error: ${result.error}`);
+  if (result.matches.length > 0) {
+    lines.push(`Loaded ${result.matches.length} tool(s); they can be called from your next step on:`);
+    for (const name of result.matches) lines.push(`- ${name}`);
+  }
+  if (result.notFound.length > 0) lines.push(`Not found: ${result.notFound.join(', ')}.`);
+  if (result.matches.length === 0) {
+    lines.push(`No matching deferred tools found for "${truncate(result.query, 200)}".`);
+    lines.push(`${result.totalDeferred} deferred tool(s) are available to search.`);
+  }
+  if (result.pendingServers.length > 0) {
+    lines.push(
+      `MCP servers still connecting: ${result.pendingServers.join(', ')}. Their tools are not searchable yet.`,
+    );
+  }
+  lines.push(...formatFailedServers(result.failedServers ?? []));
+  lines.push(
+    ...formatServerSuggestions(
+      result.suggestedServers ?? [],
+      result.matches.length > 0,
+      result.serversMatched !== undefined ? `Servers whose names start with ${result.serversMatched}:` : undefined,
+    ),
+  );
+  if (result.matches.length === 0) {
+    lines.push(
+      result.pendingServers.length > 0
+        ? 'Retry in a moment, or search again with other words (or "select:<name>" for an exact name).'
+        : 'Search again with other words, a shorter query, or "select:<name>" for an exact name.',
+    );
+  }
+  return lines.join('\n');
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
