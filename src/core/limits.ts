@@ -31,6 +31,10 @@ export interface Limits {
   readonly sessions: number;
   /** Close HTTP sessions idle this long (0: never). */
   readonly idleSessionTimeoutMs: number;
+  /** How long an ended or cancelled call still claims the sampling, elicitation and logs its server sends (ms; 0: none). */
+  readonly attributionGraceMs: number;
+  /** Characters of a resource URI a client may read, subscribe to or complete; longer ones are refused before routing. */
+  readonly resourceUriChars: number;
 }
 
 export const DEFAULT_LIMITS: Limits = Object.freeze({
@@ -45,6 +49,8 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   requestBodyBytes: 4 * 1024 * 1024,
   sessions: 1_000,
   idleSessionTimeoutMs: 30 * 60 * 1000,
+  attributionGraceMs: 30_000,
+  resourceUriChars: 16_384,
 });
 
 export type LimitName = keyof Limits;
@@ -52,7 +58,7 @@ export type LimitName = keyof Limits;
 export const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as readonly LimitName[];
 
 /** Limits that may be 0 (meaning "off"); all others must be at least 1. */
-const ZERO_MEANS_OFF: ReadonlySet<LimitName> = new Set(['idleSessionTimeoutMs']);
+const ZERO_MEANS_OFF: ReadonlySet<LimitName> = new Set(['idleSessionTimeoutMs', 'attributionGraceMs']);
 
 /** A limit set to something that is not a usable number. */
 export class InvalidLimitError extends ToolsearchError {

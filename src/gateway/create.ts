@@ -9,6 +9,7 @@ import { defaultHubConfig, type DefaultServersOptions } from '../mcp/defaults.js
 import { McpHub, type HubOptions } from '../mcp/hub.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { ToolsearchGateway, type GatewayOptions } from './gateway.js';
+import { operatorRoots } from '../mcp/operator-roots.js';
 import { connectRedisBackend, type RedisBackend } from './redis/backend.js';
 import { defaultGatewaySearcher } from './tools/search.js';
 import { embeddingGatewaySearcher } from './tools/embeddings.js';
@@ -92,6 +93,8 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     ...(toolSearch.deferredTokenBudget !== undefined && { deferredTokenBudget: toolSearch.deferredTokenBudget }),
     ...(toolSearch.searchWaitMs !== undefined && { pendingWaitMs: toolSearch.searchWaitMs }),
     ...(redis && { sessions: redis.sessions, bus: redis.bus }),
+    operatorRoots: operatorRoots(config, options.root),
+    attributionGraceMs: limits.attributionGraceMs,
     ...options.gateway,
     catalog: hub.catalog,
     upstream: hub,

@@ -54,6 +54,10 @@ export interface GatewayOptions {
   logger?: Logger;
   /** G9: metrics, audit and traces listen here (a fresh one when absent). */
   operations?: Operations;
+  /** G5: roots a multi-user gateway answers upstream `roots/list` with (never a client's). */
+  operatorRoots?: (server: string) => Array<{ uri: string; name?: string }>;
+  /** G5: how long an ended call still claims its server's sampling, elicitation and logs (ms). */
+  attributionGraceMs?: number;
 }
 
 /** Catalog changes closer together than this reach clients as one list_changed. */
@@ -117,6 +121,8 @@ export class ToolsearchGateway {
       sessionServer: (sessionId) => this.live.get(sessionId),
       liveSessions: () => [...this.live.keys()],
       logger: this.logger,
+      ...(options.operatorRoots !== undefined && { operatorRoots: options.operatorRoots }),
+      ...(options.attributionGraceMs !== undefined && { attributionGraceMs: options.attributionGraceMs }),
     });
     this.calls = new ToolCalls({
       catalog: this.catalog,

@@ -42,6 +42,8 @@ const deferralFields = {
   disabled: z.boolean().optional(),
   /** G7: which tools the server may show (allow/deny globs) and what clients see of them (override). */
   tools: toolRulesSchema.optional(),
+  /** G5: the roots a multi-user gateway answers this server's `roots/list` with (paths or file:// URIs). */
+  roots: z.array(z.string().min(1)).optional(),
 };
 
 const stdioServerSchema = z.looseObject({

@@ -30,8 +30,9 @@ describe('G4 routing and isolation: concurrent sessions over Streamable HTTP, tw
         { mcpServers: { alpha: referenceServerConfig('everything'), beta: referenceServerConfig('everything') } },
         'test',
       ),
-      // Every tool callable at once: routing is what is under test here, not deferral.
-      gateway: { mode: 'never' },
+      // Every tool callable at once; no grace for ended calls (test/faults/isolation.test.ts covers it),
+      // so each case here sees only the calls it makes.
+      gateway: { mode: 'never', attributionGraceMs: 0 },
       hub: { reconnect: { initialDelayMs: 50, maxAttempts: 3 } },
     });
     http = await startHttpGateway(stack.gateway, { port: 0 });
@@ -104,15 +105,16 @@ describe('G4 routing and isolation: concurrent sessions over Streamable HTTP, tw
       r.uri.startsWith('demo://resource/static/document/'),
     )!.uri;
     await c.client.subscribeResource({ uri });
+    expect(stack.gateway.proxy.subscriptions.recipients('alpha', uri).map((r) => r.sessionId)).toHaveLength(1);
     await a.client.setLoggingLevel('info');
     const logsBefore = a.logs.length;
-    // Closing the HTTP session (DELETE) ends it on the gateway; server-everything logs each unsubscribe.
+    // Closing the HTTP session (DELETE) ends it on the gateway, which unsubscribes upstream.
     await (c.client.transport as StreamableHTTPClientTransport).terminateSession();
     await c.close();
-    await waitFor(
-      () => a.logs.slice(logsBefore).some((l) => String(l.data).includes(`Unsubscribe Resource request: ${uri}`)),
-      'the upstream unsubscribe',
-    );
+    await waitFor(() => stack.gateway.proxy.subscriptions.recipients('alpha', uri).length === 0, 'the release');
+    // G5: server-everything logs that unsubscribe; it was caused by C, so A never sees it.
+    await a.call('mcp__alpha__echo', { message: 'after' });
+    expect(a.logs.slice(logsBefore).some((l) => String(l.data).includes(uri))).toBe(false);
   });
 
   it('G4: an upstream resources/list_changed reaches sessions, and the new resource is listed and readable', async () => {

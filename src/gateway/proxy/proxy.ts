@@ -44,6 +44,10 @@ export interface GatewayProxyOptions {
   sessionServer: (sessionId: string) => Server | undefined;
   liveSessions: () => string[];
   logger: Logger;
+  /** Roots the operator gave each server; a multi-user gateway answers upstream `roots/list` with them. */
+  operatorRoots?: (server: string) => Array<{ uri: string; name?: string }>;
+  /** How long an ended request still claims what its server sends (ms). */
+  attributionGraceMs?: number;
 }
 
 export class GatewayProxy implements ProxyContext {
@@ -57,16 +61,24 @@ export class GatewayProxy implements ProxyContext {
   constructor(options: GatewayProxyOptions) {
     this.upstream = isUpstreamProxy(options.upstream) ? options.upstream : undefined;
     const logger = options.logger;
-    this.router = new RequestRouter(options.sessionServer, options.liveSessions);
-    this.notifications = new SessionNotifications(options.send, options.sendAll);
-    this.subscriptions = new Subscriptions(async (server, method, uri) => {
-      await this.requestUpstream(server, { method, params: { uri } });
+    this.router = new RequestRouter({
+      sessionServer: options.sessionServer,
+      liveSessions: options.liveSessions,
+      ...(options.operatorRoots !== undefined && { operatorRoots: options.operatorRoots }),
+      ...(options.attributionGraceMs !== undefined && { graceMs: options.attributionGraceMs }),
     });
-    this.logging = new SessionLogging(
-      (level) => this.setUpstreamLogLevel(level),
-      (sessionId, params) => this.notifications.toSession(sessionId, { method: 'notifications/message', params }),
-      options.liveSessions,
-    );
+    this.notifications = new SessionNotifications(options.send, options.sendAll);
+    this.subscriptions = new Subscriptions(async (server, method, uri, sessionId) => {
+      const request = () => this.requestUpstream(server, { method, params: { uri } });
+      await (sessionId === undefined ? request() : this.router.attributed(server, sessionId, request));
+    });
+    this.logging = new SessionLogging({
+      setUpstreamLevel: (level) => this.setUpstreamLogLevel(level),
+      send: (sessionId, params) => this.notifications.toSession(sessionId, { method: 'notifications/message', params }),
+      liveSessions: options.liveSessions,
+      owner: (server) => this.router.owner(server),
+      singleUser: () => this.router.singleUser,
+    });
     const upstream = this.upstream;
     if (!upstream) return;
     upstream.serverRequestHandler = (server, request, signal) => this.router.route(server, request, signal);
@@ -92,10 +104,19 @@ export class GatewayProxy implements ProxyContext {
       await this.logging.setLevel(sessionId, request.params.level);
       return {};
     });
-    // Upstreams re-ask for roots; each such roots/list is routed like any server request.
-    server.setNotificationHandler('notifications/roots/list_changed', () =>
-      this.upstream?.notifyAll({ method: 'notifications/roots/list_changed' }),
-    );
+    // Single user: its roots replace --root, and upstreams re-ask for them. Several users: roots
+    // belong to the operator, so a client's change is not relayed (it would reach every session's server).
+    server.setNotificationHandler('notifications/roots/list_changed', async () => {
+      if (this.router.singleUser) await this.upstream?.notifyAll({ method: 'notifications/roots/list_changed' });
+    });
+  }
+
+  /**
+   * Single user (stdio): a server → client request or log line no request can be named for goes
+   * to the one session, and the client's roots pass through. Off by default (the safe side).
+   */
+  set singleUser(value: boolean) {
+    this.router.singleUser = value;
   }
 
   /** The session closed: release its subscriptions and log level. */

@@ -7,17 +7,21 @@
  * SDK mints a fresh token per upstream request, so two sessions' token `1` never meet).
  *
  * Server → client: one upstream connection serves every session, and a `sampling/createMessage`,
- * `elicitation/create` or `roots/list` it sends does not say which client request caused it. So
- * it goes to the session whose request is in flight on that server — only when exactly one
- * session has one — on that request's own stream (`extra.sendRequest`). With none in flight it
- * goes to the only open session when there is exactly one (stdio, or a single HTTP client);
- * otherwise, or when the chosen client lacks the capability, the server gets an MCP error at once.
- * A request is never guessed onto another user's client.
+ * `elicitation/create` or `roots/list` it sends does not say which client request caused it.
+ * The isolation rule (README, "Reliability"): in a gateway serving more than one session, nothing
+ * a session causes or sends reaches another. So such a request goes to a session only when the
+ * attribution table (attribution.ts) names it — the only session with a request in flight on
+ * that server, or one that ended within the grace period — and then on that request's own stream
+ * (`extra.sendRequest`). Anything else is refused with an MCP error at once: two sessions, none,
+ * or a caller whose request has already ended. A single-user gateway (stdio) routes a request it
+ * cannot attribute to its one session. On a multi-user gateway `roots/list` is never asked of a
+ * client: roots belong to the operator (`--root`, a server's `roots` setting).
  */
 import { ProtocolErrorCode as ErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { McpMessage, UpstreamProgress } from '../../mcp/connection.js';
 import { ProxyError } from '../errors.js';
+import { AttributionTable } from './attribution.js';
 
 export type SessionExtra = ServerContext;
 
@@ -30,11 +34,6 @@ export interface ForwardContext {
   onprogress?: (progress: UpstreamProgress) => void;
 }
 
-interface InFlight {
-  readonly sessionId: string;
-  readonly extra: SessionExtra;
-}
-
 /**
  * How long the gateway waits for a client to answer a server → client request. Long, because an
  * elicitation waits for a person; the upstream server's own timeout still applies (it cancels,
@@ -42,13 +41,26 @@ interface InFlight {
  */
 export const CLIENT_ANSWER_TIMEOUT_MS = 10 * 60_000;
 
-export class RequestRouter {
-  private readonly inFlight = new Map<string, Set<InFlight>>();
+/** How long an ended or cancelled request still claims what its server sends (the default). */
+export const DEFAULT_ATTRIBUTION_GRACE_MS = 30_000;
 
-  constructor(
-    private readonly sessionServer: (sessionId: string) => Server | undefined,
-    private readonly liveSessions: () => string[],
-  ) {}
+export interface RequestRouterOptions {
+  sessionServer: (sessionId: string) => Server | undefined;
+  liveSessions: () => string[];
+  /** Roots the operator gave a server (multi-user gateways answer `roots/list` from these). */
+  operatorRoots?: (server: string) => Array<{ uri: string; name?: string }>;
+  /** See `DEFAULT_ATTRIBUTION_GRACE_MS`. */
+  graceMs?: number;
+}
+
+export class RequestRouter {
+  readonly table: AttributionTable<SessionExtra | undefined>;
+  /** One user (stdio): what cannot be attributed may go to the one open session. */
+  singleUser = false;
+
+  constructor(private readonly options: RequestRouterOptions) {
+    this.table = new AttributionTable(options.graceMs ?? DEFAULT_ATTRIBUTION_GRACE_MS);
+  }
 
   /** Run a session's request on `server`; server → client requests meanwhile can route to it. */
   async forward<T>(
@@ -57,54 +69,75 @@ export class RequestRouter {
     extra: SessionExtra,
     run: (context: ForwardContext) => Promise<T>,
   ): Promise<T> {
-    const entry: InFlight = { sessionId, extra };
-    let set = this.inFlight.get(server);
-    if (!set) this.inFlight.set(server, (set = new Set()));
-    set.add(entry);
+    const end = this.table.begin(server, sessionId, extra);
     try {
       return await run(forwardContext(extra));
     } finally {
-      set.delete(entry);
-      if (set.size === 0) this.inFlight.delete(server);
+      end();
     }
+  }
+
+  /**
+   * Work the gateway does for a session outside a forwarded request (a subscribe, an unsubscribe
+   * when it closes): what the server logs meanwhile is that session's, and no one else's.
+   */
+  async attributed<T>(server: string, sessionId: string, run: () => Promise<T>): Promise<T> {
+    const end = this.table.begin(server, sessionId, undefined);
+    try {
+      return await run();
+    } finally {
+      end();
+    }
+  }
+
+  /** The session that caused what `server` sends now, if exactly one can have (logging uses it too). */
+  owner(server: string): string | undefined {
+    return this.table.attribute(server).sessionId;
   }
 
   /** The hub's `serverRequestHandler`: answer an upstream's request through the right client. */
   async route(server: string, request: McpMessage, signal: AbortSignal): Promise<Record<string, unknown>> {
-    const bySession = new Map<string, InFlight>();
-    for (const entry of this.inFlight.get(server) ?? []) bySession.set(entry.sessionId, entry);
+    if (request.method === 'roots/list' && !this.singleUser)
+      return { roots: this.options.operatorRoots?.(server) ?? [] };
     const message = { method: request.method, params: request.params ?? {} };
-    if (bySession.size > 1) {
+    const { sessionId, live, sessions } = this.table.attribute(server);
+    if (sessions > 1) {
       throw new ProxyError(
         ErrorCode.InternalError,
-        `toolsearch gateway: cannot route ${request.method} from "${server}": requests of ${bySession.size} client sessions are in flight on it and the request does not say which one caused it. Retry when only one is running.`,
+        `toolsearch gateway: cannot route ${request.method} from "${server}": requests of ${sessions} client sessions are in flight on it and the request does not say which one caused it. Retry when only one is running.`,
       );
     }
-    const [caller] = bySession.values();
-    if (caller) {
-      this.requireCapability(caller.sessionId, server, request);
-      return (await caller.extra.mcpReq.send(message, AnyResult, {
+    if (sessionId !== undefined && live) {
+      this.requireCapability(sessionId, server, request);
+      return (await live.mcpReq.send(message, AnyResult, {
         signal,
         timeout: CLIENT_ANSWER_TIMEOUT_MS,
       })) as Record<string, unknown>;
     }
-    const live = this.liveSessions();
-    const only = live.length === 1 ? this.sessionServer(live[0]!) : undefined;
+    const only = this.singleUser ? this.onlySession() : undefined;
     if (!only) {
       throw new ProxyError(
         ErrorCode.InternalError,
-        `toolsearch gateway: cannot route ${request.method} from "${server}": no client request is in flight on it and ${live.length} sessions are open.`,
+        sessionId !== undefined
+          ? `toolsearch gateway: refused ${request.method} from "${server}": the client request that caused it has ended, and it is not sent to anyone else.`
+          : `toolsearch gateway: refused ${request.method} from "${server}": no client request is in flight on it, so it cannot be attributed to a session.`,
       );
     }
-    this.requireCapability(live[0]!, server, request);
-    return (await only.request(message, AnyResult, { signal, timeout: CLIENT_ANSWER_TIMEOUT_MS })) as Record<
-      string,
-      unknown
-    >;
+    this.requireCapability(only.sessionId, server, request);
+    return (await only.server.request(message, AnyResult, {
+      signal,
+      timeout: CLIENT_ANSWER_TIMEOUT_MS,
+    })) as Record<string, unknown>;
+  }
+
+  private onlySession(): { sessionId: string; server: Server } | undefined {
+    const live = this.options.liveSessions();
+    const server = live.length === 1 ? this.options.sessionServer(live[0]!) : undefined;
+    return server && { sessionId: live[0]!, server };
   }
 
   private requireCapability(sessionId: string, server: string, request: McpMessage): void {
-    const missing = missingCapability(this.sessionServer(sessionId), request);
+    const missing = missingCapability(this.options.sessionServer(sessionId), request);
     if (missing)
       throw new ProxyError(
         ErrorCode.MethodNotFound,

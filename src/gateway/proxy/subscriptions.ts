@@ -13,6 +13,8 @@ export type SubscribeUpstream = (
   server: string,
   method: 'resources/subscribe' | 'resources/unsubscribe',
   uri: string,
+  /** The session whose request (or close) causes it: what the server logs meanwhile is its own. */
+  sessionId: string | undefined,
 ) => Promise<void>;
 
 export class Subscriptions {
@@ -25,7 +27,7 @@ export class Subscriptions {
   subscribe(sessionId: string, clientUri: string, route: Route): Promise<void> {
     return this.serialize(route, async () => {
       const holders = this.holders.get(keyOf(route)) ?? new Map<string, string>();
-      if (holders.size === 0) await this.upstream(route.server, 'resources/subscribe', route.target);
+      if (holders.size === 0) await this.upstream(route.server, 'resources/subscribe', route.target, sessionId);
       holders.set(sessionId, clientUri);
       this.holders.set(keyOf(route), holders);
     });
@@ -36,7 +38,7 @@ export class Subscriptions {
       const holders = this.holders.get(keyOf(route));
       if (!holders?.delete(sessionId) || holders.size > 0) return;
       this.holders.delete(keyOf(route));
-      await this.upstream(route.server, 'resources/unsubscribe', route.target);
+      await this.upstream(route.server, 'resources/unsubscribe', route.target, sessionId);
     });
   }
 
@@ -66,7 +68,10 @@ export class Subscriptions {
       keys.map((key) => {
         const [, target] = splitKey(key);
         return this.serialize({ server, target }, async () => {
-          if (this.holders.get(key)?.size) await this.upstream(server, 'resources/subscribe', target);
+          const holders = this.holders.get(key);
+          if (!holders?.size) return;
+          const [only] = holders.size === 1 ? holders.keys() : [undefined];
+          await this.upstream(server, 'resources/subscribe', target, only);
         }).catch(() => failed.push(target));
       }),
     );

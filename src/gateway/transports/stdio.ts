@@ -12,6 +12,8 @@ export async function serveStdio(gateway: ToolsearchGateway): Promise<void> {
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
   });
+  // One user: what no request can be named for goes to it, and its roots pass through (README).
+  gateway.proxy.singleUser = true;
   await gateway.connect(transport, STDIO_SESSION_ID);
   process.stdin.once('end', () => void transport.close());
   await closed;
