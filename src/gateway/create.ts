@@ -5,6 +5,7 @@
  */
 import { resolveLimits, type Limits } from '../core/limits.js';
 import { readHubConfig, type HubConfig } from '../mcp/config.js';
+import { ConfigReloader, describeChanges } from '../mcp/config-reloader.js';
 import { defaultHubConfig, type DefaultServersOptions } from '../mcp/defaults.js';
 import { McpHub, type HubOptions } from '../mcp/hub.js';
 import { silentLogger, type Logger } from '../util/log.js';
@@ -46,6 +47,11 @@ export interface GatewayFromConfigOptions extends DefaultServersOptions {
    * Default: the config's `toolSearch.tracing`, else off.
    */
   tracing?: boolean;
+  /**
+   * G7: watch the config file and reload it on change (`serve` does). With a file config the
+   * stack always has a `reloader` (SIGHUP calls its `reload()`); this only starts the watch.
+   */
+  watchConfig?: boolean | { debounceMs?: number };
 }
 
 export interface GatewayStack {
@@ -57,6 +63,8 @@ export interface GatewayStack {
   limits: Limits;
   /** G9: the audit log, when one is configured. */
   audit?: AuditLog;
+  /** G7: with a config file, what reloads it (`reload()`, `onReload`, `status()`). */
+  reloader?: ConfigReloader;
   close(): Promise<void>;
 }
 
@@ -102,17 +110,38 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     operations,
   });
   if (options.startHub !== false) hub.start();
+  const reloader =
+    typeof options.config === 'string' ? configReloader(options, options.config, hub, logger) : undefined;
+  // G7 → G9: every reload, applied or refused, reaches the audit log and whoever else listens.
+  reloader?.onReload((event) =>
+    operations.events.emit({
+      type: 'reload',
+      outcome: event.ok ? 'ok' : 'failed',
+      source: event.source,
+      detail: event.ok ? describeChanges(event.changes!) : event.error!,
+    }),
+  );
   return {
     hub,
     gateway,
     ...(redis && { redis }),
     limits,
     ...(audit && { audit }),
+    ...(reloader && { reloader }),
     close: async () => {
+      reloader?.close();
       await gateway.close();
       await audit?.close();
       await hub.close();
       await redis?.close();
     },
   };
+}
+
+function configReloader(options: GatewayFromConfigOptions, path: string, hub: McpHub, logger: Logger): ConfigReloader {
+  const watch = options.watchConfig;
+  const debounceMs = typeof watch === 'object' ? watch.debounceMs : undefined;
+  const reloader = new ConfigReloader(path, hub, { logger, ...(debounceMs !== undefined && { debounceMs }) });
+  if (watch) reloader.watch();
+  return reloader;
 }

@@ -12,6 +12,14 @@ export {
   type ServerFeatures,
 } from './aggregate.js';
 export {
+  ConfigReloader,
+  type ConfigReloaderOptions,
+  type ConfigStatus,
+  describeChanges,
+  type ReloadEvent,
+  type ReloadTrigger,
+} from './config-reloader.js';
+export {
   type HttpServerConfig,
   type HubConfig,
   isStdioServer,
@@ -62,6 +70,7 @@ export {
   sanitizeLogText,
   silentLogger,
 } from '../util/log.js';
+export { diffServers, type ServerChanges } from './reload-plan.js';
 export { sdkConnectionFactory, HUB_CLIENT_INFO } from './sdk-connection.js';
 export {
   BackoffState,
@@ -70,3 +79,5 @@ export {
   type FailureEvidence,
   type RetryDecision,
 } from './server-state.js';
+export { globToRegExp, type ToolOverride, ToolRules, type ToolRulesConfig, type Visibility } from './tool-rules.js';
+export { type Environment, type ExpandedSecret, expandString, redactSecrets, VariableError } from './variables.js';

@@ -54,6 +54,8 @@ export interface ServeOptions extends EmbeddingsFlags {
   auditLog?: string;
   /** G9: `--trace`: OpenTelemetry spans (needs @opentelemetry/api and a registered SDK). */
   trace?: boolean;
+  /** G7: `--no-watch`: reload on SIGHUP only, not on every save. */
+  watch?: boolean;
 }
 
 export function parseHostPort(value: string): { host: string; port: number } {
@@ -170,6 +172,7 @@ export function addServeOptions(command: Command): Command {
       'JSON Lines audit log of calls, searches, sign-ins and reloads ("-" for stderr; overrides toolSearch.audit)',
     )
     .option('--trace', 'OpenTelemetry spans through @opentelemetry/api (to the tracer provider the process registers)')
+    .option('--no-watch', 'do not reload the --config file when it changes (SIGHUP still reloads it)')
     .option('--settle-ms <ms>', 'how long to wait for servers before printing the summary', (v) => Number(v), 10_000);
 }
 
@@ -223,6 +226,8 @@ export async function runServe(
     ...(options.trace === true && { tracing: true }),
     // H4: servers start only once the port is bound.
     startHub: false,
+    // G7: a saved config file applies without a restart (`--no-watch`: on SIGHUP only).
+    watchConfig: options.watch !== false,
     logger,
   });
   let http: RunningHttpGateway | undefined;
@@ -264,6 +269,7 @@ export async function runServe(
         servers: () => stack.hub.status(),
         sessions: () => http?.sessionCount() ?? 0,
         ...(metrics && { metrics }),
+        config: () => stack.reloader?.status(),
       },
       GATEWAY_SERVER_INFO.version,
     );
@@ -293,6 +299,7 @@ export async function runServe(
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
+  onReloadSignal(stack, logger);
   // Whatever ends the process, spawned servers must not outlive it.
   process.once('exit', () => stack.hub.terminateNow());
 
@@ -321,6 +328,16 @@ export async function runServe(
   await stack.hub.settled(options.settleMs);
   out(`${formatSummary(await summarizeGateway(stack.gateway))}\n`);
   return { stack, http, ...(metricsUrl !== undefined && { metricsUrl }) };
+}
+
+/** G7: SIGHUP reloads the config file (and no longer ends the process, its default). */
+function onReloadSignal(stack: GatewayStack, logger: Logger): void {
+  if (process.platform === 'win32') return;
+  process.on('SIGHUP', () => {
+    if (!stack.reloader) return logger.warn('SIGHUP: nothing to reload (no --config file; the bundled servers run)');
+    logger.info('SIGHUP: reloading the config');
+    void stack.reloader.reload('signal');
+  });
 }
 
 async function logSummary(logger: Logger, stack: GatewayStack): Promise<void> {

@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import type { StatusSearchAnswer, StatusSnapshot } from '../../gateway/status/routes.js';
 import { STATUS_JSON_PATH, STATUS_SEARCH_PATH } from '../../gateway/status/routes.js';
 import { hasFaultyServer } from '../../gateway/status/readiness.js';
+import { describeChanges } from '../../mcp/config-reloader.js';
 
 /** `toolsearch status` exits 2 when a server is failed or quarantined (1: the gateway could not be read). */
 export const STATUS_EXIT_FAULTY_SERVER = 2;
@@ -84,6 +85,7 @@ export function formatStatus(s: StatusSnapshot, base: string): string {
     `toolsearch ${s.version} at ${base} — up ${s.uptimeSeconds} s, ${s.sessions} session(s)`,
     `servers: ${s.states.connected} connected, ${s.states.connecting} connecting, ${s.states.failed} failed, ${s.states.quarantined} quarantined`,
     `tools: ${s.tools.total} (${s.tools.deferred} deferred)`,
+    ...configLines(s),
     `tool-definition tokens per request: ${s.tokens.eager} eager vs ${s.tokens.deferred} deferred (saves ${s.tokens.savedPerRequest}, ${pct}%) — ${s.tokens.counted}`,
     '',
     `${pad('server', 24)} ${pad('state', 12)} ${pad('tools', 6, true)} ${pad('res', 5, true)} ${pad('prompts', 7, true)} ${pad('reconnects', 10, true)}  last error`,
@@ -98,6 +100,22 @@ export function formatStatus(s: StatusSnapshot, base: string): string {
     );
   }
   return lines.join('\n');
+}
+
+/** G7: the config file, and a refused reload loudly (the gateway runs the previous config). */
+function configLines(s: StatusSnapshot): string[] {
+  const config = s.config;
+  if (!config) return [];
+  const last = config.lastReload;
+  const head = `config: ${config.source}${config.watching ? ' (watched)' : ''}`;
+  if (!last) return [head];
+  const when = new Date(last.at).toISOString();
+  if (!last.ok) return [head, `RELOAD REFUSED at ${when}, the previous config keeps running: ${last.error}`];
+  return [
+    head,
+    `last reload at ${when} (${last.trigger}): ${last.changes ? describeChanges(last.changes) : 'ok'}` +
+      (last.needsRestart ? `; toolSearch.${last.needsRestart.join(', toolSearch.')} applies on restart` : ''),
+  ];
 }
 
 export function formatSearchAnswer(a: StatusSearchAnswer): string {

@@ -36,12 +36,15 @@ export function statusPageHtml(nonce: string): string {
   ol#hits { padding-left: 1.4rem; }
   ol#hits li { margin-bottom: .6rem; background: #fff; border: 1px solid #e5e5e5; border-radius: 6px; padding: .4rem .7rem; }
   pre { margin: .3rem 0 0; white-space: pre-wrap; font-size: .8rem; color: #333; }
+  #config { margin: .4rem 0 1rem; }
+  #config.refused { background: #fbd9d7; border: 1px solid #e08b84; padding: .5rem .7rem; border-radius: 6px; }
   #auth { display: none; background: #fff7e0; border: 1px solid #e7c75f; padding: .6rem; border-radius: 6px; margin-bottom: 1rem; }
 </style>
 </head>
 <body>
 <h1>toolsearch gateway</h1>
 <div class="muted" id="meta">loading…</div>
+<div class="muted" id="config"></div>
 <div id="auth">
   <p>This gateway needs its bearer token (the same as for <code>/mcp</code>).</p>
   <form id="auth-form"><input type="password" id="token" placeholder="token" autocomplete="off"><button>Use token</button></form>
@@ -92,6 +95,24 @@ export function statusPageHtml(nonce: string): string {
       return tr;
     });
     $('servers').tBodies[0].replaceChildren(...rows);
+    renderConfig(s.config);
+  }
+  function renderConfig(config) {
+    const box = $('config');
+    box.className = 'muted';
+    if (!config) { box.textContent = ''; return; }
+    const last = config.lastReload;
+    let text = 'config ' + config.source + (config.watching ? ' (watched)' : '');
+    if (last && !last.ok) {
+      box.className = 'refused';
+      text += ' — reload refused at ' + new Date(last.at).toLocaleTimeString() + ', the previous config keeps running: ' + last.error;
+    } else if (last) {
+      const c = last.changes;
+      const parts = [c.added.length && 'added ' + c.added.join(', '), c.removed.length && 'removed ' + c.removed.join(', '), c.changed.length && 'restarted ' + c.changed.join(', ')].filter(Boolean);
+      text += ' — reloaded at ' + new Date(last.at).toLocaleTimeString() + ': ' + (parts.join('; ') || 'no server changed') +
+        (last.needsRestart ? ' (toolSearch.' + last.needsRestart.join(', toolSearch.') + ' applies on restart)' : '');
+    }
+    box.textContent = text;
   }
   async function refresh() { try { render(await get('status.json')); } catch (error) { $('meta').textContent = String(error.message || error); } }
   $('auth-form').addEventListener('submit', (event) => { event.preventDefault(); sessionStorage.setItem(tokenKey, $('token').value); refresh(); });

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FailedServer } from '../../core/catalog.js';
+import type { ConfigStatus } from '../../mcp/config-reloader.js';
 import type { ServerState, ServerStatus } from '../../mcp/server-state.js';
 import { formatExplanation, ToolSearcher, type SuggestedServer } from '../../search/index.js';
 import type { ToolsearchGateway } from '../gateway.js';
@@ -36,6 +37,8 @@ export interface StatusSource {
   readonly startedAt?: number;
   /** G9: serve `/metrics` (with the token, as the status data). */
   readonly metrics?: GatewayMetrics;
+  /** G7: the config file and its last reload (absent: no file, e.g. the bundled servers). */
+  config?(): ConfigStatus | undefined;
 }
 
 export interface StatusSnapshot {
@@ -54,6 +57,8 @@ export interface StatusSnapshot {
   };
   readonly pendingServers: readonly string[];
   readonly failedServers: readonly FailedServer[];
+  /** G7: the config file and how its last reload went (a refused file says why). */
+  readonly config?: ConfigStatus;
 }
 
 export interface StatusSearchHit {
@@ -99,6 +104,7 @@ export function statusReporter(source: StatusSource, version: string): () => Pro
       memo = { version: catalog.version, summary: await summarizeGateway(source.gateway) };
     const { summary } = memo;
     const servers = source.servers();
+    const config = source.config?.();
     return {
       version,
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
@@ -114,6 +120,7 @@ export function statusReporter(source: StatusSource, version: string): () => Pro
       },
       pendingServers: catalog.pendingServers,
       failedServers: catalog.failedServers,
+      ...(config && { config }),
     };
   };
 }
