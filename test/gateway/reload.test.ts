@@ -4,7 +4,7 @@
  * and SIGHUP sent to a spawned `toolsearch serve`.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -150,6 +150,7 @@ describe('G7 live reload of an edited config file, one client session connected 
 describe('G7 SIGHUP reloads a running toolsearch serve', () => {
   const dir = mkdtempSync(join(tmpdir(), 'toolsearch-sighup-'));
   const config = join(dir, 'mcp.json');
+  const audit = join(dir, 'audit.jsonl');
   let child: ChildProcess;
   let stderr = '';
   let base: string;
@@ -170,6 +171,8 @@ describe('G7 SIGHUP reloads a running toolsearch serve', () => {
         '--no-watch',
         '--settle-ms',
         '0',
+        '--audit-log',
+        audit,
       ],
       { env: { ...process.env, TOOLSEARCH_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -207,6 +210,14 @@ describe('G7 SIGHUP reloads a running toolsearch serve', () => {
     expect(status.config?.lastReload).toMatchObject({ ok: false, trigger: 'signal' });
     expect(status.servers.map((s) => s.server)).toEqual(['alpha', 'beta']);
     expect(child.exitCode).toBeNull();
+    // G9: both reloads are audit records.
+    const records = await waitFor(() => {
+      const lines = existsSync(audit) ? readFileSync(audit, 'utf8').split('\n').filter(Boolean) : [];
+      const reloads = lines.map((l) => JSON.parse(l) as { type: string; outcome: string; detail?: string });
+      return reloads.filter((r) => r.type === 'reload').length >= 2 && reloads.filter((r) => r.type === 'reload');
+    }, 'two reload records in the audit log');
+    expect(records.map((r) => r.outcome)).toEqual(['ok', 'failed']);
+    expect(records[0]!.detail).toContain('added beta');
   }, 60_000);
 });
 
