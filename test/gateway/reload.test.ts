@@ -214,7 +214,8 @@ describe('G7 SIGHUP reloads a running toolsearch serve', () => {
     const records = await waitFor(() => {
       const lines = existsSync(audit) ? readFileSync(audit, 'utf8').split('\n').filter(Boolean) : [];
       const reloads = lines.map((l) => JSON.parse(l) as { type: string; outcome: string; detail?: string });
-      return reloads.filter((r) => r.type === 'reload').length >= 2 && reloads.filter((r) => r.type === 'reload');
+      const found = reloads.filter((r) => r.type === 'reload');
+      return found.length >= 2 ? found : undefined;
     }, 'two reload records in the audit log');
     expect(records.map((r) => r.outcome)).toEqual(['ok', 'failed']);
     expect(records[0]!.detail).toContain('added beta');
