@@ -34,6 +34,8 @@ export interface HitExplanation {
   readonly clause?: { readonly text: string; readonly score: number };
   /** With an embedder: the tool's rank by embedding similarity and in the lexical ranking (1-based). */
   readonly embedding?: { readonly rank?: number; readonly lexicalRank?: number };
+  /** C13: earlier searches like this one that led to this tool (similarity 0–1 of the closest). */
+  readonly learned?: { readonly searches: number; readonly similarity: number };
 }
 
 function round(n: number): string {
@@ -58,6 +60,12 @@ export function formatExplanation(e: HitExplanation): string[] {
       `server evidence: +${round(e.server.score)} from server "${e.server.name}" (${e.server.terms.join(', ')})`,
     );
   if (e.clause && e.clause.score > 0) lines.push(`clause evidence: +${round(e.clause.score)} for "${e.clause.text}"`);
+  if (e.learned) {
+    const n = e.learned.searches;
+    lines.push(
+      `learned: ${n} earlier search${n === 1 ? '' : 'es'} like this led here (similarity ${round(e.learned.similarity)})`,
+    );
+  }
   if (e.embedding) {
     const emb = e.embedding.rank !== undefined ? `embedding rank ${e.embedding.rank}` : 'not in the embedding top 50';
     const lex =

@@ -5,6 +5,7 @@
  */
 import type { ToolSpec } from '../core/tool.js';
 import type { RankedTool } from './ranker.js';
+import type { LearnedMatch } from './learning/channel.js';
 import { sourceName } from './text.js';
 
 /** The RRF constant: 60 is the usual choice; larger values flatten the rank differences. */
@@ -40,10 +41,12 @@ export interface FusedHit {
   readonly fused: boolean;
   readonly lexicalRank?: number;
   readonly embeddingRank?: number;
+  /** C13: learned evidence that lifted or brought this tool. */
+  readonly learned?: LearnedMatch;
 }
 
 export function fuseRanked(
-  lexical: readonly RankedTool[],
+  lexical: readonly (RankedTool & { readonly learned?: LearnedMatch })[],
   tools: readonly ToolSpec[],
   vectors: readonly (readonly number[] | undefined)[],
   queryVector: readonly number[],
@@ -59,6 +62,7 @@ export function fuseRanked(
     .slice(0, SEMANTIC_DEPTH);
   for (const [rank, s] of semantic.entries()) fused.set(s.name, (fused.get(s.name) ?? 0) + 1 / (RRF_K + rank + 1));
   const lexicalOrder = new Map(lexical.map((r, i) => [r.name, i]));
+  const learned = new Map(lexical.flatMap((r) => (r.learned ? [[r.name, r.learned] as const] : [])));
   const semanticOrder = new Map(semantic.map((s, i) => [s.name, i]));
   return [...fused.entries()]
     .sort((a, b) => b[1] - a[1] || (lexicalOrder.get(a[0]) ?? 1e9) - (lexicalOrder.get(b[0]) ?? 1e9))
@@ -71,6 +75,7 @@ export function fuseRanked(
         fused: true,
         ...(l !== undefined && { lexicalRank: l + 1 }),
         ...(e !== undefined && { embeddingRank: e + 1 }),
+        ...(learned.has(name) && { learned: learned.get(name)! }),
       };
     });
 }

@@ -6,6 +6,7 @@ import type { ServerInfo, ToolSpec } from '../core/tool.js';
 import type { HitExplanation } from './explain.js';
 import type { Embedder, Ranker, RankerName } from './ranker.js';
 import type { SuggestedServer } from './suggest.js';
+import type { LearnedRanking } from './learning/learned-ranking.js';
 
 export interface SearchPool {
   readonly tools: readonly ToolSpec[];
@@ -49,6 +50,8 @@ export interface ToolSearcherOptions {
   ranker?: Ranker | RankerName;
   embedder?: Embedder;
   maxResults?: number;
+  /** C13: learned evidence from earlier searches that led to calls, fused with the keyword ranking. */
+  learned?: LearnedRanking;
 }
 
 export interface SearchOptions {

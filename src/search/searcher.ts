@@ -15,6 +15,8 @@ import { createRanker } from './rankers.js';
 import { fuseRanked, toolEmbeddingText, type FusedHit } from './fusion.js';
 import { toolNameParts, wordBoundaryPattern } from './text.js';
 import type { HitExplanation } from './explain.js';
+import type { LearnedRanking } from './learning/learned-ranking.js';
+import type { LearnedHit } from './learning/fuse.js';
 import { isLowConfidence, suggestServers } from './suggest.js';
 import { PoolFacts } from './pool-facts.js';
 import type {
@@ -82,6 +84,7 @@ export class ToolSearcher {
   private readonly ranker: Ranker;
   private readonly embedder: Embedder | undefined;
   private readonly maxResults: number;
+  private readonly learned: LearnedRanking | undefined;
   private readonly rankerCache = new Map<string, Ranker>();
   private cached: PoolIndex | undefined;
   /** Identity fast path: the same pool object (or same arrays) skips computing the key. */
@@ -95,6 +98,7 @@ export class ToolSearcher {
     this.ranker = typeof options.ranker === 'object' ? options.ranker : createRanker(options.ranker ?? 'default');
     this.embedder = options.embedder;
     this.maxResults = clampResults(options.maxResults, DEFAULT_MAX_RESULTS);
+    this.learned = options.learned;
   }
 
   /** Build (or reuse) the index for this pool; with an async embedder, wait for the tool vectors. */
@@ -194,6 +198,7 @@ export class ToolSearcher {
       names.map((name, i) => ({ name, rank: i + 1, how: `${this.ranker.name} ranking` }));
     return base.map((e, i) => {
       const hit = hits[i]!;
+      if (hit.learned) e = { ...e, learned: { searches: hit.learned.searches, similarity: hit.learned.similarity } };
       if (!hit.fused) return e;
       return {
         ...e,
@@ -276,20 +281,39 @@ export class ToolSearcher {
     if (query.terms.length === 0) return [];
     const accept = query.required.length > 0 ? requiredTermFilter(index.deferredTools, query.required) : undefined;
     const rankerIndex = this.rankerIndex(index, this.ranker);
-    const lexicalOnly = () => rankerIndex.search(query, limit, accept).map((r) => ({ name: r.name, fused: false }));
+    const lexicalOnly = () =>
+      this.lexicalList(index, rankerIndex, query, limit, accept).map((r) => ({
+        name: r.name,
+        fused: false,
+        ...(r.learned && { learned: r.learned }),
+      }));
     if (!this.embedder) return lexicalOnly();
     const vector = queryVector ?? this.syncQueryVector(query.text);
     const vectors = index.vectors ?? this.syncToolVectors(index);
     if (!vector || !vectors) return lexicalOnly();
-    const lexical = rankerIndex.search(query, Math.max(50, limit * 10), accept);
+    const lexical = this.lexicalList(index, rankerIndex, query, Math.max(50, limit * 10), accept);
     return fuseRanked(lexical, index.deferredTools, vectors, vector, limit, accept);
+  }
+
+  /** C13: the lexical list, with learned evidence fused in when a learned log is attached. */
+  private lexicalList(
+    index: PoolIndex,
+    rankerIndex: RankerIndex,
+    query: ParsedQuery,
+    limit: number,
+    accept: ((name: string) => boolean) | undefined,
+  ): readonly LearnedHit[] {
+    const search = (depth: number) => rankerIndex.search(query, depth, accept);
+    if (!this.learned) return search(limit);
+    return this.learned.rank(index.deferredTools, query.text, search, limit, accept);
   }
 
   /** C10: RRF of the lexical list and the ranking by vectors the caller computed (an embedding server). */
   private rankWithVectors(index: PoolIndex, query: ParsedQuery, limit: number, vectors: SearchVectors): FusedHit[] {
     if (query.terms.length === 0) return [];
     const accept = query.required.length > 0 ? requiredTermFilter(index.deferredTools, query.required) : undefined;
-    const lexical = this.rankerIndex(index, this.ranker).search(query, Math.max(50, limit * 10), accept);
+    const rankerIndex = this.rankerIndex(index, this.ranker);
+    const lexical = this.lexicalList(index, rankerIndex, query, Math.max(50, limit * 10), accept);
     const toolVectors = index.deferredTools.map((t) => vectors.tool(t));
     return fuseRanked(lexical, index.deferredTools, toolVectors, vectors.query, limit, accept);
   }

@@ -1,0 +1,139 @@
+/**
+ * `npm run bench:learning` — C13, issue 23's protocol: per set, the queries shuffled with seed 7,
+ * the first fraction F taken as the usage log (query → each gold tool, as if the agent had called
+ * it), the rest evaluated; R@5 without (static) and with the learned channel, side by side, for
+ * F ∈ {0.1, 0.25, 0.5}, the six sets and the distractor case. Writes bench/results/learning.md.
+ * Options: --sets a,b  --no-write  --naive (also the naive variant: past queries appended to descriptions)
+ * Env: LEARN='{"gate":0.5,"weight":1,"depth":30}' overrides the channel/fusion options (iteration only).
+ */
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRanker } from '../src/search/rankers.js';
+import { parseKeywordQuery } from '../src/search/query.js';
+import type { ToolSpec } from '../src/core/tool.js';
+import { LearnedLog } from '../src/search/learning/log.js';
+import { LearnedRanking } from '../src/search/learning/learned-ranking.js';
+import { distractorSet, loadSet, QUERY_SETS, type BenchSet, type LabelledQuery } from './datasets.js';
+import { evaluate, type RankIds } from './evaluate.js';
+import { f3, header } from './report.js';
+import { shuffled } from './learning-split.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const FRACTIONS = [0.1, 0.25, 0.5] as const;
+const SEED = 7;
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const override = JSON.parse(process.env.LEARN ?? '{}') as Record<string, number>;
+const channelOptions = pick(override, ['gate', 'halfLifeDays', 'maxDfShare']);
+const fusionOptions = pick(override, ['weight', 'depth', 'cap']);
+const naive = process.argv.includes('--naive');
+
+function pick(o: Record<string, number>, keys: string[]): Record<string, number> {
+  return Object.fromEntries(Object.entries(o).filter(([k]) => keys.includes(k)));
+}
+
+interface Row {
+  set: string;
+  fraction: number;
+  logged: number;
+  evaluated: number;
+  static: number;
+  learned: number;
+  naive?: number;
+}
+
+function usageLog(set: BenchSet, past: readonly LabelledQuery[]): LearnedLog {
+  const nameOf = new Map(set.tools.map((t) => [t.id ?? t.name, t.name]));
+  const log = new LearnedLog({ perTool: 10_000, total: 1_000_000 });
+  let at = Date.now() - past.length;
+  for (const q of past)
+    for (const group of q.gold) {
+      const tool = nameOf.get(group[0]!);
+      if (tool !== undefined) log.record({ query: q.query, tool, at: at++ });
+    }
+  return log;
+}
+
+function idRanking(tools: readonly ToolSpec[], rank: (query: string) => readonly { name: string }[]): RankIds {
+  const idOf = new Map(tools.map((t) => [t.name, t.id ?? t.name]));
+  return (query) => rank(query).map((r) => idOf.get(r.name)!);
+}
+
+function naiveRanking(set: BenchSet, past: readonly LabelledQuery[]): RankIds {
+  const extra = new Map<string, string[]>();
+  for (const q of past) for (const g of q.gold) extra.set(g[0]!, [...(extra.get(g[0]!) ?? []), q.query]);
+  const tools = set.tools.map((t) => {
+    const more = extra.get(t.id ?? t.name);
+    return more ? { ...t, description: `${t.description} ${more.join(' ')}` } : t;
+  });
+  const index = createRanker('default').build(tools);
+  return idRanking(tools, (q) => index.search(parseKeywordQuery(q), 10));
+}
+
+function run(set: BenchSet): Row[] {
+  const index = createRanker('default').build(set.tools);
+  const order = shuffled(set.queries, SEED);
+  const staticRank = idRanking(set.tools, (q) => index.search(parseKeywordQuery(q), 10));
+  const rows: Row[] = [];
+  for (const fraction of FRACTIONS) {
+    const cut = Math.floor(order.length * fraction);
+    const past = order.slice(0, cut);
+    const future: BenchSet = { ...set, queries: order.slice(cut) };
+    // The searcher's own path (ToolSearcher → LearnedRanking.rank), minus the select:/exact-name rules.
+    const learning = new LearnedRanking(usageLog(set, past), { channel: channelOptions, fusion: fusionOptions });
+    const learnedRank = idRanking(set.tools, (q) => {
+      const parsed = parseKeywordQuery(q);
+      return learning.rank(set.tools, q, (depth) => index.search(parsed, depth), 10);
+    });
+    rows.push({
+      set: set.name,
+      fraction,
+      logged: past.length,
+      evaluated: future.queries.length,
+      static: evaluate(future, staticRank).all['R@5'],
+      learned: evaluate(future, learnedRank).all['R@5'],
+      ...(naive && { naive: evaluate(future, naiveRanking(set, past)).all['R@5'] }),
+    });
+  }
+  return rows;
+}
+
+const setNames = arg('sets')?.split(',') ?? [...QUERY_SETS, 'distractors'];
+const rows: Row[] = [];
+const started = Date.now();
+for (const name of setNames) {
+  const set = name === 'distractors' ? { ...distractorSet(), name: 'distractors' } : loadSet(name);
+  const setRows = run(set);
+  rows.push(...setRows);
+  console.error(
+    `${name}: ${setRows.map((r) => `F=${r.fraction} ${f3(r.static)}→${f3(r.learned)}${r.naive !== undefined ? ` (naive ${f3(r.naive)})` : ''}`).join('  ')}`,
+  );
+}
+const worst = Math.min(...rows.map((r) => r.learned - r.static));
+console.error(`worst learned − static: ${worst.toFixed(4)}  (${Date.now() - started} ms)`);
+
+if (!process.argv.includes('--no-write')) {
+  const lines = [header('Search that learns from use (C13)', 'npm run bench:learning')];
+  lines.push(table(rows), '');
+  writeFileSync(join(HERE, 'results', 'learning.md'), `${lines.join('\n')}\n`);
+}
+
+function table(rows: readonly Row[]): string {
+  const out = [
+    '| set | F | logged | evaluated | static R@5 | learned R@5 | Δ |' + (naive ? ' naive R@5 |' : ''),
+    '|---|---|---|---|---|---|---|' + (naive ? '---|' : ''),
+  ];
+  for (const r of rows) {
+    const delta = r.learned - r.static;
+    out.push(
+      `| ${r.set} | ${r.fraction} | ${r.logged} | ${r.evaluated} | ${f3(r.static)} | ${f3(r.learned)} | ${delta >= 0 ? '+' : ''}${f3(delta)} |` +
+        (r.naive !== undefined ? ` ${f3(r.naive)} |` : ''),
+    );
+  }
+  return out.join('\n');
+}

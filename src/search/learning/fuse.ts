@@ -1,0 +1,76 @@
+/**
+ * C13 — fusing the learned channel with the lexical ranking. The lexical list (a deeper cut than
+ * the result) is re-scored as its score over the best lexical score plus `weight` times the
+ * learned strength; a tool the channel matches strongly enters even when the lexical list missed
+ * it (the strong-match path). A tool the channel does not match keeps its lexical score, so with
+ * no similar past search the order is exactly the lexical one.
+ */
+import type { RankedTool } from '../ranker.js';
+import type { LearnedMatch } from './channel.js';
+
+export interface LearnedFusionOptions {
+  /** Weight of the learned strength against the normalized lexical score (1 = the top hit's). */
+  readonly weight: number;
+  /** How many lexical hits are re-scored (at least the result's limit). */
+  readonly depth: number;
+  /** Upper bound of a tool's learned strength (in units of the top lexical score). */
+  readonly cap: number;
+}
+
+export const DEFAULT_LEARNED_FUSION: LearnedFusionOptions = { weight: 1, depth: 30, cap: 2 };
+
+export interface LearnedHit {
+  readonly name: string;
+  readonly score: number;
+  /** Present when learned evidence moved or brought this tool. */
+  readonly learned?: LearnedMatch;
+  /** 1-based lexical rank; absent when only the learned channel found it. */
+  readonly lexicalRank?: number;
+}
+
+/**
+ * The learned strength of a match: the similarity-weighted count of the past searches past the
+ * gate, capped, so intents that recur (many similar searches led here) lift more than one look-alike.
+ */
+export function learnedStrength(match: LearnedMatch, cap: number): number {
+  return Math.min(cap, match.evidence);
+}
+
+export function fuseLearned(
+  lexical: readonly RankedTool[],
+  matches: readonly LearnedMatch[],
+  limit: number,
+  options: LearnedFusionOptions = DEFAULT_LEARNED_FUSION,
+  accept?: (name: string) => boolean,
+): LearnedHit[] {
+  const top = lexical[0]?.score ?? 0;
+  const byTool = new Map(matches.map((m) => [m.tool, m]));
+  const lifts = new Map(matches.map((m) => [m.tool, options.weight * learnedStrength(m, options.cap)]));
+  const scored = new Map<string, LearnedHit>();
+  for (const [i, hit] of lexical.entries()) {
+    const learned = byTool.get(hit.name);
+    const base = top > 0 ? hit.score / top : 0;
+    const score = learned ? base + lifts.get(hit.name)! : base;
+    scored.set(hit.name, { name: hit.name, score, lexicalRank: i + 1, ...(learned && { learned }) });
+  }
+  for (const m of matches) {
+    if (scored.has(m.tool) || (accept && !accept(m.tool))) continue;
+    scored.set(m.tool, { name: m.tool, score: lifts.get(m.tool)!, learned: m });
+  }
+  return [...scored.values()]
+    .sort((a, b) => b.score - a.score || (a.lexicalRank ?? 1e9) - (b.lexicalRank ?? 1e9))
+    .slice(0, limit);
+}
+
+/** The searcher's keyword path with a learned channel: a deeper lexical cut, re-scored and cut to `limit`. */
+export function rankWithLearning(
+  lexicalSearch: (depth: number) => readonly RankedTool[],
+  matches: readonly LearnedMatch[],
+  limit: number,
+  options: LearnedFusionOptions = DEFAULT_LEARNED_FUSION,
+  accept?: (name: string) => boolean,
+): LearnedHit[] {
+  if (matches.length === 0)
+    return lexicalSearch(limit).map((r, i) => ({ name: r.name, score: r.score, lexicalRank: i + 1 }));
+  return fuseLearned(lexicalSearch(Math.max(limit, options.depth)), matches, limit, options, accept);
+}

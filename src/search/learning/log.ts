@@ -1,0 +1,192 @@
+/**
+ * C13 — the usage log as ranking needs it: per tool, the distinct term sets of the searches that
+ * led to it, with a count and the time of the last one. Bounded per tool and in total; pure data
+ * (the file and Redis stores persist its `toJSON()` form).
+ */
+import { learnedTerms } from './terms.js';
+
+export interface LearnedEntry {
+  /** Sorted index terms of the search (see terms.ts). */
+  readonly terms: readonly string[];
+  /** How many searches with these terms led to the tool. */
+  count: number;
+  /** Epoch ms of the last one. */
+  last: number;
+}
+
+export interface ToolEvidence {
+  /** Schema fingerprint when the evidence was recorded (absent: unknown, always kept). */
+  schema?: string;
+  readonly entries: Map<string, LearnedEntry>;
+}
+
+export interface LearnedLogLimits {
+  /** Distinct term sets kept per tool; the least recent goes first. */
+  readonly perTool: number;
+  /** Distinct (tool, term set) entries kept in total. */
+  readonly total: number;
+}
+
+export const DEFAULT_LEARNED_LIMITS: LearnedLogLimits = { perTool: 200, total: 50_000 };
+
+/** The persisted form: version 1, tool → [terms joined by spaces, count, last]. */
+export interface LearnedLogJson {
+  readonly version: 1;
+  readonly tools: Record<string, { schema?: string; entries: [string, number, number][] }>;
+}
+
+export interface LearnedRecord {
+  readonly query: string;
+  readonly tool: string;
+  /** Epoch ms; defaults to now. */
+  readonly at?: number;
+  readonly schema?: string;
+}
+
+export class LearnedLog {
+  private readonly tools = new Map<string, ToolEvidence>();
+  private size = 0;
+  /** Bumped on every change, so a derived index knows when to rebuild. */
+  version = 0;
+
+  constructor(readonly limits: LearnedLogLimits = DEFAULT_LEARNED_LIMITS) {}
+
+  get entryCount(): number {
+    return this.size;
+  }
+
+  /** Record that a search for `query` led to `tool`. Returns false when the query has no terms. */
+  record(record: LearnedRecord): boolean {
+    const terms = learnedTerms(record.query);
+    if (terms.length === 0 || record.tool === '') return false;
+    this.add(record.tool, terms, 1, record.at ?? Date.now(), record.schema);
+    return true;
+  }
+
+  /** Add counted evidence (a merge from another store, or a load). */
+  add(tool: string, terms: readonly string[], count: number, last: number, schema?: string): void {
+    let evidence = this.tools.get(tool);
+    if (evidence && schema !== undefined && evidence.schema !== undefined && evidence.schema !== schema) {
+      // The schema changed: what the old tool learned does not carry over.
+      this.size -= evidence.entries.size;
+      evidence = undefined;
+    }
+    if (!evidence) this.tools.set(tool, (evidence = { entries: new Map() }));
+    if (schema !== undefined) evidence.schema = schema;
+    const key = terms.join(' ');
+    const entry = evidence.entries.get(key);
+    if (entry) {
+      entry.count += count;
+      entry.last = Math.max(entry.last, last);
+    } else {
+      evidence.entries.set(key, { terms: [...terms], count, last });
+      this.size++;
+      if (evidence.entries.size > this.limits.perTool) this.dropOldest(evidence);
+      if (this.size > this.limits.total * 1.05) this.prune();
+    }
+    this.version++;
+  }
+
+  evidence(tool: string): ToolEvidence | undefined {
+    return this.tools.get(tool);
+  }
+
+  toolNames(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  *entries(): IterableIterator<[string, ToolEvidence]> {
+    yield* this.tools;
+  }
+
+  /** Forget one tool's evidence; true when there was some. */
+  forget(tool: string): boolean {
+    const evidence = this.tools.get(tool);
+    if (!evidence) return false;
+    this.size -= evidence.entries.size;
+    this.tools.delete(tool);
+    this.version++;
+    return true;
+  }
+
+  clear(): void {
+    this.tools.clear();
+    this.size = 0;
+    this.version++;
+  }
+
+  /** Drop a tool's evidence when its schema is no longer the one it was learned under. */
+  checkSchema(tool: string, schema: string): void {
+    const evidence = this.tools.get(tool);
+    if (evidence?.schema !== undefined && evidence.schema !== schema) this.forget(tool);
+  }
+
+  toJSON(): LearnedLogJson {
+    const tools: LearnedLogJson['tools'] = {};
+    for (const [name, evidence] of this.tools) {
+      tools[name] = {
+        ...(evidence.schema !== undefined && { schema: evidence.schema }),
+        entries: [...evidence.entries.values()].map((e) => [e.terms.join(' '), e.count, e.last]),
+      };
+    }
+    return { version: 1, tools };
+  }
+
+  /** Merge a persisted form in. Throws a TypeError when `json` is not one. */
+  load(json: unknown): void {
+    for (const [tool, value] of Object.entries(checkJson(json).tools)) {
+      for (const [terms, count, last] of value.entries)
+        this.add(tool, terms.split(' ').filter(Boolean), count, last, value.schema);
+    }
+  }
+
+  static fromJSON(json: unknown, limits?: LearnedLogLimits): LearnedLog {
+    const log = new LearnedLog(limits);
+    log.load(json);
+    return log;
+  }
+
+  private dropOldest(evidence: ToolEvidence): void {
+    let oldestKey: string | undefined;
+    let oldest = Infinity;
+    for (const [key, entry] of evidence.entries)
+      if (entry.last < oldest) {
+        oldest = entry.last;
+        oldestKey = key;
+      }
+    if (oldestKey !== undefined && evidence.entries.delete(oldestKey)) this.size--;
+  }
+
+  /** Over the total cap: keep the most recent `limits.total` entries. */
+  private prune(): void {
+    const all: { tool: string; key: string; last: number }[] = [];
+    for (const [tool, evidence] of this.tools)
+      for (const [key, entry] of evidence.entries) all.push({ tool, key, last: entry.last });
+    all.sort((a, b) => b.last - a.last);
+    for (const drop of all.slice(this.limits.total)) {
+      const evidence = this.tools.get(drop.tool)!;
+      evidence.entries.delete(drop.key);
+      if (evidence.entries.size === 0) this.tools.delete(drop.tool);
+    }
+    this.size = Math.min(this.size, this.limits.total);
+  }
+}
+
+function checkJson(json: unknown): LearnedLogJson {
+  const j = json as LearnedLogJson;
+  if (typeof j !== 'object' || j === null || j.version !== 1 || typeof j.tools !== 'object' || j.tools === null)
+    throw new TypeError('not a learned-search file (version 1)');
+  for (const value of Object.values(j.tools)) {
+    const ok =
+      typeof value === 'object' &&
+      value !== null &&
+      Array.isArray(value.entries) &&
+      (value.schema === undefined || typeof value.schema === 'string') &&
+      value.entries.every(
+        (e) =>
+          Array.isArray(e) && typeof e[0] === 'string' && Number.isFinite(e[1]) && e[1] > 0 && Number.isFinite(e[2]),
+      );
+    if (!ok) throw new TypeError('learned-search file has a malformed tool entry');
+  }
+  return j;
+}
