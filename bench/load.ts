@@ -6,6 +6,10 @@
  * discovered tool → DELETE (terminateSession). Two rounds; reports throughput, p50/p99 latency,
  * failed calls, and the gateway's sessions and RSS (after GC) before, after round 1 and after
  * round 2 (equal sessions and flat RSS = nothing leaks). `--sessions N --calls N --rounds N`.
+ *
+ * G9: two gateway processes, operations off and on (metrics + audit log, tracing off), take the
+ * rounds in turn (off, on, off, on, …) so both see the same machine; the last table is on/off as a
+ * ratio of call latency p50 and p99 (target: p50 at most 1.10×).
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -32,20 +36,40 @@ interface GatewayStats {
   externalMiB: number;
 }
 
-const child = spawn(
-  process.execPath,
-  ['--expose-gc', '--import', 'tsx', new URL('./load-gateway.ts', import.meta.url).pathname],
-  { stdio: ['pipe', 'pipe', 'inherit'] },
-);
-const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-async function nextLine<T>(): Promise<T> {
-  const next = await lines.next();
-  if (next.done) throw new Error('the gateway process ended');
-  return JSON.parse(next.value) as T;
+interface GatewayProcess {
+  readonly label: string;
+  readonly url: string;
+  readonly tools: number;
+  stats(): Promise<GatewayStats>;
+  stop(): void;
 }
-async function stats(): Promise<GatewayStats> {
-  child.stdin.write('stats\n');
-  return nextLine<GatewayStats>();
+
+async function startGateway(label: string, extraArgs: string[]): Promise<GatewayProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', new URL('./load-gateway.ts', import.meta.url).pathname, ...extraArgs],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const nextLine = async <T>(): Promise<T> => {
+    const next = await lines.next();
+    if (next.done) throw new Error(`the ${label} gateway process ended`);
+    return JSON.parse(next.value) as T;
+  };
+  const { url, tools } = await nextLine<{ url: string; tools: number }>();
+  return {
+    label,
+    url,
+    tools,
+    stats: () => {
+      child.stdin.write('stats\n');
+      return nextLine<GatewayStats>();
+    },
+    stop: () => {
+      child.stdin.end();
+      child.kill('SIGTERM');
+    },
+  };
 }
 
 /** Tools the sessions use, alternately: one per upstream server. */
@@ -123,35 +147,64 @@ const q = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Ma
 const statsLine = (label: string, s: GatewayStats) =>
   `| ${label} | ${s.httpSessions} | ${s.liveSessions} | ${s.storedSessions} | ${s.rssMiB.toFixed(1)} | ${s.heapMiB.toFixed(1)} | ${s.externalMiB.toFixed(1)} |`;
 
-const { url, tools } = await nextLine<{ url: string; tools: number }>();
-const before = await stats();
-const results: { round: RoundResult; after: GatewayStats }[] = [];
+const gateways = await Promise.all([startGateway('ops off', []), startGateway('ops on', ['--ops'])]);
+const runs = new Map<
+  GatewayProcess,
+  { before: GatewayStats; results: { round: RoundResult; after: GatewayStats }[] }
+>();
+for (const gateway of gateways) runs.set(gateway, { before: await gateway.stats(), results: [] });
 for (let r = 0; r < ROUNDS; r++) {
-  const res = await round(url);
-  results.push({ round: res, after: await stats() });
+  for (const gateway of gateways) {
+    const res = await round(gateway.url);
+    runs.get(gateway)!.results.push({ round: res, after: await gateway.stats() });
+  }
 }
-child.stdin.end();
-child.kill('SIGTERM');
+for (const gateway of gateways) gateway.stop();
 
+const latencies = (gateway: GatewayProcess) =>
+  runs
+    .get(gateway)!
+    .results.flatMap(({ round: res }) => res.latencies)
+    .sort((a, b) => a - b);
 console.log(
-  `Load: ${SESSIONS} concurrent Streamable HTTP sessions × (tool_search + ${CALLS} calls), ${ROUNDS} rounds, gateway ${url} (${tools} upstream tools: server-everything + server-memory)`,
+  `Load: ${SESSIONS} concurrent Streamable HTTP sessions × (tool_search + ${CALLS} calls), ${ROUNDS} rounds per gateway, taken in turn (${gateways[0]!.tools} upstream tools: server-everything + server-memory)`,
 );
-console.log('');
-console.log('| round | calls | failed | wall s | calls/s | p50 ms | p99 ms | max ms |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-results.forEach(({ round: res }, i) => {
-  const sorted = [...res.latencies].sort((a, b) => a - b);
+for (const gateway of gateways) {
+  const { before, results } = runs.get(gateway)!;
+  console.log('');
+  console.log(`### ${gateway.label} (${gateway.url})`);
+  console.log('');
+  console.log('| round | calls | failed | wall s | calls/s | p50 ms | p99 ms | max ms |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  results.forEach(({ round: res }, i) => {
+    const sorted = [...res.latencies].sort((a, b) => a - b);
+    console.log(
+      `| ${i + 1} | ${res.calls} | ${res.failed} | ${(res.wallMs / 1000).toFixed(1)} | ${(res.calls / (res.wallMs / 1000)).toFixed(0)} | ${q(sorted, 0.5).toFixed(1)} | ${q(sorted, 0.99).toFixed(1)} | ${(sorted[sorted.length - 1] ?? 0).toFixed(1)} |`,
+    );
+  });
+  console.log('');
   console.log(
-    `| ${i + 1} | ${res.calls} | ${res.failed} | ${(res.wallMs / 1000).toFixed(1)} | ${(res.calls / (res.wallMs / 1000)).toFixed(0)} | ${q(sorted, 0.5).toFixed(1)} | ${q(sorted, 0.99).toFixed(1)} | ${(sorted[sorted.length - 1] ?? 0).toFixed(1)} |`,
+    '| gateway (after GC) | HTTP sessions | live sessions | stored sessions | RSS MiB | heap used MiB | external MiB |',
   );
-});
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  console.log(statsLine('before', before));
+  for (const [i, { after }] of results.entries()) console.log(statsLine(`after round ${i + 1}`, after));
+}
+const [off, on] = [latencies(gateways[0]!), latencies(gateways[1]!)];
+const ratio = (p: number) => q(on, p) / Math.max(q(off, p), 1e-9);
 console.log('');
-console.log(
-  '| gateway (after GC) | HTTP sessions | live sessions | stored sessions | RSS MiB | heap used MiB | external MiB |',
-);
-console.log('|---|---:|---:|---:|---:|---:|---:|');
-console.log(statsLine('before', before));
-for (const [i, { after }] of results.entries()) console.log(statsLine(`after round ${i + 1}`, after));
-for (const { round: res } of results) for (const e of res.errors) console.log(`ERROR ${e}`);
-const failed = results.reduce((n, { round: res }) => n + res.failed + res.errors.length, 0);
+console.log('### G9 overhead: metrics + audit log on vs off (tracing off), all rounds');
+console.log('');
+console.log('| call latency | off ms | on ms | on/off |');
+console.log('|---|---:|---:|---:|');
+for (const [label, p] of [
+  ['p50', 0.5],
+  ['p99', 0.99],
+] as const)
+  console.log(`| ${label} | ${q(off, p).toFixed(2)} | ${q(on, p).toFixed(2)} | ${ratio(p).toFixed(2)}× |`);
+const onStats = runs.get(gateways[1]!)!.results.at(-1)?.after as (GatewayStats & { auditDropped?: number }) | undefined;
+if (onStats?.auditDropped) console.log(`audit records dropped (disk behind): ${onStats.auditDropped}`);
+const all = [...runs.values()].flatMap((run) => run.results);
+for (const { round: res } of all) for (const e of res.errors) console.log(`ERROR ${e}`);
+const failed = all.reduce((n, { round: res }) => n + res.failed + res.errors.length, 0);
 process.exitCode = failed === 0 ? 0 : 1;
