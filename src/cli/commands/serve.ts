@@ -26,6 +26,7 @@ import { REDIS_PASSWORD_ENV, REDIS_PASSWORD_FILE_ENV, SESSION_STORE_ENV } from '
 import { formatSummary, summarizeGateway } from '../../gateway/status/summary.js';
 import { GatewayMetrics } from '../../gateway/status/metrics.js';
 import { startMetricsListener } from '../../gateway/status/metrics-listener.js';
+import { GatewayActivity } from '../../gateway/status/activity.js';
 
 export interface ServeOptions extends EmbeddingsFlags {
   config?: string;
@@ -262,6 +263,7 @@ export async function runServe(
   }
   if (bind !== undefined) {
     const { host, port, token } = bind;
+    const activity = new GatewayActivity(stack.gateway.operations.events);
     // H3: /healthz and the status page, under the same Origin, Host and token rules as /mcp.
     const routes = statusRoutes(
       {
@@ -270,6 +272,7 @@ export async function runServe(
         sessions: () => http?.sessionCount() ?? 0,
         ...(metrics && { metrics }),
         config: () => stack.reloader?.status(),
+        activity,
       },
       GATEWAY_SERVER_INFO.version,
     );

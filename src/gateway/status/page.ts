@@ -38,6 +38,9 @@ export function statusPageHtml(nonce: string): string {
   pre { margin: .3rem 0 0; white-space: pre-wrap; font-size: .8rem; color: #333; }
   #config { margin: .4rem 0 1rem; }
   #config.refused { background: #fbd9d7; border: 1px solid #e08b84; padding: .5rem .7rem; border-radius: 6px; }
+  .miss { background: #fbd9d7; color: #9b1c13; } .unused { background: #fff1c2; color: #7a5a00; } .used { background: #d9f2df; color: #13622b; }
+  .miss, .unused, .used { white-space: nowrap; }
+  .hidden { display: none; }
   #auth { display: none; background: #fff7e0; border: 1px solid #e7c75f; padding: .6rem; border-radius: 6px; margin-bottom: 1rem; }
 </style>
 </head>
@@ -52,9 +55,22 @@ export function statusPageHtml(nonce: string): string {
 <div class="cards" id="cards"></div>
 <h2>Servers</h2>
 <table id="servers">
-  <thead><tr><th>server</th><th>state</th><th>tools</th><th>resources</th><th>prompts</th><th>reconnects</th><th>last error</th></tr></thead>
+  <thead><tr><th>server</th><th>state</th><th>tools</th><th>resources</th><th>prompts</th><th>reconnects</th><th>calls</th><th>p50 ms</th><th>p99 ms</th><th>last error</th></tr></thead>
   <tbody></tbody>
 </table>
+<h2>What the model searched</h2>
+<p class="muted">Recent tool_search queries, misses first: nothing found, then found but not called. A miss is a tool description to fix.</p>
+<table id="searches">
+  <thead><tr><th>query</th><th>outcome</th><th>found</th><th>called</th><th>when</th></tr></thead>
+  <tbody></tbody>
+</table>
+<div id="profiles-panel" class="hidden">
+<h2>Profiles</h2>
+<table id="profiles">
+  <thead><tr><th>profile</th><th>endpoint</th><th>servers</th><th>tools</th><th>sessions</th></tr></thead>
+  <tbody></tbody>
+</table>
+</div>
 <h2>Search</h2>
 <form id="search-form"><input type="search" id="query" placeholder="what the model would ask for, e.g. read a file" autocomplete="off"><button>Search</button></form>
 <p class="muted" id="search-meta"></p>
@@ -81,20 +97,42 @@ export function statusPageHtml(nonce: string): string {
       card('tools (' + s.tools.deferred + ' deferred)', s.tools.total),
       card('sessions', s.sessions),
       card('tokens saved per request (' + pct + '%)', s.tokens.savedPerRequest.toLocaleString('en-US')),
+      ...(s.tokens.savedTotal !== undefined ? [card('tokens saved since start', s.tokens.savedTotal.toLocaleString('en-US'))] : []),
       card('tokens per request: eager → deferred', s.tokens.eager.toLocaleString('en-US') + ' → ' + s.tokens.deferred.toLocaleString('en-US')),
     );
     $('cards').title = s.tokens.counted;
+    const calls = Object.fromEntries((s.calls ?? []).map((c) => [c.server, c]));
     const rows = s.servers.map((server) => {
+      const c = calls[server.server];
       const tr = el('tr');
       tr.dataset.server = server.server;
       tr.dataset.state = server.state;
       const retry = server.nextRetryAt ? ' (next try in ' + Math.max(0, Math.round((server.nextRetryAt - Date.now()) / 1000)) + ' s)' : '';
       const state = el('td'); state.append(el('span', server.state, 'state state-' + server.state));
       tr.append(el('td', server.server), state, el('td', server.tools, 'num'), el('td', server.resources ?? 0, 'num'), el('td', server.prompts ?? 0, 'num'),
-        el('td', server.reconnects, 'num'), el('td', (server.lastError ?? '') + retry, 'error'));
+        el('td', server.reconnects, 'num'), el('td', c ? c.calls + (c.errors ? ' (' + c.errors + ' failed)' : '') : 0, 'num calls'),
+        el('td', c ? c.p50Ms : '', 'num'), el('td', c ? c.p99Ms : '', 'num'), el('td', (server.lastError ?? '') + retry, 'error'));
       return tr;
     });
     $('servers').tBodies[0].replaceChildren(...rows);
+    const searches = (s.searches ?? []).map((search) => {
+      const tr = el('tr');
+      const kind = search.resultCount === 0 ? 'miss' : search.followed ? 'used' : 'unused';
+      tr.dataset.outcome = kind;
+      const label = { miss: 'nothing found', unused: 'found, not called', used: 'found and called' }[kind];
+      const outcome = el('td'); outcome.append(el('span', label + (search.lowConfidence ? ' · low confidence' : ''), 'state ' + kind));
+      tr.append(el('td', search.query), outcome, el('td', search.matches.join(', ') + (search.resultCount > search.matches.length ? ' …' : '')),
+        el('td', search.calledTool ?? ''), el('td', new Date(search.time).toLocaleTimeString(), 'muted'));
+      return tr;
+    });
+    $('searches').tBodies[0].replaceChildren(...searches);
+    $('profiles-panel').className = s.profiles && s.profiles.length ? '' : 'hidden';
+    $('profiles').tBodies[0].replaceChildren(...(s.profiles ?? []).map((p) => {
+      const tr = el('tr');
+      tr.dataset.profile = p.name;
+      tr.append(el('td', p.name), el('td', p.path), el('td', p.servers.join(', ')), el('td', p.tools, 'num'), el('td', p.sessions, 'num'));
+      return tr;
+    }));
     renderConfig(s.config);
   }
   function renderConfig(config) {

@@ -16,6 +16,7 @@ import { formatExplanation, ToolSearcher, type SuggestedServer } from '../../sea
 import type { ToolsearchGateway } from '../gateway.js';
 import type { ExtraRoutes } from '../transports/http/server.js';
 import { METRICS_PATH, type GatewayMetrics } from './metrics.js';
+import type { GatewayActivity, RecentSearch, ServerCalls } from './activity.js';
 import { readiness } from './readiness.js';
 import { statusPageHtml } from './page.js';
 import { summarizeGateway, type CatalogSummary } from './summary.js';
@@ -35,10 +36,22 @@ export interface StatusSource {
   sessions(): number;
   /** Epoch ms the gateway started. Default: when the routes were made. */
   readonly startedAt?: number;
-  /** G9: serve `/metrics` (with the token, as the status data). */
+  /** G9: serve `/metrics` (with the token, as the status data); its running tokens-saved total. */
   readonly metrics?: GatewayMetrics;
   /** G7: the config file and its last reload (absent: no file, e.g. the bundled servers). */
   config?(): ConfigStatus | undefined;
+  /** G9: recent searches and per-server call latency for the page. */
+  readonly activity?: GatewayActivity;
+  /** G9: the profiles served (`/mcp/<name>`) and their servers. */
+  profiles?(): readonly StatusProfile[];
+}
+
+export interface StatusProfile {
+  readonly name: string;
+  readonly path: string;
+  readonly servers: readonly string[];
+  readonly tools: number;
+  readonly sessions: number;
 }
 
 export interface StatusSnapshot {
@@ -53,8 +66,15 @@ export interface StatusSnapshot {
     readonly eager: number;
     readonly deferred: number;
     readonly savedPerRequest: number;
+    /** G9: saved since start, over every tools/list answered (needs metrics). */
+    readonly savedTotal?: number;
     readonly counted: string;
   };
+  /** G9: recent searches, misses first. */
+  readonly searches?: readonly RecentSearch[];
+  /** G9: calls per server with p50/p99 latency. */
+  readonly calls?: readonly ServerCalls[];
+  readonly profiles?: readonly StatusProfile[];
   readonly pendingServers: readonly string[];
   readonly failedServers: readonly FailedServer[];
   /** G7: the config file and how its last reload went (a refused file says why). */
@@ -116,8 +136,11 @@ export function statusReporter(source: StatusSource, version: string): () => Pro
         eager: summary.eagerTokens,
         deferred: summary.deferredTokens,
         savedPerRequest: summary.eagerTokens - summary.deferredTokens,
+        ...(source.metrics && { savedTotal: source.metrics.tokensSaved }),
         counted: COUNTED,
       },
+      ...(source.activity && { searches: source.activity.recentSearches(), calls: source.activity.serverCalls() }),
+      ...(source.profiles && { profiles: source.profiles() }),
       pendingServers: catalog.pendingServers,
       failedServers: catalog.failedServers,
       ...(config && { config }),

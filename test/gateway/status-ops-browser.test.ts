@@ -1,0 +1,81 @@
+/**
+ * G9/H3 — the status page's operations panels in Debian's chromium (as status-browser.test.ts):
+ * after a scripted workload, "What the model searched" lists the searches misses first (nothing
+ * found, then found but not called, then used), the servers table has per-server calls with
+ * p50/p99, and a "tokens saved since start" card shows the running total. A screenshot is taken
+ * (STATUS_OPS_SCREENSHOT=path keeps a copy to look at).
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpClient } from '../fixtures/clients.js';
+import { startStatusGateway, STATUS_TOKEN } from '../fixtures/status-gateway.js';
+
+const CHROMIUM = [process.env['CHROMIUM_PATH'], '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (p): p is string => p !== undefined && existsSync(p),
+);
+if (!CHROMIUM)
+  console.warn(
+    'status-ops-browser.test: skipped, no chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)',
+  );
+
+describe.skipIf(!CHROMIUM)('G9 status page panels in headless chromium', () => {
+  let gateway: Awaited<ReturnType<typeof startStatusGateway>>;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    gateway = await startStatusGateway();
+    const client = await httpClient(gateway.mcpUrl, { authorization: `Bearer ${STATUS_TOKEN}` });
+    try {
+      await client.call('tool_search', { query: 'select:mcp__memory__read_graph' });
+      await client.call('mcp__memory__read_graph', {});
+      await client.call('tool_search', { query: 'zzqx frobnicate the quux' });
+      await client.call('tool_search', { query: 'delete observations from entities' });
+      await client.toolNames();
+    } finally {
+      await client.close();
+    }
+    browser = await chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox'] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await gateway?.close();
+  });
+
+  it('G9: searches misses first, per-server calls with p50/p99, tokens saved since start; screenshot', async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${gateway.base}/status`);
+    await page.locator('#auth').waitFor({ state: 'visible' });
+    await page.fill('#token', STATUS_TOKEN);
+    await page.click('#auth-form button');
+
+    await page.locator('#searches tbody tr').nth(2).waitFor();
+    const outcomes = await page
+      .locator('#searches tbody tr')
+      .evaluateAll((rows) =>
+        rows.map((r) => [r.getAttribute('data-outcome'), r.querySelector('td')?.textContent]),
+      );
+    expect(outcomes).toEqual([
+      ['miss', 'zzqx frobnicate the quux'],
+      ['unused', 'delete observations from entities'],
+      ['used', 'select:mcp__memory__read_graph'],
+    ]);
+    expect(await page.locator('#searches tbody tr[data-outcome="used"] td').nth(3).textContent()).toBe(
+      'mcp__memory__read_graph',
+    );
+    const memory = page.locator('tr[data-server="memory"] td');
+    expect(await memory.nth(6).textContent()).toBe('1');
+    expect(Number(await memory.nth(7).textContent())).toBeGreaterThan(0);
+    await page.locator('#cards', { hasText: 'tokens saved since start' }).waitFor();
+    expect(await page.locator('#profiles-panel').isVisible()).toBe(false);
+    expect(errors).toEqual([]);
+
+    const file = process.env['STATUS_OPS_SCREENSHOT'] ?? join(mkdtempSync(join(tmpdir(), 'ts-ops-shot-')), 'ops.png');
+    await page.screenshot({ path: file, fullPage: true });
+    expect(readFileSync(file).length).toBeGreaterThan(20_000);
+  });
+});
