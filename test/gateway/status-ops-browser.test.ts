@@ -56,9 +56,7 @@ describe.skipIf(!CHROMIUM)('G9 status page panels in headless chromium', () => {
     await page.locator('#searches tbody tr').nth(2).waitFor();
     const outcomes = await page
       .locator('#searches tbody tr')
-      .evaluateAll((rows) =>
-        rows.map((r) => [r.getAttribute('data-outcome'), r.querySelector('td')?.textContent]),
-      );
+      .evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-outcome'), r.querySelector('td')?.textContent]));
     expect(outcomes).toEqual([
       ['miss', 'zzqx frobnicate the quux'],
       ['unused', 'delete observations from entities'],
