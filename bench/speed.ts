@@ -1,17 +1,24 @@
 /**
  * `npm run bench:speed` — index build time, heap held by the index, and p50/p99 query latency
  * per ranker and for MiniSearch, in one process, on smithery (9,976 tools) and on a ~650-tool
- * catalog (livemcpbench + github-mcp-server). Writes bench/results/speed.md.
+ * catalog (livemcpbench + github-mcp-server); then the public entry points (issue 24):
+ * `ToolSearcher.search` in process on short keyword queries and long task sentences, and the CLI's
+ * batch mode (`toolsearch search --catalog … --queries …`) over 2,000 ToolLens queries, each against
+ * MiniSearch in the same run. Writes bench/results/speed.md.
  * Run with --expose-gc (the npm script does) so heap numbers are measured after a collection.
  */
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseKeywordQuery, type ParsedQuery } from '../src/search/query.js';
 import type { Ranker, RankerIndex } from '../src/search/ranker.js';
 import { createRanker } from '../src/search/rankers.js';
 import type { ToolSpec } from '../src/core/tool.js';
-import { loadSet, loadTools } from './datasets.js';
+import { ToolSearcher, type SearchPool } from '../src/search/searcher.js';
+import { loadCatalogFile, loadQueriesFile } from '../src/cli/catalog-file.js';
+import { DATA_DIR, loadSet, loadTools } from './datasets.js';
 import { miniSearchRanker } from './minisearch-peer.js';
 import { header } from './report.js';
 
@@ -125,6 +132,103 @@ for (const [name, tools] of catalogs) {
 }
 
 const f = (x: number, d = 2) => x.toFixed(d);
+
+// --- Public entry points (issue 24): what a user calls, not the bare ranker. ---
+
+interface EntryRow {
+  catalog: string;
+  queries: string;
+  count: number;
+  p50Ms: number;
+  p99Ms: number;
+  meanMs: number;
+  miniMeanMs: number;
+}
+
+function timeEach(run: (q: string) => void, list: readonly string[], rounds: number): number[] {
+  for (const q of list) run(q); // warm (index build, thesaurus)
+  const times: number[] = [];
+  for (let r = 0; r < rounds; r++)
+    for (const q of list) {
+      const t = performance.now();
+      run(q);
+      times.push(performance.now() - t);
+    }
+  return times.sort((a, b) => a - b);
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+function searcherRows(): EntryRow[] {
+  const out: EntryRow[] = [];
+  const lists: [string, string[]][] = [
+    ['short keywords', SHORT_QUERIES],
+    ['long task sentences (livemcpbench)', loadSet('livemcpbench').queries.map((q) => q.query)],
+  ];
+  for (const [name, tools] of catalogs) {
+    const pool: SearchPool = { tools, deferred: new Set(tools.map((t) => t.name)), pendingServers: [] };
+    const searcher = new ToolSearcher();
+    const mini = miniSearchRanker.build(tools);
+    for (const [label, list] of lists) {
+      const times = timeEach((q) => searcher.search(pool, q), list, 3);
+      const miniTimes = timeEach((q) => mini.search(parseKeywordQuery(q), 5), list, 3);
+      out.push({
+        catalog: name,
+        queries: label,
+        count: list.length,
+        p50Ms: percentile(times, 50),
+        p99Ms: percentile(times, 99),
+        meanMs: mean(times),
+        miniMeanMs: mean(miniTimes),
+      });
+    }
+  }
+  return out;
+}
+
+/** 2,000 ToolLens queries (the test split, then the train split), as a queries file for the CLI. */
+function toolLensQueries(): { file: string; one: string; queries: string[] } {
+  const all = [
+    ...loadQueriesFile(join(DATA_DIR, 'toollens', 'queries.jsonl')),
+    ...loadQueriesFile(join(DATA_DIR, 'toollens', 'train.jsonl')),
+  ].slice(0, 2000);
+  const file = join(tmpdir(), `toolsearch-speed-${process.pid}.jsonl`);
+  const one = join(tmpdir(), `toolsearch-speed-${process.pid}-1.jsonl`);
+  writeFileSync(file, all.map((q) => JSON.stringify({ qid: q.qid, query: q.query })).join('\n'));
+  writeFileSync(one, JSON.stringify({ qid: all[0]!.qid, query: all[0]!.query }));
+  return { file, one, queries: all.map((q) => q.query) };
+}
+
+const CLI = join(HERE, '..', 'src', 'cli', 'main.ts');
+
+/** Wall time of one CLI batch run (process start, catalog load, index build and every query). */
+function cliMs(catalog: string, queries: string): number {
+  const t = performance.now();
+  execFileSync(
+    process.execPath,
+    ['--import', 'tsx', CLI, 'search', '--catalog', catalog, '--queries', queries, '--json'],
+    {
+      stdio: ['ignore', 'ignore', 'ignore'],
+    },
+  );
+  return performance.now() - t;
+}
+
+/**
+ * Per-query cost of the CLI batch mode: (2,000 queries − 1 query) / 1,999, the median of 3 pairs,
+ * so process start, catalog load and index build cancel out. MiniSearch: the mean per query of the
+ * same 2,000 queries in this process.
+ */
+function cliRow(): { cliMs: number; miniMs: number; runs: number[][] } {
+  const catalog = join(DATA_DIR, 'smithery', 'catalog.jsonl');
+  const { file, one, queries } = toolLensQueries();
+  const runs: number[][] = [];
+  for (let i = 0; i < 3; i++) runs.push([cliMs(catalog, one), cliMs(catalog, file)]);
+  const perQuery = runs.map(([a, b]) => (b! - a!) / (queries.length - 1)).sort((a, b) => a - b);
+  const mini = miniSearchRanker.build(loadCatalogFile(catalog, { warn: null }).tools);
+  const miniTimes = timeEach((q) => mini.search(parseKeywordQuery(q), 5), queries, 1);
+  return { cliMs: perQuery[1]!, miniMs: mean(miniTimes), runs };
+}
 const table = [
   '| catalog | ranker | tools | build ms | memory MB | p50 ms | p99 ms | queries/s | throughput vs MiniSearch |',
   '|---|---|---|---|---|---|---|---|---|',
@@ -134,6 +238,20 @@ const table = [
   }),
 ];
 process.stdout.write(`${table.join('\n')}\n`);
+
+const entries = searcherRows();
+const entryTable = [
+  '| catalog | queries | n | `Searcher.search` p50 ms | p99 ms | mean ms | MiniSearch mean ms | MiniSearch / Searcher |',
+  '|---|---|---|---|---|---|---|---|',
+  ...entries.map(
+    (r) =>
+      `| ${r.catalog} | ${r.queries} | ${r.count} | ${f(r.p50Ms, 3)} | ${f(r.p99Ms, 3)} | ${f(r.meanMs, 3)} | ${f(r.miniMeanMs, 3)} | ${f(r.miniMeanMs / r.meanMs, 1)}× |`,
+  ),
+];
+process.stdout.write(`${entryTable.join('\n')}\n`);
+const cli = cliRow();
+const cliLine = `CLI batch, smithery (9,976 tools), 2,000 ToolLens queries: ${f(cli.cliMs, 3)} ms per query (median of 3 runs of (2,000 − 1 query) / 1,999; wall ms per run [1 query, 2,000 queries]: ${cli.runs.map(([a, b]) => `[${Math.round(a!)}, ${Math.round(b!)}]`).join(', ')}); MiniSearch in process on the same queries ${f(cli.miniMs, 3)} ms per query → **${f(cli.miniMs / cli.cliMs, 1)}×** MiniSearch's per-query cost.`;
+process.stdout.write(`${cliLine}\n`);
 if (!process.argv.includes('--no-write')) {
   writeFileSync(
     join(HERE, 'results', 'speed.md'),
@@ -143,6 +261,14 @@ if (!process.argv.includes('--no-write')) {
       'Build = median of 5 index builds (tool specs already parsed). Memory = JS heap + ArrayBuffers held by one index, after GC (shared caches such as the stem cache excluded). Machine: 2 cores.',
       '',
       ...table,
+      '',
+      '## Public entry points (issue 24)',
+      '',
+      '`ToolSearcher.search` in process (the pool built once; index, pool facts and server summaries cached per pool), 3 timed rounds after a warm-up; MiniSearch (the bare index) on the same queries in the same process.',
+      '',
+      ...entryTable,
+      '',
+      cliLine,
       '',
     ].join('\n'),
   );

@@ -18,8 +18,9 @@ import type { UpstreamCaller } from './ports.js';
 import { errorMessage } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { ToolCalls } from './tools/calls.js';
-import { CALL_TOOL_NAME, callToolDefinition, searchToolDefinition, toMcpTool } from './tools/definitions.js';
+import { CALL_TOOL_NAME, callToolDefinition, searchToolDefinition } from './tools/definitions.js';
 import { deferredNames, parseGatewayMode, type GatewayMode } from './tools/deferral.js';
+import { VisibleTools } from './tools/visible.js';
 import { defaultGatewaySearcher, type GatewaySearcher } from './tools/search.js';
 import { DEFAULT_PENDING_WAIT_MS, firstConnectTracker } from './tools/pending-wait.js';
 import { InMemorySessionStore, type SessionStore } from './sessions/store.js';
@@ -97,6 +98,7 @@ export class ToolsearchGateway {
   /** Set by close(): sessions closed by our own shutdown stay in the (maybe shared) store. */
   private shuttingDown = false;
   private deferredCache: { version: number; names: Set<string> } | undefined;
+  private readonly visibleTools: VisibleTools;
   private searchToolCache: { version: number; deferred: ReadonlySet<string>; tool: Tool } | undefined;
 
   constructor(options: GatewayOptions) {
@@ -108,6 +110,7 @@ export class ToolsearchGateway {
     this.contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     this.callThrough = options.callThrough ?? true;
     this.deferredTokenBudget = options.deferredTokenBudget;
+    this.visibleTools = new VisibleTools(this.catalog);
     this.pendingWaitMs = options.pendingWaitMs ?? DEFAULT_PENDING_WAIT_MS;
     this.firstConnect = firstConnectTracker(this.catalog);
     this.logger = options.logger ?? silentLogger;
@@ -248,14 +251,14 @@ export class ToolsearchGateway {
    */
   async listTools(sessionId?: string): Promise<Tool[]> {
     const deferred = this.deferred();
-    const discovered = new Set(sessionId === undefined ? [] : await this.discovered(sessionId));
-    const visible = this.catalog.tools.filter((tool) => !deferred.has(tool.name) || discovered.has(tool.name));
+    const discovered = sessionId === undefined ? [] : await this.discovered(sessionId);
     const tools: Tool[] = [];
     if (deferred.size > 0 || this.catalog.pendingServers.length > 0) {
       tools.push(this.searchTool(deferred));
       if (this.callThrough) tools.push(callToolDefinition());
     }
-    for (const tool of visible) tools.push(toMcpTool(tool));
+    // Cached per catalog version: a request costs the session's discoveries, not a pass over the pool.
+    for (const tool of this.visibleTools.list(deferred, discovered)) tools.push(tool);
     return tools;
   }
 
