@@ -12,7 +12,7 @@
  *
  * Every reload, good or bad, is emitted as a `reload` event (`onReload`) for audit logs.
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { errorMessage } from '../util/errors.js';
@@ -83,10 +83,12 @@ export class ConfigReloader {
   watch(): this {
     if (this.watcher || this.closed) return this;
     const name = basename(this.path);
-    void readFile(this.path, 'utf8').then(
-      (text) => (this.lastText ??= text),
-      () => {},
-    );
+    // Read now, synchronously: a save right after this call must compare against what was there.
+    try {
+      this.lastText ??= readFileSync(this.path, 'utf8');
+    } catch {
+      // Not there (yet): the first save that creates it reloads.
+    }
     this.watcher = watch(dirname(this.path), { persistent: false }, (_event, file) => {
       // Some platforms give no file name: reread then (an unchanged file is skipped below).
       if (file === null || file === name) this.schedule();

@@ -4,7 +4,7 @@
  * server with its state, runs a live search with explanations, and a screenshot of it is taken.
  * Skipped, with the reason printed, where no chromium is installed (`.ci/run` installs it).
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -55,6 +55,15 @@ describe.skipIf(!CHROMIUM)('H3 status page in headless chromium', () => {
       'command not found: toolsearch-test-no-such-command',
     );
     expect(await page.locator('#cards').textContent()).toMatch(/tokens saved per request/);
+    // G7: the config file the gateway runs and watches.
+    expect(await page.locator('#config').textContent()).toMatch(/^config \/.*mcp\.json \(watched\)$/);
+    // A refused reload is shown (the page polls every 3 s), then cleared by a good save.
+    const good = readFileSync(gateway.config, 'utf8');
+    writeFileSync(gateway.config, '{"mcpServers": ');
+    await page.locator('#config.refused').waitFor({ timeout: 15_000 });
+    expect(await page.locator('#config').textContent()).toContain('the previous config keeps running');
+    writeFileSync(gateway.config, good);
+    await page.locator('#config:not(.refused)').waitFor({ timeout: 15_000 });
 
     await page.fill('#query', 'create entities in the knowledge graph');
     await page.click('#search-form button');
