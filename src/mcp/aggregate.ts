@@ -11,10 +11,12 @@
  * separator, so `/beta__summarize` reads like `mcp__beta__summarize` without the prefix clients add).
  * A qualified prompt name that is itself taken is left out and reported.
  */
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import type { McpConnection, UpstreamPrompt, UpstreamResource, UpstreamResourceTemplate } from './connection.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { errorMessage } from '../util/errors.js';
+import { DEFAULT_LIMITS } from '../core/limits.js';
+import { compileUriTemplate, type CompiledUriTemplate } from './uri-template.js';
+import { uriProblem } from './uri-guard.js';
 
 export type FeatureKind = 'resources' | 'prompts';
 
@@ -69,6 +71,9 @@ export class McpAggregate {
   private readonly joinListeners = new Set<(server: string) => void>();
   private resourcesView: Exposed<UpstreamResource>[] = [];
   private templatesView: Exposed<UpstreamResourceTemplate>[] = [];
+  /** G5: each server's own templates, compiled once per list, in routing order. */
+  private matchers: Array<{ server: string; matcher: CompiledUriTemplate }> = [];
+  private readonly warned = new Set<string>();
   private promptsView: Exposed<UpstreamPrompt>[] = [];
   private readonly generations = { resources: 0, prompts: 0 };
   private readonly fingerprints = { resources: '', prompts: '' };
@@ -77,14 +82,23 @@ export class McpAggregate {
     /** Config order: who wins a clash. */
     private readonly order: readonly string[],
     private readonly logger: Logger = silentLogger,
+    /** G5: longer URIs are refused before routing (`resourceUriChars`). */
+    private readonly maxUriChars: number = DEFAULT_LIMITS.resourceUriChars,
   ) {}
+
+  /** Why a client's URI is refused before routing (too long, control characters), if it is. */
+  uriProblem(uri: string): string | undefined {
+    return uriProblem(uri, this.maxUriChars);
+  }
 
   /** Replace what `server` offers (fields left out stay as they were). */
   setServer(server: string, features: Partial<ServerFeatures>): void {
     const previous = this.servers.get(server);
+    const templates = features.templates && this.usableTemplates(server, features.templates);
     this.servers.set(server, {
       ...(previous ?? { resources: [], templates: [], prompts: [], offersResources: false }),
       ...features,
+      ...(templates && { templates }),
     });
     this.rebuild();
     if (!previous) for (const listener of this.joinListeners) listener(server);
@@ -137,10 +151,8 @@ export class McpAggregate {
     if (alias) return alias;
     const exact = this.resourcesView.find((e) => e.item.uri === uri);
     if (exact) return exact.route;
-    for (const entry of this.templatesView) {
-      if (entry.route.target === entry.item.uriTemplate && matchesTemplate(entry.item.uriTemplate, uri))
-        return { server: entry.route.server, target: uri };
-    }
+    if (this.uriProblem(uri) !== undefined) return undefined;
+    for (const { server, matcher } of this.matchers) if (matcher.matches(uri)) return { server, target: uri };
     const offering = [...this.servers].filter(([, f]) => f.offersResources).map(([s]) => s);
     return offering.length === 1 ? { server: offering[0]!, target: uri } : undefined;
   }
@@ -158,6 +170,25 @@ export class McpAggregate {
   onChange(listener: (kind: FeatureKind) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** G5: templates that compile; an ambiguous or malformed one is dropped with a warning (once). */
+  private usableTemplates(server: string, templates: UpstreamResourceTemplate[]): UpstreamResourceTemplate[] {
+    return templates.filter((template) => {
+      try {
+        compileUriTemplate(template.uriTemplate);
+        return true;
+      } catch (error) {
+        const key = `${server}\n${template.uriTemplate}`;
+        if (!this.warned.has(key)) {
+          this.warned.add(key);
+          this.logger.warn(
+            `"${server}": resource template ${JSON.stringify(template.uriTemplate.slice(0, 200))} dropped: ${errorMessage(error)}`,
+          );
+        }
+        return false;
+      }
+    });
   }
 
   private parseAlias(uri: string): Route | undefined {
@@ -191,6 +222,9 @@ export class McpAggregate {
       (t) => t.uriTemplate,
       (server, t) => ({ ...t, uriTemplate: aliasUri(server, t.uriTemplate) }),
     );
+    this.matchers = this.templatesView
+      .filter((e) => e.route.target === e.item.uriTemplate)
+      .map((e) => ({ server: e.route.server, matcher: compileUriTemplate(e.item.uriTemplate) }));
     this.promptsView = this.exposePrompts(ordered);
     this.bump('resources', JSON.stringify([this.resourcesView, this.templatesView]));
     this.bump('prompts', JSON.stringify(this.promptsView));
@@ -248,14 +282,6 @@ function exposeByKey<T>(
     }
   }
   return out;
-}
-
-function matchesTemplate(uriTemplate: string, uri: string): boolean {
-  try {
-    return new UriTemplate(uriTemplate).match(uri) !== null;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -123,7 +123,7 @@ export class McpHub {
     this.limits = options.limits ?? DEFAULT_LIMITS;
     this.factory = options.connectionFactory ?? sdkConnectionFactory(this.serverConfigs, this.limits);
     this.reconnect = options.reconnect === false ? false : { ...DEFAULT_RECONNECT, ...options.reconnect };
-    this.features = new McpAggregate(Object.keys(config.servers), this.logger);
+    this.features = new McpAggregate(Object.keys(config.servers), this.logger, this.limits.resourceUriChars);
     for (const [name, serverConfig] of Object.entries(config.servers)) this.addEntry(name, serverConfig);
   }
 

@@ -5,6 +5,7 @@
 import { ProtocolErrorCode as ErrorCode, type Server } from '@modelcontextprotocol/server';
 import type { Route } from '../../mcp/aggregate.js';
 import type { ProxyContext } from './context.js';
+import { refuseBadUri } from './resources.js';
 import { ProxyError } from '../errors.js';
 
 export function registerCompletionHandler(server: Server, proxy: ProxyContext, sessionId: string): void {
@@ -16,6 +17,7 @@ export function registerCompletionHandler(server: Server, proxy: ProxyContext, s
       route = proxy.features?.routePrompt(ref.name);
       upstreamRef = route && { ...ref, name: route.target };
     } else {
+      refuseBadUri(proxy, ref.uri);
       route = proxy.features?.routeTemplate(ref.uri) ?? proxy.features?.routeUri(ref.uri);
       upstreamRef = route && { ...ref, uri: route.target };
     }

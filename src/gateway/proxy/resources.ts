@@ -41,7 +41,8 @@ export function registerResourceHandlers(server: Server, proxy: ProxyContext, se
   });
 }
 
-function routeUri(proxy: ProxyContext, uri: string): Route {
+export function routeUri(proxy: ProxyContext, uri: string): Route {
+  refuseBadUri(proxy, uri);
   const route = proxy.features?.routeUri(uri);
   if (!route)
     throw new ProxyError(
@@ -49,4 +50,10 @@ function routeUri(proxy: ProxyContext, uri: string): Route {
       `No connected MCP server offers the resource "${uri}" (list resources and templates to see what is available).`,
     );
   return route;
+}
+
+/** G5: a URI past `resourceUriChars` or holding control characters is refused before routing. */
+export function refuseBadUri(proxy: ProxyContext, uri: string): void {
+  const problem = proxy.features?.uriProblem(uri);
+  if (problem !== undefined) throw new ProxyError(ErrorCode.InvalidParams, `Resource URI refused: ${problem}.`);
 }
