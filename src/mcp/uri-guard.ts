@@ -4,7 +4,6 @@
  * logs, matchers and upstream parsers.
  */
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Why `uri` is refused, or undefined when it may be routed. */
