@@ -1,6 +1,6 @@
 /**
  * G5 — a client's resource URI is checked before it is routed: a length cap (`resourceUriChars`)
- * and no control characters (C0, DEL, C1), which no URI holds and which only serve to confuse
+ * and no control characters (U+0000–U+001F, DEL, U+0080–U+009F), which no URI holds and which only serve to confuse
  * logs, matchers and upstream parsers.
  */
 
