@@ -92,10 +92,52 @@ export const DEFAULT_IDLE_SESSION_TIMEOUT_MS = DEFAULT_LIMITS.idleSessionTimeout
 export const FULL_RETRY_AFTER_SECONDS = 10;
 const NO_SESSION = 'No session: send an initialize request first.';
 
+/** G9: the MCP endpoint without a listener of its own (a profile's, mounted on the main gateway's routes). */
+export interface HttpGatewayHandler {
+  /** Answer one request (errors are logged and answered 500). */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  sessionCount(): number;
+  close(): Promise<void>;
+}
+
 export async function startHttpGateway(
   gateway: ToolsearchGateway,
   options: HttpGatewayOptions = {},
 ): Promise<RunningHttpGateway> {
+  const host = options.host ?? DEFAULT_HTTP_HOST;
+  const path = options.path ?? DEFAULT_HTTP_PATH;
+  const handler = createHttpGatewayHandler(gateway, options);
+  const server = createServer((req, res) => void handler.handle(req, res));
+  options.observe?.(server);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new ListenError(host, options.port ?? 0, error.code)),
+    );
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${urlHost}:${address.port}${path}`,
+    host: address.address,
+    port: address.port,
+    sessionCount: () => handler.sessionCount(),
+    close: async () => {
+      await handler.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The endpoint's logic: guards, sessions, the SDK transports. `startHttpGateway` gives it a listener. */
+export function createHttpGatewayHandler(
+  gateway: ToolsearchGateway,
+  options: HttpGatewayOptions = {},
+): HttpGatewayHandler {
   const host = options.host ?? DEFAULT_HTTP_HOST;
   const path = options.path ?? DEFAULT_HTTP_PATH;
   const logger = options.logger ?? silentLogger;
@@ -224,36 +266,17 @@ export async function startHttpGateway(
     return transport;
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      logger.error(`HTTP ${req.method ?? ''} ${req.url ?? ''}: ${errorMessage(error)}`);
-      if (!res.headersSent) replyError(res, 500, 'Internal error');
-      else res.end();
-    });
-  });
-
-  options.observe?.(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new ListenError(host, options.port ?? 0, error.code)),
-    );
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
-    url: `http://${urlHost}:${address.port}${path}`,
-    host: address.address,
-    port: address.port,
+    handle: (req, res) =>
+      handle(req, res).catch((error: unknown) => {
+        logger.error(`HTTP ${req.method ?? ''} ${req.url ?? ''}: ${errorMessage(error)}`);
+        if (!res.headersSent) replyError(res, 500, 'Internal error');
+        else res.end();
+      }),
     sessionCount: () => sessions.size,
     close: async () => {
       activity.stop();
       await sessions.closeAll();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }
