@@ -333,14 +333,23 @@ export async function runServe(
   return { stack, http, ...(metricsUrl !== undefined && { metricsUrl }) };
 }
 
-/** G7: SIGHUP reloads the config file (and no longer ends the process, its default). */
+/**
+ * G7: SIGHUP reloads the config file (and no longer ends the process, its default). The handler
+ * leaves with the stack, so a process that serves several stacks in turn (tests) does not pile them up.
+ */
 function onReloadSignal(stack: GatewayStack, logger: Logger): void {
   if (process.platform === 'win32') return;
-  process.on('SIGHUP', () => {
+  const onSignal = () => {
     if (!stack.reloader) return logger.warn('SIGHUP: nothing to reload (no --config file; the bundled servers run)');
     logger.info('SIGHUP: reloading the config');
     void stack.reloader.reload('signal');
-  });
+  };
+  process.on('SIGHUP', onSignal);
+  const close = stack.close.bind(stack);
+  stack.close = async () => {
+    process.off('SIGHUP', onSignal);
+    await close();
+  };
 }
 
 async function logSummary(logger: Logger, stack: GatewayStack): Promise<void> {
