@@ -23,6 +23,7 @@ import { z } from 'zod';
 import { DEFAULT_LIMITS, type Limits } from '../core/limits.js';
 import { isStdioServer, type ServerConfig } from './config.js';
 import { httpTarget } from './url-credentials.js';
+import { cappedFetch, type MessageTooLargeError } from './capped-fetch.js';
 import type {
   ForwardOptions,
   McpConnection,
@@ -53,6 +54,8 @@ class SdkConnection implements McpConnection {
   /** Kept after close starts (the SDK forgets it then) so a last-resort kill can still find it. */
   private knownPid: number | undefined;
   private exit: { code: number | null; signal: string | null } | undefined;
+  /** Set when an HTTP message passed upstreamMessageBytes: the connection is closed and made again. */
+  private tooLarge: MessageTooLargeError | undefined;
 
   constructor(
     readonly server: string,
@@ -117,7 +120,7 @@ class SdkConnection implements McpConnection {
     this.client = client;
     this.transport = transport;
     client.onclose = () => {
-      if (!this.closing) this.events.onClosed('connection closed');
+      if (!this.closing) this.events.onClosed(this.tooLarge?.message ?? 'connection closed');
     };
     client.onerror = () => {
       // Transport errors are followed by onclose when fatal; the hub reacts there.
@@ -209,11 +212,13 @@ class SdkConnection implements McpConnection {
   async request(request: McpMessage, options: ForwardOptions): Promise<Record<string, unknown>> {
     const client = this.requireClient();
     // A loose result schema: what the server answered passes through unchanged.
-    return (await client.request(
-      { method: request.method, params: request.params ?? {} } as never,
-      ResultSchema.loose(),
-      requestOptions(options),
-    )) as Record<string, unknown>;
+    return (await client
+      .request(
+        { method: request.method, params: request.params ?? {} } as never,
+        ResultSchema.loose(),
+        requestOptions(options),
+      )
+      .catch((error: unknown) => Promise.reject(this.explain(error)))) as Record<string, unknown>;
   }
 
   async notify(notification: McpMessage): Promise<void> {
@@ -249,7 +254,9 @@ class SdkConnection implements McpConnection {
   async callTool(name: string, args: Record<string, unknown>, options: ForwardOptions): Promise<UpstreamCallResult> {
     const client = this.requireClient();
     const params = { name, arguments: args, ...(options.meta && { _meta: options.meta }) };
-    const result = await client.callTool(params, undefined, requestOptions(options));
+    const result = await client
+      .callTool(params, undefined, requestOptions(options))
+      .catch((error: unknown) => Promise.reject(this.explain(error)));
     return result as UpstreamCallResult;
   }
 
@@ -258,6 +265,17 @@ class SdkConnection implements McpConnection {
     this.closing = true;
     this.closed ??= (this.client?.close() ?? Promise.resolve()).catch(() => undefined);
     return this.closed;
+  }
+
+  /** G5: an HTTP message past the cap: close this connection (the hub makes it again). */
+  private recycle(error: MessageTooLargeError): void {
+    this.tooLarge ??= error;
+    void this.client?.close().catch(() => undefined);
+  }
+
+  /** A request that failed because its answer passed the cap says so, not just "connection closed". */
+  private explain(error: unknown): unknown {
+    return this.tooLarge ?? error;
   }
 
   private requireClient(): Client {
@@ -287,6 +305,8 @@ class SdkConnection implements McpConnection {
     const { url, headers } = httpTarget(this.config.url, this.config.headers);
     return new StreamableHTTPClientTransport(url, {
       ...(headers !== undefined && { requestInit: { headers } }),
+      // G5: the stdio message cap, counted while reading (capped-fetch.ts).
+      fetch: cappedFetch(this.server, this.limits.upstreamMessageBytes, (error) => this.recycle(error)),
     });
   }
 }
