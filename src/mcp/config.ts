@@ -15,6 +15,7 @@ import { errorMessage } from '../util/errors.js';
 import { EMBEDDING_LIMITS } from '../core/embeddings-config.js';
 import { toolRulesSchema } from './tool-rules.js';
 import { expandServerEntry, KeyedVariableError, type Environment, type ExpandedSecret } from './variables.js';
+import { eraFields, HTTP_TYPES, remoteFields } from './remote/config.js';
 
 function isValidMode(value: string): boolean {
   try {
@@ -53,13 +54,16 @@ const stdioServerSchema = z.looseObject({
   env: stringRecord.optional(),
   cwd: z.string().optional(),
   ...deferralFields,
+  ...eraFields,
 });
 
 const httpServerSchema = z.looseObject({
-  type: z.enum(['http', 'streamable-http', 'streamableHttp']).optional(),
+  type: z.enum(HTTP_TYPES).optional(),
   url: z.url(),
   headers: stringRecord.optional(),
   ...deferralFields,
+  ...eraFields,
+  ...remoteFields,
 });
 
 /** Either kind; the entry's own keys pick which schema checks it, so errors name the exact key. */

@@ -44,6 +44,7 @@ import {
 } from './server-state.js';
 import { sanitizeLogText, silentLogger, type Logger } from '../util/log.js';
 import { sdkConnectionFactory } from './sdk-connection.js';
+import { remoteOptions } from './remote/options.js';
 
 export type { ReconnectOptions, ServerState, ServerStatus } from './server-state.js';
 
@@ -61,6 +62,8 @@ export interface HubOptions {
   connectionFactory?: ConnectionFactory;
   /** G5 limits (defaults: DEFAULT_LIMITS; `resolveLimits` merges config and CLI). */
   limits?: Limits;
+  /** G7: what the hub learns about servers and the sign-in tokens it holds (default: defaultStateDir()). */
+  stateDir?: string;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -121,7 +124,9 @@ export class McpHub {
     this.catalog = options.catalog ?? new Catalog();
     this.logger = options.logger ?? silentLogger;
     this.limits = options.limits ?? DEFAULT_LIMITS;
-    this.factory = options.connectionFactory ?? sdkConnectionFactory(this.serverConfigs, this.limits);
+    this.factory =
+      options.connectionFactory ??
+      sdkConnectionFactory(this.serverConfigs, remoteOptions(this.limits, options.stateDir));
     this.reconnect = options.reconnect === false ? false : { ...DEFAULT_RECONNECT, ...options.reconnect };
     this.features = new McpAggregate(Object.keys(config.servers), this.logger, this.limits.resourceUriChars);
     for (const [name, serverConfig] of Object.entries(config.servers)) this.addEntry(name, serverConfig);

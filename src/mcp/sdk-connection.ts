@@ -1,28 +1,23 @@
 /**
- * `McpConnection` over @modelcontextprotocol/sdk 1.x: stdio (spawned process) or Streamable HTTP.
+ * `McpConnection` over the v2 client SDK (@modelcontextprotocol/client): stdio, Streamable HTTP
+ * or legacy HTTP+SSE, speaking whichever protocol era the server does (G7).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ErrorCode,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  McpError,
-  PaginatedResultSchema,
-  ResourceUpdatedNotificationSchema,
-  ResultSchema,
-  ToolSchema,
+  Client,
+  type McpSubscription,
+  type OAuthClientProvider,
+  ProtocolError,
+  ProtocolErrorCode,
+  type RequestOptions,
+  type Transport,
+  type VersionNegotiationOptions,
   type ClientCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { PaginatedResultSchema, ResultSchema, ToolSchema } from '@modelcontextprotocol/core';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type Limits } from '../core/limits.js';
 import { isStdioServer, type ServerConfig } from './config.js';
-import { httpTarget } from './url-credentials.js';
 import { cappedFetch, type MessageTooLargeError } from './capped-fetch.js';
 import type {
   ForwardOptions,
@@ -36,15 +31,26 @@ import type {
   UpstreamResourceTemplate,
   UpstreamTool,
 } from './connection.js';
-import { lineSplitter, type LineSplitterLimits } from './lines.js';
 import { walkPages } from './pagination.js';
 import { VERSION } from '../util/version.js';
 import { MCP_APPS_CAPABILITY, MCP_APPS_EXTENSION } from '../core/visibility.js';
+import { connectOptions, eraOf, isTransportMismatch, isUnsupportedVersion, negotiation } from './remote/eras.js';
+import { memoryKey, type ServerMemory, type ServerMemoryStore } from './remote/memory.js';
+import { createTransport, type TransportKind, transportPlan } from './remote/transport.js';
 
 export const HUB_CLIENT_INFO = { name: 'toolsearch-hub', version: VERSION } as const;
 
 /** Upstream list_changed bursts (server-everything sends one right after init) are coalesced. */
 const LIST_CHANGED_DEBOUNCE_MS = 50;
+
+/** What the connections of one hub share. */
+export interface SdkConnectionOptions {
+  readonly limits?: Limits;
+  /** G7: eras and transports learned per server; without it every start probes. */
+  readonly memory?: ServerMemoryStore;
+  /** G7: the OAuth provider of an HTTP server (undefined: no OAuth for it). */
+  readonly authProvider?: (server: string, config: ServerConfig) => OAuthClientProvider | undefined;
+}
 
 class SdkConnection implements McpConnection {
   private client: Client | undefined;
@@ -57,12 +63,17 @@ class SdkConnection implements McpConnection {
   /** Set when an HTTP message passed upstreamMessageBytes: the connection is closed and made again. */
   private tooLarge: MessageTooLargeError | undefined;
 
+  private subscription: McpSubscription | undefined;
+  private readonly limits: Limits;
+
   constructor(
     readonly server: string,
     private readonly config: ServerConfig,
     private readonly events: McpConnectionEvents,
-    private readonly limits: Limits = DEFAULT_LIMITS,
-  ) {}
+    private readonly options: SdkConnectionOptions = {},
+  ) {
+    this.limits = options.limits ?? DEFAULT_LIMITS;
+  }
 
   exitStatus(): { code: number | null; signal: string | null } | undefined {
     return this.exit;
@@ -88,15 +99,60 @@ class SdkConnection implements McpConnection {
     return live ?? this.knownPid;
   }
 
+  /**
+   * G7: each transport of the plan in turn (a URL without a type: Streamable HTTP, then SSE on a
+   * 4xx), in the era the entry asks for or was last seen speaking; what worked is remembered.
+   */
   async connect(signal: AbortSignal): Promise<void> {
-    // The SDK can call these after close with an error; only live connections report.
-    const changed = (report: () => void) => ({
-      autoRefresh: false,
-      debounceMs: LIST_CHANGED_DEBOUNCE_MS,
-      onChanged: (error: Error | null) => {
-        if (!error && !this.closing) report();
-      },
-    });
+    const key = memoryKey(this.server, identityOf(this.config));
+    const memory = (await this.options.memory?.get(key)) ?? {};
+    const plan = transportPlan(this.config, memory.transport);
+    let first: unknown;
+    for (const [index, kind] of plan.entries()) {
+      try {
+        await this.attemptEras(kind, memory, signal);
+      } catch (error) {
+        if (this.closing || signal.aborted) throw error;
+        const next = plan[index + 1];
+        if (next !== undefined && isTransportMismatch(error)) {
+          first ??= error;
+          await this.discard();
+          continue;
+        }
+        // A remembered era that no longer works is forgotten: the next attempt probes again.
+        if (memory.era !== undefined) await this.options.memory?.update(key, { era: undefined });
+        // Neither transport fits: the first one's answer says more (a 2025 server refused, …).
+        throw first !== undefined && isTransportMismatch(error) ? first : error;
+      }
+      await this.remember(key, kind, memory);
+      return;
+    }
+  }
+
+  /**
+   * A stdio server of unknown era is first spoken to in 2025 (one spawn; nearly every stdio server
+   * is a 2025 server); only one that refuses it with "unsupported protocol version" is probed, and
+   * its era is then remembered so the probe's sibling spawn happens once.
+   */
+  private async attemptEras(kind: TransportKind, memory: ServerMemory, signal: AbortSignal): Promise<void> {
+    const optimistic = kind === 'stdio' && memory.era === undefined && (this.config.protocol ?? 'auto') === 'auto';
+    if (!optimistic)
+      return this.attempt(kind, memory, signal, negotiation(kind, this.config.protocol, this.config.timeoutMs));
+    try {
+      await this.attempt(kind, memory, signal, { mode: 'legacy' });
+    } catch (error) {
+      if (this.closing || signal.aborted || !isUnsupportedVersion(error)) throw error;
+      await this.discard();
+      await this.attempt(kind, memory, signal, negotiation(kind, 'auto', this.config.timeoutMs));
+    }
+  }
+
+  private async attempt(
+    kind: TransportKind,
+    memory: ServerMemory,
+    signal: AbortSignal,
+    versionNegotiation: VersionNegotiationOptions,
+  ): Promise<void> {
     const client = new Client(HUB_CLIENT_INFO, {
       // G4: declared up front (the SDK refuses handlers otherwise, and servers hide their
       // sampling/elicitation/roots tools from clients without them); each request is then routed
@@ -107,30 +163,79 @@ class SdkConnection implements McpConnection {
         sampling: {},
         elicitation: { form: {}, url: {} },
         roots: { listChanged: true },
-        extensions: { [MCP_APPS_EXTENSION]: MCP_APPS_CAPABILITY },
-      } as ClientCapabilities,
-      listChanged: {
-        tools: changed(() => this.events.onToolsChanged()),
-        prompts: changed(() => this.events.onListChanged?.('prompts')),
-        resources: changed(() => this.events.onListChanged?.('resources')),
-      },
+        // A fresh copy: the constant is readonly, the SDK's capability type is not.
+        extensions: { [MCP_APPS_EXTENSION]: { mimeTypes: [...MCP_APPS_CAPABILITY.mimeTypes] } },
+      } satisfies ClientCapabilities,
+      versionNegotiation,
     });
     this.relayServerRequests(client);
-    const transport = this.createTransport();
+    this.relayListChanges(client);
+    const transport = createTransport(kind, this.config, {
+      limits: this.limits,
+      authProvider: isStdioServer(this.config) ? undefined : this.options.authProvider?.(this.server, this.config),
+      onStderr: (line) => this.events.onStderr?.(line),
+      // G5: the stdio message cap, counted while reading (capped-fetch.ts).
+      fetch: cappedFetch(this.server, this.limits.upstreamMessageBytes, (error) => this.recycle(error)),
+      onSpawned: (spawned) => {
+        this.knownPid = spawned.pid ?? undefined;
+        this.watchExit(spawned);
+      },
+    });
     this.client = client;
     this.transport = transport;
     client.onclose = () => {
-      if (!this.closing) this.events.onClosed(this.tooLarge?.message ?? 'connection closed');
+      if (!this.closing && this.client === client) this.events.onClosed(this.tooLarge?.message ?? 'connection closed');
     };
     client.onerror = () => {
       // Transport errors are followed by onclose when fatal; the hub reacts there.
     };
     signal.addEventListener('abort', () => void this.close(), { once: true });
-    const connecting = client.connect(transport, { signal });
-    // The SDK spawns synchronously at the start of connect().
-    this.knownPid = this.pid;
-    this.watchExit(transport);
-    await connecting;
+    await client.connect(transport, connectOptions(kind, this.config.protocol, memory.era, signal));
+    if (client.getProtocolEra() === 'modern') await this.listen(client);
+  }
+
+  /** Drop a failed attempt's client before the next transport is tried. */
+  private async discard(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    this.transport = undefined;
+    await client?.close().catch(() => undefined);
+  }
+
+  private async remember(key: string, kind: TransportKind, memory: ServerMemory): Promise<void> {
+    const era = this.client ? eraOf(this.client) : undefined;
+    const change: Partial<ServerMemory> = {};
+    // Only stdio servers get a prior (a probe there is a second spawn; over HTTP it is one request).
+    if (kind === 'stdio' && era !== undefined && JSON.stringify(era) !== JSON.stringify(memory.era)) change.era = era;
+    if (kind !== 'stdio' && !isStdioServer(this.config) && this.config.type === undefined && memory.transport !== kind)
+      change.transport = kind;
+    if (Object.keys(change).length > 0) await this.options.memory?.update(key, change);
+  }
+
+  /**
+   * G7: a 2026-07-28 server sends no unsolicited notifications; changes come on a
+   * `subscriptions/listen` stream, reopened when the server ends it unexpectedly.
+   */
+  private async listen(client: Client): Promise<void> {
+    const caps = client.getServerCapabilities();
+    const filter = {
+      ...(caps?.tools?.listChanged && { toolsListChanged: true }),
+      ...(caps?.prompts?.listChanged && { promptsListChanged: true }),
+      ...(caps?.resources?.listChanged && { resourcesListChanged: true }),
+    };
+    if (Object.keys(filter).length === 0) return;
+    const subscription = await client.listen(filter);
+    this.subscription = subscription;
+    void subscription.closed.then(async (how) => {
+      if (how !== 'remote' || this.closing || this.client !== client) return;
+      try {
+        await this.listen(client);
+        // Changes made while the stream was down were missed: refresh as if told.
+        this.events.onToolsChanged();
+      } catch {
+        this.events.onClosed('the change subscription ended');
+      }
+    });
   }
 
   /** Title and instructions from the initialize result; the search indexes them as server evidence. */
@@ -149,18 +254,46 @@ class SdkConnection implements McpConnection {
   private relayServerRequests(client: Client): void {
     const relay = async (request: McpMessage, signal: AbortSignal) => {
       if (!this.events.onServerRequest)
-        throw new McpError(ErrorCode.MethodNotFound, `${request.method} is not relayed by this gateway`);
+        throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `${request.method} is not relayed by this gateway`);
       return this.events.onServerRequest(request, signal);
     };
-    // The SDK validates the results we return against each method's result schema.
-    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => relay(request, extra.signal) as never);
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) => relay(request, extra.signal) as never);
-    client.setRequestHandler(ListRootsRequestSchema, (request, extra) => relay(request, extra.signal) as never);
+    // The SDK validates the results we return against each method's result schema. On a
+    // 2026-07-28 connection the same handlers answer the server's input-required rounds.
+    client.setRequestHandler('sampling/createMessage', (request, ctx) => relay(request, ctx.mcpReq.signal) as never);
+    client.setRequestHandler('elicitation/create', (request, ctx) => relay(request, ctx.mcpReq.signal) as never);
+    client.setRequestHandler('roots/list', (request, ctx) => relay(request, ctx.mcpReq.signal) as never);
     const notify = (notification: McpMessage) => {
       if (!this.closing) this.events.onNotification?.(notification);
     };
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, notify);
-    client.setNotificationHandler(LoggingMessageNotificationSchema, notify);
+    client.setNotificationHandler('notifications/resources/updated', notify);
+    client.setNotificationHandler('notifications/message', notify);
+  }
+
+  /** list_changed in either era (unsolicited, or on the listen stream), coalesced per kind. */
+  private relayListChanges(client: Client): void {
+    const debounced = (report: () => void) => {
+      let timer: NodeJS.Timeout | undefined;
+      return () => {
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(() => {
+          timer = undefined;
+          if (!this.closing && this.client === client) report();
+        }, LIST_CHANGED_DEBOUNCE_MS);
+        timer.unref?.();
+      };
+    };
+    client.setNotificationHandler(
+      'notifications/tools/list_changed',
+      debounced(() => this.events.onToolsChanged()),
+    );
+    client.setNotificationHandler(
+      'notifications/prompts/list_changed',
+      debounced(() => this.events.onListChanged?.('prompts')),
+    );
+    client.setNotificationHandler(
+      'notifications/resources/list_changed',
+      debounced(() => this.events.onListChanged?.('resources')),
+    );
   }
 
   /**
@@ -255,7 +388,7 @@ class SdkConnection implements McpConnection {
     const client = this.requireClient();
     const params = { name, arguments: args, ...(options.meta && { _meta: options.meta }) };
     const result = await client
-      .callTool(params, undefined, requestOptions(options))
+      .callTool(params, requestOptions(options))
       .catch((error: unknown) => Promise.reject(this.explain(error)));
     return result as UpstreamCallResult;
   }
@@ -263,7 +396,11 @@ class SdkConnection implements McpConnection {
   /** Every caller waits for the same close (the SDK may take ~2 s to stop a stdio server). */
   close(): Promise<void> {
     this.closing = true;
-    this.closed ??= (this.client?.close() ?? Promise.resolve()).catch(() => undefined);
+    const subscription = this.subscription;
+    this.closed ??= (async () => {
+      await subscription?.close().catch(() => undefined);
+      await this.client?.close();
+    })().catch(() => undefined);
     return this.closed;
   }
 
@@ -281,33 +418,6 @@ class SdkConnection implements McpConnection {
   private requireClient(): Client {
     if (!this.client || this.closing) throw new Error('not connected');
     return this.client;
-  }
-
-  private createTransport(): Transport {
-    if (isStdioServer(this.config)) {
-      const transport = new StdioClientTransport({
-        command: this.config.command,
-        args: this.config.args ?? [],
-        // Only the configured variables, on top of the SDK's safe base (PATH, HOME, …).
-        ...(this.config.env !== undefined && { env: this.config.env }),
-        ...(this.config.cwd !== undefined && { cwd: this.config.cwd }),
-        // Never 'inherit': in stdio gateway mode our stderr is the user's log, keep it tidy.
-        stderr: 'pipe',
-        // G5: one message line from the server is bounded (the SDK closes the connection past it).
-        maxBufferSize: this.limits.upstreamMessageBytes,
-      });
-      pipeLines(transport.stderr, (line) => this.events.onStderr?.(line), {
-        maxBufferBytes: this.limits.stderrBufferBytes,
-        maxLineChars: this.limits.stderrLineChars,
-      });
-      return transport;
-    }
-    const { url, headers } = httpTarget(this.config.url, this.config.headers);
-    return new StreamableHTTPClientTransport(url, {
-      ...(headers !== undefined && { requestInit: { headers } }),
-      // G5: the stdio message cap, counted while reading (capped-fetch.ts).
-      fetch: cappedFetch(this.server, this.limits.upstreamMessageBytes, (error) => this.recycle(error)),
-    });
   }
 }
 
@@ -336,20 +446,21 @@ function describeIssue(error: z.ZodError): string {
   return `not a valid MCP tool (${where}${issue.message})`;
 }
 
-function pipeLines(
-  stream: NodeJS.ReadableStream | null | { on: unknown },
-  onLine: (line: string) => void,
-  limits: LineSplitterLimits,
-): void {
-  if (!stream || typeof (stream as NodeJS.ReadableStream).on !== 'function') return;
-  (stream as NodeJS.ReadableStream).on('data', lineSplitter(onLine, limits));
+/** What identifies a server for what is remembered about it (not timeouts or tool rules). */
+function identityOf(config: ServerConfig): unknown {
+  if (isStdioServer(config)) return { command: config.command, args: config.args ?? [], cwd: config.cwd ?? '' };
+  return { url: config.url, type: config.type ?? '' };
 }
 
 /** The default `ConnectionFactory` for a config's servers. */
-export function sdkConnectionFactory(configs: Readonly<Record<string, ServerConfig>>, limits: Limits = DEFAULT_LIMITS) {
+export function sdkConnectionFactory(
+  configs: Readonly<Record<string, ServerConfig>>,
+  options: Limits | SdkConnectionOptions = {},
+) {
+  const shared: SdkConnectionOptions = 'toolsPerServer' in options ? { limits: options as Limits } : options;
   return (server: string, events: McpConnectionEvents): McpConnection => {
     const config = configs[server];
     if (!config) throw new Error(`no config for MCP server "${server}"`);
-    return new SdkConnection(server, config, events, limits);
+    return new SdkConnection(server, config, events, shared);
   };
 }

@@ -3,8 +3,7 @@
  * bundled reference servers, a summary with the token figure, and a short live round trip
  * (search → load → call) made by a real MCP client so the user sees it work.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Command } from 'commander';
 import { addServeOptions, runServe, type ServeOptions } from './serve.js';
 import { errorMessage } from '../../util/errors.js';
@@ -47,7 +46,8 @@ async function roundTrip(url: string, token: string | undefined): Promise<void> 
     const search = await client.callTool({ name: 'tool_search', arguments: { query: 'echo message' } });
     const first = (search.content as { type: string; text?: string }[])[0];
     say(`tool_search "echo message" → ${first?.text ?? ''}`);
-    const after = await client.listTools();
+    // The session's list changed with the search: ask again rather than trust the client's cache.
+    const after = await client.listTools(undefined, { cacheMode: 'refresh' });
     say(`after the search the session lists ${after.tools.length} tools`);
     const echo = after.tools.find((t) => t.name.endsWith('__echo'));
     if (echo) {

@@ -1,0 +1,40 @@
+/**
+ * G7 — where toolsearch keeps what it learns about servers and the credentials it holds for
+ * them: `$TOOLSEARCH_STATE_DIR`, else `$XDG_STATE_HOME/toolsearch`, else
+ * `~/.local/state/toolsearch`. Never beside the config (a config is copied around and committed;
+ * tokens must not travel with it).
+ *
+ * Files are written owner-only (0600, directory 0700) through a rename, so a reader in another
+ * process sees the old file or the new one, never half of one.
+ */
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env['TOOLSEARCH_STATE_DIR']) return env['TOOLSEARCH_STATE_DIR'];
+  const base = env['XDG_STATE_HOME'] || join(homedir(), '.local', 'state');
+  return join(base, 'toolsearch');
+}
+
+/** Parsed JSON of a state file; undefined when it is missing or unreadable (treated as empty). */
+export async function readStateFile<T>(path: string): Promise<T | undefined> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+let writes = 0;
+
+/** Write JSON owner-only, atomically (temp file in the same directory, then rename). */
+export async function writeStateFile(path: string, value: unknown): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const temp = `${path}.${process.pid}.${++writes}.tmp`;
+  await writeFile(temp, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
+  // The mode given to writeFile is masked by the umask; make sure.
+  await chmod(temp, 0o600);
+  await rename(temp, path);
+}
