@@ -57,8 +57,8 @@ export interface InspectOptions {
   readonly count: TextTokenCounter;
   readonly tokenizer: string;
   readonly contextWindow?: number;
-  /** E4: tokens for the search tool + announcement + `extraTools` (default: core's 2000). */
-  readonly deferredTokenBudget?: number;
+  /** E4: the announcement's own token budget, as the gateway computes it (`gatewayAnnouncementBudget`). */
+  readonly announceTokenBudget?: number;
   /**
    * Tools sent besides the search tool whenever deferral is on (the gateway's `call_tool`), so the
    * deferred figure is what a client is really sent: `inspect` and `serve` print one figure.
@@ -120,16 +120,16 @@ function perServerCosts(pool: readonly ToolSpec[], p: Plan, count: TextTokenCoun
 }
 
 /**
- * E4 as the gateway applies it: the budget covers the extra tools too, and the announcement is
- * counted JSON-escaped, as it travels in the search tool's description.
+ * E4 as the gateway applies it: the announcement's budget is what the gateway leaves it, counted
+ * JSON-escaped, as it travels in the search tool's description.
  */
-function budgetInput(
-  options: InspectOptions,
-): Pick<PlanInput, 'deferredTokenBudget' | 'alongsideTools' | 'announceOptions'> {
+function budgetInput(options: InspectOptions): Pick<PlanInput, 'alongsideTools' | 'announceOptions'> {
   return {
-    ...(options.deferredTokenBudget !== undefined && { deferredTokenBudget: options.deferredTokenBudget }),
     alongsideTools: options.extraTools ?? [],
-    announceOptions: { countTextTokens: boundedJsonTextTokens },
+    announceOptions: {
+      countTextTokens: boundedJsonTextTokens,
+      ...(options.announceTokenBudget !== undefined && { tokenBudget: options.announceTokenBudget }),
+    },
   };
 }
 

@@ -62,6 +62,33 @@ export interface Embedder {
  * Top `limit` of scored candidates, best first; ties keep pool order (lower index first).
  * A bounded insertion list: O(n × limit) worst case, O(n) in practice since most scores lose.
  */
+/**
+ * `topK` over the listed indices only (any order, each once): the same result as a full scan, ties
+ * going to the lower index, at the cost of the tools a query touched instead of the whole catalog.
+ */
+export function topKOf(
+  scores: ArrayLike<number>,
+  indices: readonly number[],
+  names: readonly string[],
+  limit: number,
+  accept?: (name: string) => boolean,
+): RankedTool[] {
+  const k = Math.max(0, Math.floor(limit));
+  if (k === 0) return [];
+  const best: number[] = []; // indices, best first; equal scores by index
+  const before = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
+  for (const i of indices) {
+    if (!(scores[i]! > 0)) continue;
+    if (best.length === k && !before(i, best[k - 1]!)) continue;
+    if (accept && !accept(names[i]!)) continue;
+    let at = best.length;
+    while (at > 0 && before(i, best[at - 1]!)) at--;
+    best.splice(at, 0, i);
+    if (best.length > k) best.pop();
+  }
+  return best.map((i) => ({ name: names[i]!, score: scores[i]! }));
+}
+
 export function topK(
   scores: ArrayLike<number>,
   names: readonly string[],

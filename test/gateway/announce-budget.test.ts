@@ -4,6 +4,9 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/core/catalog.js';
 import { ToolsearchGateway } from '../../src/gateway/gateway.js';
+import { searchToolSpec } from '../../src/core/search-tool.js';
+import { toolDefinitionJson } from '../../src/core/tool.js';
+import { CALL_TOOL_TOKENS, callToolDefinition, SEARCH_TOOL_TOKENS } from '../../src/gateway/tools/definitions.js';
 
 /** `servers` upstream servers of `perServer` tools each. */
 function bigCatalog(servers: number, perServer: number): Catalog {
@@ -38,6 +41,13 @@ async function deferredToolsTokens(gateway: ToolsearchGateway): Promise<{ tokens
 }
 
 describe('E4 gateway: tool_search + announcement + call_tool within the budget', () => {
+  it("E4: the pinned token counts of tool_search and call_tool are their o200k counts (update them when a definition's text changes)", () => {
+    expect(encode(toolDefinitionJson(searchToolSpec())).length).toBe(SEARCH_TOOL_TOKENS);
+    expect(encode(toolDefinitionJson(callToolDefinition() as Parameters<typeof toolDefinitionJson>[0])).length).toBe(
+      CALL_TOOL_TOKENS,
+    );
+  });
+
   it('E4: 400 servers × 25 tools (10,000) fit the default 2,000 tokens; the rest line names the remainder', async () => {
     const gateway = new ToolsearchGateway({ catalog: bigCatalog(400, 25) });
     const { tokens, description } = await deferredToolsTokens(gateway);

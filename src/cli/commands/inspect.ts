@@ -11,7 +11,11 @@ import {
 } from '../../inspect/anthropic-count.js';
 import { inspectPool, type InspectReport } from '../../inspect/report.js';
 import { o200kTokens, TOKENIZER_NOTE } from '../../inspect/tokenizer.js';
-import { callToolDefinition, GATEWAY_DEFERRED_TOKEN_BUDGET } from '../../gateway/tools/definitions.js';
+import {
+  callToolDefinition,
+  GATEWAY_DEFERRED_TOKEN_BUDGET,
+  gatewayAnnouncementBudget,
+} from '../../gateway/tools/definitions.js';
 import { loadCatalogFile } from '../catalog-file.js';
 import { parsePositiveInt } from '../options.js';
 import { errorMessage } from '../../util/errors.js';
@@ -159,7 +163,9 @@ export function registerInspectCommand(program: Command): Command {
           tokenizer: TOKENIZER_NOTE,
           ...(options.contextWindow !== undefined && { contextWindow: options.contextWindow }),
           // One figure with `serve`: the gateway's announcement budget and its call_tool.
-          deferredTokenBudget: options.deferredTokenBudget ?? GATEWAY_DEFERRED_TOKEN_BUDGET,
+          announceTokenBudget: gatewayAnnouncementBudget({
+            tokenBudget: options.deferredTokenBudget ?? GATEWAY_DEFERRED_TOKEN_BUDGET,
+          }),
           extraTools: [callToolDefinition()],
         });
         const exact = await exactCounts(options, pool);

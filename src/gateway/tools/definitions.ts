@@ -6,11 +6,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import { fullAnnouncement } from '../../core/announce.js';
-import {
-  announcementBudget,
-  boundedJsonTextTokens,
-  DEFAULT_DEFERRED_TOKEN_BUDGET,
-} from '../../core/announce-budget.js';
+import { boundedJsonTextTokens, DEFAULT_DEFERRED_TOKEN_BUDGET } from '../../core/announce-budget.js';
 import type { PoolView } from '../../core/catalog.js';
 import { searchToolSpec } from '../../core/search-tool.js';
 import type { ToolSpec } from '../../core/tool.js';
@@ -19,6 +15,15 @@ export const CALL_TOOL_NAME = 'call_tool';
 
 /** E4: tokens for `tool_search` (with its announcement) + `call_tool` on every `tools/list`. */
 export const GATEWAY_DEFERRED_TOKEN_BUDGET = DEFAULT_DEFERRED_TOKEN_BUDGET;
+
+/**
+ * o200k tokens of `tool_search` without its announcement and of `call_tool`, as `inspect` counts a
+ * definition; constants, so pinned here (test/gateway/announce-budget.test.ts checks them) instead
+ * of estimated: the bounded estimate overcounts JSON-heavy definitions ~1.7×, which would take ~280
+ * tokens from the announcement for nothing.
+ */
+export const SEARCH_TOOL_TOKENS = 269;
+export const CALL_TOOL_TOKENS = 107;
 
 /** Servers still connecting named in the description before "and N more" (C8; a cold start may have hundreds). */
 const PENDING_NAMED = 10;
@@ -43,13 +48,16 @@ export function searchToolDefinition(pool: PoolView, deferred: ReadonlySet<strin
 export function announceDeferred(pool: PoolView, deferred: ReadonlySet<string>, budget: AnnounceBudget = {}): string {
   const tools = pool.tools.filter((t) => deferred.has(t.name));
   const pending = pendingLine(pool.pendingServers);
-  const alongside = [searchToolSpec(), ...(budget.callThrough === false ? [] : [callToolDefinition()])];
-  const left =
-    announcementBudget(budget.tokenBudget ?? GATEWAY_DEFERRED_TOKEN_BUDGET, alongside, boundedJsonTextTokens) -
-    (pending ? boundedJsonTextTokens(pending) : 0);
+  const left = gatewayAnnouncementBudget(budget) - (pending ? boundedJsonTextTokens(pending) : 0);
   const lines = [fullAnnouncement(tools, { tokenBudget: left, countTextTokens: boundedJsonTextTokens }).text];
   if (pending) lines.push(pending);
   return lines.join('\n');
+}
+
+/** E4: what the budget leaves for the announcement once `tool_search` and `call_tool` are paid for. */
+export function gatewayAnnouncementBudget(budget: AnnounceBudget = {}): number {
+  const fixed = SEARCH_TOOL_TOKENS + (budget.callThrough === false ? 0 : CALL_TOOL_TOKENS);
+  return Math.max(0, (budget.tokenBudget ?? GATEWAY_DEFERRED_TOKEN_BUDGET) - fixed);
 }
 
 function pendingLine(pending: readonly string[]): string | undefined {

@@ -1,6 +1,13 @@
 import type { ToolSpec } from '../../core/tool.js';
 import type { ParsedQuery } from '../query.js';
-import { topK, type RankerContext, type RankerIndex, type RankedTool, type ServerSuggestion } from '../ranker.js';
+import {
+  topK,
+  topKOf,
+  type RankerContext,
+  type RankerIndex,
+  type RankedTool,
+  type ServerSuggestion,
+} from '../ranker.js';
 import type { HitExplanation, TermEvidence } from '../explain.js';
 import { identifierParts, schemaParameters, sourceName, words } from '../text.js';
 import { stem } from '../vocabulary.js';
@@ -41,6 +48,12 @@ export class DefaultIndex implements RankerIndex {
   private scratch: Float64Array | undefined;
   /** What the scratch buffer holds: the text and terms of the last search (cleared by any other scoring). */
   private lastScored: { text: string; terms: Map<string, number> } | undefined;
+  /**
+   * The tools with a nonzero score in the scratch buffer, once each: every pass after the postings
+   * (server evidence, clause maximum, top k, re-zeroing) visits these, not the whole catalog, so a
+   * query's cost follows its postings rather than the catalog's size.
+   */
+  private readonly touched: number[] = [];
   private clauseScratch: Float64Array | undefined;
   private bestScratch: Float64Array | undefined;
   private readonly expander: RareWordExpander | undefined;
@@ -124,7 +137,7 @@ export class DefaultIndex implements RankerIndex {
     const terms = this.queryTerms(query.text);
     const scores = this.score(query.text, terms);
     this.lastScored = { text: query.text, terms };
-    return topK(scores, this.names, limit, accept);
+    return topKOf(scores, this.touched, this.names, limit, accept);
   }
 
   /**
@@ -142,8 +155,10 @@ export class DefaultIndex implements RankerIndex {
     this.lastScored = undefined;
     // One scratch buffer per index (search is synchronous): no 80 KB allocation per query at 10k tools.
     const scores = (this.scratch ??= new Float64Array(this.names.length));
-    scores.fill(0);
-    accumulate(this.postings, terms, scores);
+    const touched = this.touched;
+    for (const d of touched) scores[d] = 0;
+    touched.length = 0;
+    accumulateTouched(this.postings, terms, scores, touched);
     if (trace) trace.lexical = scores.slice();
     if (this.serverPostings) this.addServerEvidence(terms, scores, trace);
     if (trace) trace.withServer = scores.slice();
@@ -161,7 +176,7 @@ export class DefaultIndex implements RankerIndex {
     const clauses = splitClauses(text);
     if (clauses.length < 2) return;
     let max = 0;
-    for (let i = 0; i < scores.length; i++) if (scores[i]! > max) max = scores[i]!;
+    for (const d of this.touched) if (scores[d]! > max) max = scores[d]!;
     if (max <= 0) return;
     if (trace) {
       trace.clauses = clauses;
@@ -191,6 +206,7 @@ export class DefaultIndex implements RankerIndex {
     });
     const w = this.options.clauseWeight * max;
     for (const d of everTouched) {
+      if (scores[d] === 0) this.touched.push(d);
       scores[d]! += w * best[d]!;
       best[d] = 0;
     }
@@ -202,7 +218,7 @@ export class DefaultIndex implements RankerIndex {
     accumulate(this.serverPostings!, terms, serverScores);
     if (trace) trace.serverScores = serverScores;
     const lambda = this.options.serverWeight;
-    for (let i = 0; i < scores.length; i++) {
+    for (const i of this.touched) {
       const s = this.serverOf[i]!;
       if (s >= 0 && scores[i]! > 0) scores[i]! += lambda * serverScores[s]!;
     }
@@ -270,18 +286,18 @@ export class DefaultIndex implements RankerIndex {
     const chosen = topK(serverScores, this.serverNames, limit);
     // One pass over the scores for all suggested servers, not one per server.
     const slot = new Map(chosen.map((r, k) => [this.serverNames.indexOf(r.name), k]));
-    const tools: { name: string; score: number }[][] = chosen.map(() => []);
-    for (let i = 0; i < scores.length; i++) {
+    const tools: { index: number; score: number }[][] = chosen.map(() => []);
+    for (const i of this.touched) {
       if (!(scores[i]! > 0)) continue;
       const k = slot.get(this.serverOf[i]!);
-      if (k !== undefined) tools[k]!.push({ name: this.names[i]!, score: scores[i]! });
+      if (k !== undefined) tools[k]!.push({ index: i, score: scores[i]! });
     }
     return chosen.map((r, k) => ({
       server: r.name,
       score: r.score,
-      tools: tools[k]!.sort((a, b) => b.score - a.score)
+      tools: tools[k]!.sort((a, b) => b.score - a.score || a.index - b.index)
         .slice(0, 3)
-        .map((t) => t.name),
+        .map((t) => this.names[t.index]!),
     }));
   }
 
