@@ -4,7 +4,7 @@
  * discovered is lost, however many times (full, partial or memory compaction) it happens.
  */
 import { extractDiscovered, type HistoryEvent } from './history.js';
-import { SNAPSHOT_TAG, wrapTag } from './markers.js';
+import { nonceAttr, SNAPSHOT_TAG, wrapTag } from './markers.js';
 
 /** The snapshot to put on a compaction boundary: sorted, so repeated snapshots are identical. */
 export function snapshotForCompaction(events: Iterable<HistoryEvent>): string[] {
@@ -13,7 +13,7 @@ export function snapshotForCompaction(events: Iterable<HistoryEvent>): string[] 
 
 /** The boundary marker as text, to append to the summary message a compaction produces. */
 export function compactionBoundaryText(discovered: readonly string[]): string {
-  return wrapTag(SNAPSHOT_TAG, [...discovered].sort());
+  return wrapTag(SNAPSHOT_TAG, [...discovered].sort(), nonceAttr());
 }
 
 /**

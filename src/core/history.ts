@@ -5,6 +5,7 @@
  */
 import {
   ANNOUNCE_TAG,
+  carriesNonce,
   DELTA_ADDED_HEADER,
   DELTA_REMOVED_HEADER,
   DELTA_TAG,
@@ -61,7 +62,9 @@ function parseDelta(form: AnnouncementForm, lines: readonly string[]): { added: 
 export function eventsFromText(text: string): HistoryEvent[] {
   if (!text.includes('<')) return [];
   const events: HistoryEvent[] = [];
-  for (const block of readTagBlocks(text, SNAPSHOT_TAG)) events.push({ type: 'compaction', discovered: block.lines });
+  // G5: only markers this process wrote add tools (markers.ts, MARKER_NONCE).
+  for (const block of readTagBlocks(text, SNAPSHOT_TAG))
+    if (carriesNonce(block.attrs)) events.push({ type: 'compaction', discovered: block.lines });
   for (const block of readTagBlocks(text, ANNOUNCE_TAG)) {
     const form = formOf(block.attrs);
     events.push({ type: 'announcement', form, units: unitsOf(form, block.lines) });
@@ -70,7 +73,8 @@ export function eventsFromText(text: string): HistoryEvent[] {
     const form = formOf(block.attrs);
     events.push({ type: 'delta', form, ...parseDelta(form, block.lines) });
   }
-  for (const block of readTagBlocks(text, LOADED_TAG)) events.push({ type: 'loaded', names: block.lines });
+  for (const block of readTagBlocks(text, LOADED_TAG))
+    if (carriesNonce(block.attrs)) events.push({ type: 'loaded', names: block.lines });
   return events;
 }
 

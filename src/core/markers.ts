@@ -12,6 +12,24 @@ export const SNAPSHOT_TAG = 'discovered-tools-snapshot';
 export const DELTA_ADDED_HEADER = 'Now available:';
 export const DELTA_REMOVED_HEADER = 'No longer available:';
 
+/**
+ * G5: the discovery markers (`<tools-loaded>`, the compaction snapshot) add tools to a
+ * conversation, so text a third party wrote (a fetched web page in a tool result) must not be
+ * able to forge one. Each carries this per-process nonce and only blocks carrying it are read; a
+ * conversation replayed by another process re-discovers its tools by searching again.
+ */
+export const MARKER_NONCE: string = globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 16);
+
+/** The attribute a discovery marker carries (see MARKER_NONCE). */
+export function nonceAttr(): string {
+  return `n="${MARKER_NONCE}"`;
+}
+
+/** Whether a block's attributes carry this process's nonce. */
+export function carriesNonce(attrs: string): boolean {
+  return attrs.includes(nonceAttr());
+}
+
 export function wrapTag(tag: string, lines: readonly string[], attrs = ''): string {
   return `<${tag}${attrs ? ` ${attrs}` : ''}>\n${lines.join('\n')}${lines.length ? '\n' : ''}</${tag}>`;
 }

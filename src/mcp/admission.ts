@@ -16,7 +16,8 @@ import { admitTool, modelFacingName, type Catalog, type HiddenTool } from '../co
 import { cutText, type Limits } from '../core/limits.js';
 import { ambiguousQualifiedName, qualifyMcpName } from '../core/names.js';
 import type { ToolInput } from '../core/tool.js';
-import { neutralizeStructuralTags } from '../core/untrusted.js';
+import { neutralizeUntrusted } from '../core/untrusted.js';
+import { untrustedSchema, untrustedToolFields } from './untrusted-fields.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { ServerConfig } from './config.js';
@@ -91,7 +92,9 @@ function toToolInput(context: AdmissionContext, tool: UpstreamTool): Omit<ToolIn
   const alwaysLoad = configuredAlwaysLoad(context.server, context.config, tool.name, context.globalAlwaysLoad);
   const override = context.rules.override(tool.name);
   const { name: _name, description: _description, inputSchema: _inputSchema, _meta, ...fields } = tool;
-  const mcpFields = override?.title !== undefined ? { ...fields, title: override.title } : fields;
+  // G5: the title, annotations and schema texts reach the model too (tools/list, search results).
+  const ownFields = untrustedToolFields(fields, (text) => untrustedText(text, context.limits));
+  const mcpFields = override?.title !== undefined ? { ...ownFields, title: override.title } : ownFields;
   const description =
     override?.description !== undefined
       ? cutText(override.description, context.limits.descriptionChars)
@@ -100,7 +103,7 @@ function toToolInput(context: AdmissionContext, tool: UpstreamTool): Omit<ToolIn
     name: tool.name,
     originalName: tool.name,
     description,
-    inputSchema: tool.inputSchema,
+    inputSchema: untrustedSchema(tool.inputSchema, (text) => untrustedText(text, context.limits)),
     ...(_meta !== undefined && { meta: _meta }),
     ...(Object.keys(mcpFields).length > 0 && { mcpFields }),
     ...(alwaysLoad !== undefined && { alwaysLoad }),
@@ -124,7 +127,7 @@ function upstreamDescription(context: AdmissionContext, tool: UpstreamTool): str
 
 /** Third-party text as the catalog keeps it: at most `descriptionChars`, no structural tags. */
 export function untrustedText(text: string, limits: Limits): string {
-  return neutralizeStructuralTags(cutText(text, limits.descriptionChars));
+  return neutralizeUntrusted(cutText(text, limits.descriptionChars));
 }
 
 /**

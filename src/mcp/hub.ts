@@ -14,7 +14,7 @@
 import { errorMessage } from '../util/errors.js';
 import { Catalog } from '../core/catalog.js';
 import { DEFAULT_LIMITS, type Limits } from '../core/limits.js';
-import { neutralizeStructuralTags } from '../core/untrusted.js';
+import { neutralizeUntrusted } from '../core/untrusted.js';
 import { admitServerTools, untrustedText } from './admission.js';
 import { isStdioServer, type HubConfig, type ServerConfig } from './config.js';
 import { diffServers, type ServerChanges } from './reload-plan.js';
@@ -528,7 +528,7 @@ export class McpHub {
     // G5: the reason reaches the model, the status page and stdout banners: third-party text
     // (stderr, URLs with credentials) made safe once, here.
     // G7: and with `${VAR}` where an expanded value would show.
-    const reason = neutralizeStructuralTags(sanitizeLogText(this.redact(rawReason)));
+    const reason = neutralizeUntrusted(sanitizeLogText(this.redact(rawReason)));
     entry.lastError = reason;
     entry.lastStderr = undefined;
     entry.nextRetryAt = undefined;

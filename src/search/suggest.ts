@@ -4,7 +4,7 @@
  * how to list one (`mcp__<server>`). Browsing a server is the model's way out when its words and
  * the tool's words never meet.
  */
-import { neutralizeStructuralTags } from '../core/untrusted.js';
+import { neutralizeUntrusted } from '../core/untrusted.js';
 import { MCP_PREFIX } from '../core/names.js';
 import type { ServerInfo, ToolSpec } from '../core/tool.js';
 import type { ParsedQuery } from './query.js';
@@ -72,7 +72,7 @@ function firstSentence(text: string): string {
 
 /** G5: the summary is third-party text (server titles, raw tool names): one line, no structural tags. */
 function cut(raw: string): string {
-  const text = neutralizeStructuralTags(raw.replace(/[\u0000-\u001f\u007f]+/g, ' '));
+  const text = neutralizeUntrusted(raw.replace(/[\u0000-\u001f\u007f]+/g, ' '));
   return text.length <= SUMMARY_CHARS ? text : `${text.slice(0, SUMMARY_CHARS - 1)}…`;
 }
 

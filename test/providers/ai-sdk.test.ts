@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/core/catalog.js';
 import { AISdkToolSearch } from '../../src/providers/ai-sdk/index.js';
 import { standInFormat, standInSearcher } from './helpers.js';
+import { MARKER_NONCE } from '../../src/core/markers.js';
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
@@ -79,7 +80,7 @@ describe('F7 Vercel AI SDK', () => {
     const output = result.steps[1]!.toolResults[0]!.output;
     expect(output).toBe('ran mcp__github__create_issue {"title":"Bug"}');
     const searchOutput = result.steps[0]!.toolResults[0]!.output;
-    expect(searchOutput).toContain('<tools-loaded>\nmcp__github__create_issue\n</tools-loaded>');
+    expect(searchOutput).toContain(`<tools-loaded n="${MARKER_NONCE}">\nmcp__github__create_issue\n</tools-loaded>`);
   });
 
   it('F3: repairToolCall turns a call to a never-loaded deferred tool into its select: search', async () => {

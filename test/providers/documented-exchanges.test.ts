@@ -42,6 +42,7 @@ import {
 } from '../fixtures/wire/anthropic.js';
 import { chatCall, completion, functionCall, outputText, response, toolSearchCall } from '../fixtures/wire/openai.js';
 import { standInFormat, standInSearcher, startWireServer, type WireServer } from './helpers.js';
+import { MARKER_NONCE } from '../../src/core/markers.js';
 
 const CLAUDE = 'claude-sonnet-4-5';
 const WEATHER_INPUT = { location: 'San Francisco', unit: 'fahrenheit' };
@@ -564,7 +565,7 @@ describe('F5/B4 OpenAI Responses: tool_search only where the guide allows it', (
       expect(r2.input.at(-1)).toMatchObject({
         type: 'function_call_output',
         call_id: 'f1',
-        output: expect.stringContaining('<tools-loaded>\nget_weather\n</tools-loaded>'),
+        output: expect.stringContaining(`<tools-loaded n="${MARKER_NONCE}">\nget_weather\n</tools-loaded>`),
       });
     },
   );

@@ -13,6 +13,7 @@ import {
 } from '../../src/providers/openai/index.js';
 import { chatCall, completion, functionCall, outputText, response, toolSearchCall } from '../fixtures/wire/openai.js';
 import { standInFormat, standInSearcher, startWireServer, type WireServer } from './helpers.js';
+import { MARKER_NONCE } from '../../src/core/markers.js';
 
 function makeCatalog(): Catalog {
   const catalog = new Catalog([
@@ -192,7 +193,9 @@ describe('F4 client-side expansion (Chat Completions / OpenAI-compatible)', () =
     expect(fnNames(r1)).toEqual(['get_time', 'tool_search']);
     expect(r1.messages[1].role).toBe('system');
     expect(r1.messages[1].content).toContain('<available-deferred-tools>');
-    expect(r2.messages.at(-1).content).toContain('<tools-loaded>\nmcp__github__create_issue\n</tools-loaded>');
+    expect(r2.messages.at(-1).content).toContain(
+      `<tools-loaded n="${MARKER_NONCE}">\nmcp__github__create_issue\n</tools-loaded>`,
+    );
     expect(fnNames(r2)).toEqual(['get_time', 'mcp__github__create_issue', 'tool_search']);
     expect(r2.tools[1].function.parameters.$schema).toBeUndefined();
     expect(r3.messages.at(-1)).toEqual({
@@ -229,7 +232,7 @@ describe('F4 client-side expansion (Chat Completions / OpenAI-compatible)', () =
     });
     const prepared = await ts.prepare({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
     const run = await ts.runToolCall(chatCall('c', 'render_chart', {}), prepared.plan);
-    expect(run.message.content).toBe('chart.png\n<tools-loaded>\nrender_chart\n</tools-loaded>');
+    expect(run.message.content).toBe(`chart.png\n<tools-loaded n="${MARKER_NONCE}">\nrender_chart\n</tools-loaded>`);
   });
 });
 
@@ -241,7 +244,9 @@ describe('F4 with the real search engine', () => {
       chatCall('c', 'tool_search', { query: 'list repositories', max_results: 1 }),
       prepared.plan,
     );
-    expect(run.message.content).toContain('<tools-loaded>\nmcp__github__list_repos\n</tools-loaded>');
+    expect(run.message.content).toContain(
+      `<tools-loaded n="${MARKER_NONCE}">\nmcp__github__list_repos\n</tools-loaded>`,
+    );
     const next = await ts.prepare({ model: 'm', messages: [{ role: 'user', content: 'x' }, run.message] });
     expect(next.plan.discovered).toEqual(['mcp__github__list_repos']);
   });

@@ -2,7 +2,7 @@
  * The search contract the providers code against: `ToolSearcher.search`'s shape (src/search),
  * structural so an adapter takes the real searcher or any stand-in with the same signature.
  */
-import { LOADED_TAG, wrapTag } from '../../core/markers.js';
+import { LOADED_TAG, nonceAttr, wrapTag } from '../../core/markers.js';
 import type { SearchOptions, SearchPool, ToolSearchResult } from '../../search/searcher.js';
 
 export type { SearchPool, ToolSearchResult };
@@ -36,5 +36,5 @@ export function parseSearchInput(input: unknown): { query: string; maxResults?: 
  * from which later requests re-derive the discovered set (D1).
  */
 export function clientSearchText(formatted: string, matches: readonly string[]): string {
-  return matches.length ? `${formatted}\n${wrapTag(LOADED_TAG, matches)}` : formatted;
+  return matches.length ? `${formatted}\n${wrapTag(LOADED_TAG, matches, nonceAttr())}` : formatted;
 }
