@@ -48,7 +48,7 @@ export interface LoadCatalogOptions {
 }
 
 /** One parsed JSON object per non-blank line, with file and line in every error. */
-function readJsonLines(file: string): { line: number; value: Record<string, unknown> }[] {
+export function readJsonLines(file: string): { line: number; value: Record<string, unknown> }[] {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

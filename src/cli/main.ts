@@ -9,6 +9,7 @@ import { demoCommand } from './commands/demo.js';
 import { statusCommand } from './commands/status.js';
 import { registerInspectCommand } from './commands/inspect.js';
 import { registerSearchCommand } from './commands/search.js';
+import { registerLearnedCommand } from './commands/learned.js';
 import { addLiveConfigToInspect, serveCommand } from './commands/serve.js';
 import { errorMessage } from '../util/errors.js';
 import { VERSION } from '../util/version.js';
@@ -20,6 +21,7 @@ const program = new Command()
 
 // Subcommands register here, one line each.
 registerSearchCommand(program);
+registerLearnedCommand(program);
 addLiveConfigToInspect(registerInspectCommand(program));
 program.addCommand(serveCommand());
 program.addCommand(demoCommand());

@@ -19,6 +19,9 @@ import { AuditLog, auditOptions, type AuditOptions } from './status/audit.js';
 import { Operations } from './status/operations.js';
 import { loadTracer } from './status/tracing.js';
 import { VERSION } from '../util/version.js';
+import { resolveLearning, type LearningSettings } from '../learning/settings.js';
+import { Learner } from '../learning/learner.js';
+import { LearnedFileStore } from '../learning/file-store.js';
 
 export interface GatewayFromConfigOptions extends DefaultServersOptions {
   /** A config file path or a validated config; absent: the embedded reference servers. */
@@ -52,6 +55,12 @@ export interface GatewayFromConfigOptions extends DefaultServersOptions {
    * stack always has a `reloader` (SIGHUP calls its `reload()`); this only starts the watch.
    */
   watchConfig?: boolean | { debounceMs?: number };
+  /**
+   * C13: learn from use, overriding the config's `toolSearch.learning`; `null` turns it off.
+   * Without either, `learningByDefault` decides (`serve` sets it; the library default is off).
+   */
+  learning?: LearningSettings | null;
+  learningByDefault?: boolean;
 }
 
 export interface GatewayStack {
@@ -65,6 +74,8 @@ export interface GatewayStack {
   audit?: AuditLog;
   /** G7: with a config file, what reloads it (`reload()`, `onReload`, `status()`). */
   reloader?: ConfigReloader;
+  /** C13: what searches learned, when learning is on. */
+  learner?: Learner;
   close(): Promise<void>;
 }
 
@@ -94,8 +105,12 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
       : (options.audit ??
         (toolSearch['audit'] !== undefined ? auditOptions(toolSearch['audit'], config.source) : undefined));
   const audit = auditConfig && new AuditLog(operations.events, { logger, ...auditConfig });
+  const learning = resolveLearning(toolSearch.learning, options.learning, options.learningByDefault === true);
+  const learner =
+    learning && new Learner({ store: new LearnedFileStore(learning.path, logger), limits: learning.limits, logger });
   const gateway = new ToolsearchGateway({
-    searcher: searcher ?? defaultGatewaySearcher(limits),
+    searcher: searcher ?? defaultGatewaySearcher(limits, learner?.ranking),
+    ...(learner && { learner }),
     ...(toolSearch.mode !== undefined && { mode: toolSearch.mode }),
     ...(toolSearch.contextWindow !== undefined && { contextWindow: toolSearch.contextWindow }),
     ...(toolSearch.deferredTokenBudget !== undefined && { deferredTokenBudget: toolSearch.deferredTokenBudget }),
@@ -128,6 +143,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     limits,
     ...(audit && { audit }),
     ...(reloader && { reloader }),
+    ...(learner && { learner }),
     close: async () => {
       reloader?.close();
       await gateway.close();

@@ -12,6 +12,7 @@
  */
 import { Server, type Tool, type Transport } from '@modelcontextprotocol/server';
 import type { Catalog } from '../core/catalog.js';
+import type { ToolSpec } from '../core/tool.js';
 import { SEARCH_TOOL_NAME } from '../core/search-tool.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../core/threshold.js';
 import type { UpstreamCaller } from './ports.js';
@@ -30,6 +31,8 @@ import { COALESCED_NOTIFICATIONS } from './proxy/notifications.js';
 import { GATEWAY_CAPABILITIES, GatewayProxy } from './proxy/proxy.js';
 import { VERSION } from '../util/version.js';
 import { Operations } from './status/operations.js';
+import type { Learner } from '../learning/learner.js';
+import { UsageSignal } from '../learning/signal.js';
 
 export interface GatewayOptions {
   catalog: Catalog;
@@ -59,6 +62,11 @@ export interface GatewayOptions {
   operatorRoots?: (server: string) => Array<{ uri: string; name?: string }>;
   /** G5: how long an ended call still claims its server's sampling, elicitation and logs (ms). */
   attributionGraceMs?: number;
+  /**
+   * C13: learn from use — a search followed by a call of one of its results (or a select:) in the
+   * same session teaches the default searcher. Every session's searches teach every session.
+   */
+  learner?: Learner;
 }
 
 /** Catalog changes closer together than this reach clients as one list_changed. */
@@ -78,6 +86,9 @@ export class ToolsearchGateway {
   readonly proxy: GatewayProxy;
   /** G9: requests, calls, searches and sessions as events; others emit sign-ins and reloads here. */
   readonly operations: Operations;
+  /** C13: what searches learned from use (absent when learning is off). */
+  readonly learner: Learner | undefined;
+  private readonly usage: UsageSignal | undefined;
   private readonly upstream: UpstreamCaller | undefined;
   private readonly searcher: GatewaySearcher;
   /** tools/call: the search tool, call-through, and routing to local or upstream tools (tools/calls.ts). */
@@ -105,7 +116,10 @@ export class ToolsearchGateway {
     this.catalog = options.catalog;
     this.upstream = options.upstream;
     this.sessions = options.sessions ?? new InMemorySessionStore();
-    this.searcher = options.searcher ?? defaultGatewaySearcher();
+    this.learner = options.learner;
+    const learner = this.learner;
+    this.searcher = options.searcher ?? defaultGatewaySearcher(undefined, learner?.ranking);
+    this.usage = learner && new UsageSignal((query, tool) => learner.record(query, this.catalog.get(tool) ?? tool));
     this.mode = parseGatewayMode(options.mode);
     this.contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     this.callThrough = options.callThrough ?? true;
@@ -139,8 +153,10 @@ export class ToolsearchGateway {
       deferred: () => this.deferred(),
       discovered: (sessionId) => this.discovered(sessionId),
       operations: this.operations,
+      ...(this.usage && { usage: this.usage }),
     });
     this.unsubscribe = this.catalog.onChange((delta) => {
+      this.learner?.checkSchemas(toolsNamed(this.catalog, [...delta.added, ...(delta.changed ?? [])]));
       if (delta.added.length > 0 || delta.removed.length > 0 || (delta.changed?.length ?? 0) > 0) this.queueBroadcast();
     });
   }
@@ -178,6 +194,7 @@ export class ToolsearchGateway {
       this.live.delete(sessionId);
       this.proxy.detach(sessionId);
       this.operations.closed(sessionId);
+      this.usage?.ended(sessionId);
       // This process shutting down (or dropping its connection to a shared session) must not
       // forget the session: another gateway process sharing the store may carry it on.
       if (!this.shuttingDown && !this.sessions.shared)
@@ -280,6 +297,7 @@ export class ToolsearchGateway {
     this.firstConnect.stop();
     this.unsubscribeBus();
     this.proxy.close();
+    this.learner?.flush();
     const servers = [...this.live.values()];
     this.live.clear();
     await Promise.allSettled(servers.map((s) => s.close()));
@@ -321,3 +339,7 @@ export class ToolsearchGateway {
 
 export type { UpstreamCaller } from './ports.js';
 export { toMcpTool } from './tools/definitions.js';
+
+function toolsNamed(catalog: Catalog, names: readonly string[]): ToolSpec[] {
+  return names.map((n) => catalog.get(n)).filter((t): t is ToolSpec => t !== undefined);
+}

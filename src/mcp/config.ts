@@ -128,6 +128,17 @@ const toolSearchSchema = z.looseObject({
   limits: z.record(z.string(), z.unknown()).optional(),
   /** C10: an OpenAI-compatible embedding server fused with the lexical ranking. */
   embeddings: embeddingsSchema.optional(),
+  /** C13: learn from use (search → call): true, false, or {enabled, path, maxEntries}. `serve` learns by default. */
+  learning: z
+    .union([
+      z.boolean(),
+      z.strictObject({
+        enabled: z.boolean().optional(),
+        path: z.string().min(1).optional(),
+        maxEntries: z.number().int().positive().max(1_000_000).optional(),
+      }),
+    ])
+    .optional(),
 });
 
 const serverName = z.string().regex(/^[A-Za-z0-9_.-]+$/, 'server names may use letters, digits, "_", "-" and "."');

@@ -18,6 +18,8 @@ import { addEmbeddingsOptions, embeddingsFromFlags, type EmbeddingsFlags } from 
 import { formatServerSuggestions } from '../../search/suggest.js';
 import { formatFailedServers } from '../../search/server-failures.js';
 import { loadCatalogFile, loadQueriesFile, type QueryEntry } from '../catalog-file.js';
+import { loadUsageLog } from '../usage-log.js';
+import { LearnedRanking } from '../../search/learning/learned-ranking.js';
 
 interface SearchCommandOptions extends EmbeddingsFlags {
   catalog?: string;
@@ -29,6 +31,8 @@ interface SearchCommandOptions extends EmbeddingsFlags {
   mode: string;
   json?: boolean;
   explain?: boolean;
+  /** C13: JSONL of earlier {query, tool} pairs, learned before answering. */
+  usageLog?: string;
 }
 
 function poolOf(catalog: Catalog): SearchPool {
@@ -79,7 +83,9 @@ export async function runSearchCommand(
     throw new Error(`--max-results must be a positive integer, got "${options.maxResults}".`);
   const pool = poolOf(catalog);
   const explain = options.explain === true;
-  const search = await searchFunction(pool, options, maxResults);
+  const learned =
+    options.usageLog !== undefined ? new LearnedRanking(loadUsageLog(options.usageLog, catalog)) : undefined;
+  const search = await searchFunction(pool, options, maxResults, learned);
   const idOf = (name: string) => catalog.get(name)?.id ?? name;
   for (const entry of readQueries(options)) {
     const result = await search(pool, entry.query, { mode: options.mode as SearchMode, explain });
@@ -121,17 +127,26 @@ export async function runSearchCommand(
  * ready: a one-shot command waits for them once (the disk cache makes the next run instant); if the
  * server is down it says so on stderr and searches lexically.
  */
-async function searchFunction(pool: SearchPool, options: SearchCommandOptions, maxResults: number): Promise<Search> {
+async function searchFunction(
+  pool: SearchPool,
+  options: SearchCommandOptions,
+  maxResults: number,
+  learned: LearnedRanking | undefined,
+): Promise<Search> {
   const embeddings = embeddingsFromFlags(options);
   if (embeddings === undefined) {
-    const searcher = new ToolSearcher({ ranker: options.ranker as RankerName, maxResults });
+    const searcher = new ToolSearcher({
+      ranker: options.ranker as RankerName,
+      maxResults,
+      ...(learned && { learned }),
+    });
     return (p, q, o) => searcher.search(p, q, o);
   }
   const { EmbeddingSearcher } = await import('../../embeddings/searcher.js');
   const { createStderrLogger } = await import('../../util/log.js');
   const searcher = new EmbeddingSearcher(embeddings, {
     logger: createStderrLogger('warn'),
-    searcher: { ranker: options.ranker as RankerName, maxResults },
+    searcher: { ranker: options.ranker as RankerName, maxResults, ...(learned && { learned }) },
   });
   await searcher.ready(pool);
   return (p, q, o) => searcher.search(p, q, o);
@@ -162,6 +177,10 @@ export function registerSearchCommand(program: Command): void {
     .option(
       '--explain',
       'say why each hit is there: fields and terms, expansions, server and clause evidence, embedding rank',
+    )
+    .option(
+      '--usage-log <file>',
+      'learn from earlier searches first: JSONL {"query", "tool": name or catalog id} per line (see `toolsearch learned`)',
     );
   addEmbeddingsOptions(command).action(async (options: SearchCommandOptions) => {
     const { catalog, close } = await openCatalog(options);

@@ -57,6 +57,10 @@ export interface ServeOptions extends EmbeddingsFlags {
   trace?: boolean;
   /** G7: `--no-watch`: reload on SIGHUP only, not on every save. */
   watch?: boolean;
+  /** C13: `--no-learning`: searches do not learn from calls (overrides toolSearch.learning). */
+  learning?: boolean;
+  /** C13: `--learned-file FILE`: where learned search evidence is kept. */
+  learnedFile?: string;
 }
 
 export function parseHostPort(value: string): { host: string; port: number } {
@@ -174,6 +178,8 @@ export function addServeOptions(command: Command): Command {
     )
     .option('--trace', 'OpenTelemetry spans through @opentelemetry/api (to the tracer provider the process registers)')
     .option('--no-watch', 'do not reload the --config file when it changes (SIGHUP still reloads it)')
+    .option('--no-learning', 'do not learn from use (a search followed by a call); overrides toolSearch.learning')
+    .option('--learned-file <file>', 'where learned search evidence is kept (default: the user state directory)')
     .option('--settle-ms <ms>', 'how long to wait for servers before printing the summary', (v) => Number(v), 10_000);
 }
 
@@ -229,6 +235,11 @@ export async function runServe(
     startHub: false,
     // G7: a saved config file applies without a restart (`--no-watch`: on SIGHUP only).
     watchConfig: options.watch !== false,
+    // C13: serve learns from use unless told not to (flag, then config).
+    learningByDefault: true,
+    ...(options.learning === false
+      ? { learning: null }
+      : options.learnedFile !== undefined && { learning: { path: options.learnedFile } }),
     logger,
   });
   let http: RunningHttpGateway | undefined;

@@ -20,6 +20,7 @@ import { CALL_TOOL_NAME, toMcpTool } from './definitions.js';
 import { searchWhilePending } from './pending-wait.js';
 import { formatSearchOutcome, type GatewaySearcher, type SearchOutcome } from './search.js';
 import { resolveCallTarget } from './call-target.js';
+import type { UsageSignal } from '../../learning/signal.js';
 
 /** What the calls need from the gateway. */
 export interface ToolCallDeps {
@@ -39,6 +40,8 @@ export interface ToolCallDeps {
   discovered(sessionId: string): Promise<readonly string[]>;
   /** G9: probes for searches and calls (metrics, audit, traces). */
   readonly operations?: Operations;
+  /** C13: searches and calls as labels for the learned channel (absent when learning is off). */
+  readonly usage?: UsageSignal;
 }
 
 export class ToolCalls {
@@ -110,6 +113,7 @@ export class ToolCalls {
       () => this.deps.firstConnectPending(),
     );
     probe?.end(outcome.matches, outcome.lowConfidence === true);
+    this.deps.usage?.searched(sessionId, query, outcome);
     const deferred = this.deps.deferred();
     const found = outcome.matches.map((n) => this.deps.catalog.get(n)).filter((t): t is ToolSpec => t !== undefined);
     const added = await this.deps.sessions.addDiscovered(
@@ -139,6 +143,8 @@ export class ToolCalls {
     const server = tool?.origin.kind === 'mcp' ? tool.origin.server : parseMcpName(name)?.server;
     const probe = this.deps.operations?.startCall(sessionId, extra.mcpReq.id, name, server, args);
     const result = await this.route(sessionId, name, args, extra, probe);
+    // C13: a call that reached the tool is a label (its own error, e.g. bad arguments, counts too).
+    if (!gatewayErrors.has(result)) this.deps.usage?.called(sessionId, tool?.name ?? name);
     if (probe) {
       const text = result.isError === true && result.content[0]?.type === 'text' ? result.content[0].text : undefined;
       probe.end(callOutcome(result), Buffer.byteLength(JSON.stringify(result)), text);

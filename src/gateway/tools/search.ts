@@ -12,6 +12,8 @@ import {
   type ToolSearchResult,
 } from '../../search/index.js';
 
+import type { LearnedRanking } from '../../search/learning/learned-ranking.js';
+
 export type { SearchPool } from '../../search/index.js';
 export type SearchOutcome = ToolSearchResult;
 
@@ -28,7 +30,13 @@ export interface GatewaySearcher {
 export const formatSearchOutcome = formatSearchResult;
 
 /** A fresh default searcher (its index cache is per instance, so one per gateway). */
-export function defaultGatewaySearcher(limits: { indexedCharsPerField: number } = DEFAULT_LIMITS): GatewaySearcher {
-  const searcher = new ToolSearcher({ ranker: defaultRanker({ maxFieldChars: limits.indexedCharsPerField }) });
+export function defaultGatewaySearcher(
+  limits: { indexedCharsPerField: number } = DEFAULT_LIMITS,
+  learned?: LearnedRanking,
+): GatewaySearcher {
+  const searcher = new ToolSearcher({
+    ranker: defaultRanker({ maxFieldChars: limits.indexedCharsPerField }),
+    ...(learned && { learned }),
+  });
   return { search: (pool, query, options) => searcher.search(pool, query, options), format: formatSearchResult };
 }

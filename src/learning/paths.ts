@@ -1,0 +1,8 @@
+/** C13 — where learned search evidence is kept by default: toolsearch's state directory. */
+import { join } from 'node:path';
+import { defaultStateDir } from '../mcp/state-dir.js';
+
+/** `learned-search.json` in `$TOOLSEARCH_STATE_DIR`, else `$XDG_STATE_HOME/toolsearch`, else `~/.local/state/toolsearch`. */
+export function defaultLearnedPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(defaultStateDir(env), 'learned-search.json');
+}

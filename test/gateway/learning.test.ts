@@ -1,0 +1,131 @@
+/**
+ * C13 end to end: a search followed by a call of one of its results, in one session, makes the
+ * next session's same search rank that tool first. Real `toolsearch serve` (HTTP in process, and
+ * stdio spawned twice over one store file), the real server-memory from npm, the SDK client.
+ */
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { describe, expect, it } from 'vitest';
+import { runServe } from '../../src/cli/commands/serve.js';
+import { resolvePackageBin } from '../../src/mcp/defaults.js';
+import { connectClient, httpClient, type TestClient } from '../fixtures/clients.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const QUERY = 'look up alice in the knowledge graph';
+const TARGET = 'mcp__memory__search_nodes';
+
+function writeConfig(learning: unknown): { dir: string; config: string; learned: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'ts-learning-'));
+  const config = join(dir, 'mcp.json');
+  const learned = join(dir, 'learned.json');
+  const memory = {
+    command: process.execPath,
+    args: [resolvePackageBin('@modelcontextprotocol/server-memory')],
+    env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
+  };
+  writeFileSync(
+    config,
+    JSON.stringify({
+      mcpServers: { memory },
+      toolSearch: { learning: learning === 'file' ? { path: learned } : learning },
+    }),
+  );
+  return { dir, config, learned };
+}
+
+async function matches(client: TestClient, query = QUERY): Promise<string[]> {
+  const result = await client.call('tool_search', { query });
+  return result.text
+    .split('\n')
+    .filter((l) => l.startsWith('- '))
+    .map((l) => l.slice(2));
+}
+
+/** Session 1: search, then call the target (not first before learning) with valid arguments. */
+async function teach(client: TestClient): Promise<void> {
+  const before = await matches(client);
+  expect(before).toContain(TARGET);
+  expect(before[0]).not.toBe(TARGET);
+  const called = await client.call(TARGET, { query: 'alice' });
+  expect(called.isError).not.toBe(true);
+}
+
+function serveStdio(config: string): Promise<TestClient> {
+  return connectClient(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        '--import',
+        'tsx',
+        join(repoRoot, 'src/cli/main.ts'),
+        'serve',
+        '--config',
+        config,
+        '--log-level',
+        'silent',
+      ],
+      cwd: repoRoot,
+      stderr: 'pipe',
+    }),
+  );
+}
+
+describe('C13 the gateway learns from use', () => {
+  it('C13 (HTTP): search → call in one session; the next session’s search ranks the called tool first', async () => {
+    const { config } = writeConfig('file');
+    const served = await runServe(
+      { config, logLevel: 'silent', http: '127.0.0.1:0', allowOrigin: [], allowHost: [], settleMs: 20_000 },
+      () => {},
+    );
+    try {
+      const first = await httpClient(served.http!.url);
+      await teach(first);
+      await first.close();
+      const second = await httpClient(served.http!.url);
+      expect((await matches(second))[0]).toBe(TARGET);
+      // A search that shares only generic words is not pulled.
+      expect((await matches(second, 'create entities in the graph'))[0]).not.toBe(TARGET);
+      await second.close();
+      expect(served.stack.learner?.summary()).toEqual([expect.objectContaining({ tool: TARGET, searches: 1 })]);
+    } finally {
+      await served.stack.close();
+    }
+  });
+
+  it('C13 (stdio): the evidence survives the process in the store file; the next process ranks the tool first', async () => {
+    const { config, learned } = writeConfig('file');
+    const first = await serveStdio(config);
+    await teach(first);
+    await first.close();
+    expect(existsSync(learned)).toBe(true);
+    // Only term sets are stored, never the raw query text.
+    expect(readFileSync(learned, 'utf8')).not.toContain(QUERY);
+    const second = await serveStdio(config);
+    try {
+      expect((await matches(second))[0]).toBe(TARGET);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('C13: toolSearch.learning false: nothing is learned', async () => {
+    const { config, learned } = writeConfig(false);
+    const served = await runServe(
+      { config, logLevel: 'silent', http: '127.0.0.1:0', allowOrigin: [], allowHost: [], settleMs: 20_000 },
+      () => {},
+    );
+    try {
+      const client = await httpClient(served.http!.url);
+      await teach(client);
+      expect((await matches(client))[0]).not.toBe(TARGET);
+      await client.close();
+      expect(served.stack.learner).toBeUndefined();
+      expect(existsSync(learned)).toBe(false);
+    } finally {
+      await served.stack.close();
+    }
+  });
+});
