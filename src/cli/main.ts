@@ -7,6 +7,7 @@
 import { Command } from 'commander';
 import { demoCommand } from './commands/demo.js';
 import { statusCommand } from './commands/status.js';
+import { authCommand } from './commands/auth.js';
 import { registerInspectCommand } from './commands/inspect.js';
 import { registerSearchCommand } from './commands/search.js';
 import { registerLearnedCommand } from './commands/learned.js';
@@ -26,6 +27,7 @@ addLiveConfigToInspect(registerInspectCommand(program));
 program.addCommand(serveCommand());
 program.addCommand(demoCommand());
 program.addCommand(statusCommand());
+program.addCommand(authCommand());
 
 // H4: a failed command prints one line and exits non-zero at once, whatever handles are still
 // open (the 'exit' hooks stop any spawned server).

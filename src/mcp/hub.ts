@@ -45,6 +45,8 @@ import {
 import { sanitizeLogText, silentLogger, type Logger } from '../util/log.js';
 import { sdkConnectionFactory } from './sdk-connection.js';
 import { remoteOptions } from './remote/options.js';
+import { isNeedsSignIn, type NeedsSignInError } from './remote/oauth/provider.js';
+import { watchCredentials } from './remote/oauth/watch.js';
 
 export type { ReconnectOptions, ServerState, ServerStatus } from './server-state.js';
 
@@ -126,7 +128,7 @@ export class McpHub {
     this.limits = options.limits ?? DEFAULT_LIMITS;
     this.factory =
       options.connectionFactory ??
-      sdkConnectionFactory(this.serverConfigs, remoteOptions(this.limits, options.stateDir));
+      sdkConnectionFactory(this.serverConfigs, remoteOptions(this.limits, options.stateDir, config.source));
     this.reconnect = options.reconnect === false ? false : { ...DEFAULT_RECONNECT, ...options.reconnect };
     this.features = new McpAggregate(Object.keys(config.servers), this.logger, this.limits.resourceUriChars);
     for (const [name, serverConfig] of Object.entries(config.servers)) this.addEntry(name, serverConfig);
@@ -400,6 +402,7 @@ export class McpHub {
       await connection.close();
       if (this.closed || entry.connection !== connection) return;
       entry.connection = undefined;
+      if (isNeedsSignIn(error)) return this.awaitSignIn(entry, error);
       // A timeout is the reason, not the SIGTERM that the abort sent.
       const reason = abort.signal.aborted
         ? message
@@ -414,6 +417,22 @@ export class McpHub {
       clearTimeout(timer);
       entry.resolveFirstAttempt();
     }
+  }
+
+  /**
+   * G7: a server waiting for `toolsearch auth login`: no backoff (retrying cannot help); it
+   * connects again as soon as a sign-in writes its credentials, without a restart.
+   */
+  private awaitSignIn(entry: ServerEntry, error: NeedsSignInError): void {
+    entry.lastError = error.message;
+    this.features.removeServer(entry.name);
+    this.setState(entry, 'needs-sign-in');
+    this.catalog.markFailed(entry.name, error.message);
+    this.logger.warn(`"${entry.name}" ${error.message}`);
+    watchCredentials(error.credentialsPath, () => {
+      if (!this.closed && entry.state === 'needs-sign-in' && this.entries.get(entry.name) === entry)
+        void this.attempt(entry);
+    });
   }
 
   /** C12: the server's title/instructions go to the catalog as search evidence (third-party text). */
@@ -574,6 +593,8 @@ function describeState(entry: Pick<ServerEntry, 'state' | 'lastError'>): string 
       return `failed: ${entry.lastError ?? 'unknown error'}`;
     case 'quarantined':
       return `quarantined after repeated crashes: ${entry.lastError ?? 'unknown error'}`;
+    case 'needs-sign-in':
+      return entry.lastError ?? 'needs sign-in';
     case 'closed':
       return 'the hub is closed';
     case 'connected':

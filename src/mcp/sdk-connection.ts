@@ -5,7 +5,7 @@
 import {
   Client,
   type McpSubscription,
-  type OAuthClientProvider,
+  type AuthProvider,
   ProtocolError,
   ProtocolErrorCode,
   type RequestOptions,
@@ -49,7 +49,7 @@ export interface SdkConnectionOptions {
   /** G7: eras and transports learned per server; without it every start probes. */
   readonly memory?: ServerMemoryStore;
   /** G7: the OAuth provider of an HTTP server (undefined: no OAuth for it). */
-  readonly authProvider?: (server: string, config: ServerConfig) => OAuthClientProvider | undefined;
+  readonly authProvider?: (server: string, config: ServerConfig) => AuthProvider | undefined;
 }
 
 class SdkConnection implements McpConnection {

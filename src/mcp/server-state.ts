@@ -9,12 +9,14 @@
  *   not wait for it and name it as failed, apart from servers still connecting.
  * - `quarantined`: it dropped `flapLimit` times within `flapWindowMs` (a crash loop); left alone
  *   for `quarantineMs` (doubling on each repeat), then tried once more.
+ * - `needs-sign-in` (shown "needs sign-in"): an OAuth server with no usable token; the reason
+ *   names the command to run (`toolsearch auth login <server>`); it connects once that is done (G7).
  * - `closed`: the hub was closed.
  *
  * Pure: decisions from timestamps and counts; the hub does the I/O.
  */
 
-export type ServerState = 'connecting' | 'connected' | 'failed' | 'quarantined' | 'closed';
+export type ServerState = 'connecting' | 'connected' | 'failed' | 'quarantined' | 'needs-sign-in' | 'closed';
 
 export interface ServerStatus {
   readonly server: string;

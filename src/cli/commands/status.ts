@@ -83,12 +83,12 @@ export function formatStatus(s: StatusSnapshot, base: string): string {
   const pct = s.tokens.eager > 0 ? Math.round((s.tokens.savedPerRequest / s.tokens.eager) * 100) : 0;
   const lines = [
     `toolsearch ${s.version} at ${base} — up ${s.uptimeSeconds} s, ${s.sessions} session(s)`,
-    `servers: ${s.states.connected} connected, ${s.states.connecting} connecting, ${s.states.failed} failed, ${s.states.quarantined} quarantined`,
+    `servers: ${s.states.connected} connected, ${s.states.connecting} connecting, ${s.states.failed} failed, ${s.states.quarantined} quarantined${s.states['needs-sign-in'] ? `, ${s.states['needs-sign-in']} needs sign-in` : ''}`,
     `tools: ${s.tools.total} (${s.tools.deferred} deferred)`,
     ...configLines(s),
     `tool-definition tokens per request: ${s.tokens.eager} eager vs ${s.tokens.deferred} deferred (saves ${s.tokens.savedPerRequest}, ${pct}%) — ${s.tokens.counted}`,
     '',
-    `${pad('server', 24)} ${pad('state', 12)} ${pad('tools', 6, true)} ${pad('res', 5, true)} ${pad('prompts', 7, true)} ${pad('reconnects', 10, true)}  last error`,
+    `${pad('server', 24)} ${pad('state', 13)} ${pad('tools', 6, true)} ${pad('res', 5, true)} ${pad('prompts', 7, true)} ${pad('reconnects', 10, true)}  last error`,
   ];
   for (const server of s.servers) {
     const retry =
@@ -96,7 +96,7 @@ export function formatStatus(s: StatusSnapshot, base: string): string {
         ? ` (next try in ${Math.max(0, Math.round((server.nextRetryAt - Date.now()) / 1000))} s)`
         : '';
     lines.push(
-      `${pad(server.server, 24)} ${pad(server.state, 12)} ${pad(server.tools, 6, true)} ${pad(server.resources ?? 0, 5, true)} ${pad(server.prompts ?? 0, 7, true)} ${pad(server.reconnects, 10, true)}  ${(server.lastError ?? '') + retry}`,
+      `${pad(server.server, 24)} ${pad(server.state.replaceAll('-', ' '), 13)} ${pad(server.tools, 6, true)} ${pad(server.resources ?? 0, 5, true)} ${pad(server.prompts ?? 0, 7, true)} ${pad(server.reconnects, 10, true)}  ${(server.lastError ?? '') + retry}`,
     );
   }
   return lines.join('\n');

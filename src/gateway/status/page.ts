@@ -28,6 +28,7 @@ export function statusPageHtml(nonce: string): string {
   .state-connecting { background: #fff1c2; color: #7a5a00; }
   .state-failed { background: #fbd9d7; color: #9b1c13; }
   .state-quarantined { background: #ead7f7; color: #5b2283; }
+  .state-needs-sign-in { background: #fff1c2; color: #6b4e00; }
   .state-closed { background: #e5e5e5; color: #444; }
   .error { color: #9b1c13; font-family: ui-monospace, monospace; font-size: .85rem; word-break: break-word; }
   form { display: flex; gap: .5rem; }
@@ -108,7 +109,7 @@ export function statusPageHtml(nonce: string): string {
       tr.dataset.server = server.server;
       tr.dataset.state = server.state;
       const retry = server.nextRetryAt ? ' (next try in ' + Math.max(0, Math.round((server.nextRetryAt - Date.now()) / 1000)) + ' s)' : '';
-      const state = el('td'); state.append(el('span', server.state, 'state state-' + server.state));
+      const state = el('td'); state.append(el('span', server.state.replaceAll('-', ' '), 'state state-' + server.state));
       tr.append(el('td', server.server), state, el('td', server.tools, 'num'), el('td', server.resources ?? 0, 'num'), el('td', server.prompts ?? 0, 'num'),
         el('td', server.reconnects, 'num'), el('td', c ? c.calls + (c.errors ? ' (' + c.errors + ' failed)' : '') : 0, 'num calls'),
         el('td', c ? c.p50Ms : '', 'num'), el('td', c ? c.p99Ms : '', 'num'), el('td', (server.lastError ?? '') + retry, 'error'));

@@ -33,7 +33,10 @@ export function isServerReady(server: ServerStatus): boolean {
   }
 }
 
-/** `toolsearch status` exit code: 2 when a server is failed or quarantined (connecting is not a fault). */
+/**
+ * `toolsearch status` exit code: 2 when a server is failed, quarantined or needs sign-in (each
+ * needs someone to act; connecting is not a fault).
+ */
 export function hasFaultyServer(servers: readonly ServerStatus[]): boolean {
-  return servers.some((s) => s.state === 'failed' || s.state === 'quarantined');
+  return servers.some((s) => s.state === 'failed' || s.state === 'quarantined' || s.state === 'needs-sign-in');
 }

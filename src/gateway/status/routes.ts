@@ -106,7 +106,14 @@ const SEARCH_RESULTS = 10;
 const QUERY_CHARS = 500;
 
 export function countStates(servers: readonly ServerStatus[]): Record<ServerState, number> {
-  const states: Record<ServerState, number> = { connected: 0, connecting: 0, failed: 0, quarantined: 0, closed: 0 };
+  const states: Record<ServerState, number> = {
+    connected: 0,
+    connecting: 0,
+    failed: 0,
+    quarantined: 0,
+    'needs-sign-in': 0,
+    closed: 0,
+  };
   for (const s of servers) states[s.state]++;
   return states;
 }

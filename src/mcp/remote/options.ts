@@ -1,12 +1,53 @@
 /**
  * G7 — what a hub's connections share about remote servers: the state directory's memory of
- * eras and transports (and, for OAuth servers, the token store).
+ * eras and transports, and the sign-in credentials of HTTP servers.
  */
 import type { Limits } from '../../core/limits.js';
+import { isStdioServer, type ServerConfig } from '../config.js';
 import type { SdkConnectionOptions } from '../sdk-connection.js';
 import { defaultStateDir } from '../state-dir.js';
+import { httpTarget } from '../url-credentials.js';
 import { ServerMemoryStore } from './memory.js';
+import { CredentialStore } from './oauth/store.js';
+import { ServerAuth, StoredOAuthProvider } from './oauth/provider.js';
 
-export function remoteOptions(limits: Limits, stateDir: string = defaultStateDir()): SdkConnectionOptions {
-  return { limits, memory: new ServerMemoryStore(stateDir) };
+export function remoteOptions(
+  limits: Limits,
+  stateDir: string = defaultStateDir(),
+  configSource?: string,
+): SdkConnectionOptions {
+  return {
+    limits,
+    memory: new ServerMemoryStore(stateDir),
+    authProvider: (server, config) => serverAuth(server, config, stateDir, configSource),
+  };
+}
+
+/** What a user runs to sign in to `server`. */
+export function signInCommand(server: string, configSource: string | undefined): string {
+  const config = configSource && !configSource.startsWith('<') ? ` --config ${quote(configSource)}` : '';
+  return `toolsearch auth login ${server}${config}`;
+}
+
+/**
+ * OAuth for an HTTP server, unless the entry says `"oauth": false` or sends its own
+ * Authorization header (a static token: the user said exactly what to send).
+ */
+export function serverAuth(
+  server: string,
+  config: ServerConfig,
+  stateDir: string,
+  configSource: string | undefined,
+): ServerAuth | undefined {
+  if (isStdioServer(config) || config.oauth === false) return undefined;
+  const { url, headers } = httpTarget(config.url, config.headers);
+  if (Object.keys(headers ?? {}).some((name) => name.toLowerCase() === 'authorization')) return undefined;
+  const store = new CredentialStore(stateDir, server, url.href);
+  const command = signInCommand(server, configSource);
+  const provider = new StoredOAuthProvider({ server, setting: config.oauth, store, signInCommand: command });
+  return new ServerAuth(provider, store, url, server, command);
+}
+
+function quote(path: string): string {
+  return /^[\w./@:+-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
 }

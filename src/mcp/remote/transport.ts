@@ -3,7 +3,7 @@
  * or legacy HTTP+SSE, each from the v2 client SDK.
  */
 import {
-  type OAuthClientProvider,
+  type AuthProvider,
   SSEClientTransport,
   StreamableHTTPClientTransport,
   type Transport,
@@ -29,7 +29,7 @@ export function transportPlan(config: ServerConfig, remembered: 'http' | 'sse' |
 
 export interface TransportOptions {
   readonly limits: Limits;
-  readonly authProvider?: OAuthClientProvider | undefined;
+  readonly authProvider?: AuthProvider | undefined;
   readonly onStderr?: (line: string) => void;
   /** The fetch HTTP transports use (G5: one that counts message bytes). */
   readonly fetch?: typeof fetch;

@@ -1,0 +1,137 @@
+/**
+ * G7 — the browser step of a sign-in (`toolsearch auth login`): a loopback callback on a port
+ * chosen now (never a fixed one that another program may hold), the authorization URL opened
+ * with `$BROWSER` or the platform's opener (and always printed, for a browser elsewhere), then
+ * the SDK's `auth()` exchanges the code (PKCE, state and issuer checked). Tokens land in the
+ * credentials file, where a running gateway picks them up.
+ */
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
+import type { HttpServerConfig } from '../../config.js';
+import { httpTarget } from '../../url-credentials.js';
+import { withRefreshLock } from './lock.js';
+import { StoredOAuthProvider } from './provider.js';
+import { CredentialStore } from './store.js';
+
+export interface SignInOptions {
+  readonly server: string;
+  readonly config: HttpServerConfig;
+  readonly stateDir: string;
+  /** Where progress and the URL are written (stderr). */
+  readonly say: (line: string) => void;
+  /** How long to wait for the browser. Default 5 minutes. */
+  readonly timeoutMs?: number;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+const DEFAULT_TIMEOUT_MS = 5 * 60_000;
+
+export async function signIn(options: SignInOptions): Promise<void> {
+  const { url } = httpTarget(options.config.url, options.config.headers);
+  const store = new CredentialStore(options.stateDir, options.server, url.href);
+  const callback = await listenForCallback();
+  try {
+    const provider = new StoredOAuthProvider({
+      server: options.server,
+      setting: options.config.oauth,
+      store,
+      redirectUrl: callback.redirectUrl,
+      signInCommand: `toolsearch auth login ${options.server}`,
+      openAuthorization: async (authorizationUrl) => {
+        options.say(`Sign in to "${options.server}" in your browser:\n  ${authorizationUrl.href}`);
+        openBrowser(authorizationUrl.href, options.env ?? process.env, options.say);
+      },
+      ...(options.env !== undefined && { env: options.env }),
+    });
+    const challenge = await unauthenticatedChallenge(url);
+    const leg = { serverUrl: url, ...challenge };
+    const first = await withRefreshLock(store.lockPath, () => auth(provider, { ...leg, forceReauthorization: true }));
+    if (first === 'AUTHORIZED') return;
+    const params = await callback.wait(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const error = params.get('error');
+    if (error)
+      throw new Error(`the authorization server refused: ${error} ${params.get('error_description') ?? ''}`.trim());
+    if (params.get('state') !== provider.state())
+      throw new Error('the callback carried the wrong state (not this sign-in)');
+    const code = params.get('code');
+    if (!code) throw new Error('the callback carried no authorization code');
+    const iss = params.get('iss');
+    await withRefreshLock(store.lockPath, () =>
+      auth(provider, { ...leg, authorizationCode: code, ...(iss !== null && { iss }) }),
+    );
+  } finally {
+    callback.close();
+  }
+}
+
+/** What the server's 401 says about where its authorization server is and which scope it wants. */
+async function unauthenticatedChallenge(url: URL): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'ping' }),
+    });
+    await response.body?.cancel().catch(() => undefined);
+    if (response.status !== 401) return {};
+    const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
+    return { ...(resourceMetadataUrl !== undefined && { resourceMetadataUrl }), ...(scope !== undefined && { scope }) };
+  } catch {
+    return {};
+  }
+}
+
+interface Callback {
+  readonly redirectUrl: string;
+  wait(timeoutMs: number): Promise<URLSearchParams>;
+  close(): void;
+}
+
+/** A one-shot HTTP listener on 127.0.0.1 and a port the system picks. */
+async function listenForCallback(): Promise<Callback> {
+  let deliver: (params: URLSearchParams) => void = () => {};
+  const received = new Promise<URLSearchParams>((resolve) => (deliver = resolve));
+  const server: Server = createServer((req, res) => {
+    const requestUrl = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (requestUrl.pathname !== '/callback') return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('Signed in: you can close this window.');
+    deliver(requestUrl.searchParams);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    redirectUrl: `http://127.0.0.1:${port}/callback`,
+    wait: (timeoutMs) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`no sign-in within ${Math.round(timeoutMs / 1000)} s (the browser never came back)`)),
+          timeoutMs,
+        );
+        void received.then((params) => {
+          clearTimeout(timer);
+          resolve(params);
+        });
+      }),
+    close: () => server.close(),
+  };
+}
+
+/** `$BROWSER` (a command, given the URL), else the platform's opener; nothing when neither exists. */
+function openBrowser(url: string, env: NodeJS.ProcessEnv, say: (line: string) => void): void {
+  const browser = env['BROWSER'];
+  const [command, args] = browser
+    ? ['sh', ['-c', `${browser} "$1"`, 'sh', url]]
+    : process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url]]
+        : ['xdg-open', [url]];
+  const child = spawn(command as string, args as string[], { stdio: 'ignore', detached: false });
+  child.on('error', () => say('No browser could be opened: open the URL above yourself.'));
+  child.unref();
+}
