@@ -18,6 +18,8 @@ import type { EmbeddingsConfig } from '../core/embeddings-config.js';
 import { AuditLog, auditOptions, type AuditOptions } from './status/audit.js';
 import { Operations } from './status/operations.js';
 import { loadTracer } from './status/tracing.js';
+import { parseProfiles } from './profiles/config.js';
+import { Profiles } from './profiles/profiles.js';
 import { VERSION } from '../util/version.js';
 import { resolveLearning, type LearningSettings } from '../learning/settings.js';
 import { Learner } from '../learning/learner.js';
@@ -76,6 +78,8 @@ export interface GatewayStack {
   reloader?: ConfigReloader;
   /** C13: what searches learned, when learning is on. */
   learner?: Learner;
+  /** G9: the config's profiles (`/mcp/<name>`, `serve --profile`); empty without any. */
+  profiles: Profiles;
   close(): Promise<void>;
 }
 
@@ -108,22 +112,42 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   const learning = resolveLearning(toolSearch.learning, options.learning, options.learningByDefault === true);
   const learner =
     learning && new Learner({ store: new LearnedFileStore(learning.path, logger), limits: learning.limits, logger });
-  const gateway = new ToolsearchGateway({
-    searcher: searcher ?? defaultGatewaySearcher(limits, learner?.ranking),
-    ...(learner && { learner }),
+  const common = {
     ...(toolSearch.mode !== undefined && { mode: toolSearch.mode }),
     ...(toolSearch.contextWindow !== undefined && { contextWindow: toolSearch.contextWindow }),
     ...(toolSearch.deferredTokenBudget !== undefined && { deferredTokenBudget: toolSearch.deferredTokenBudget }),
     ...(toolSearch.searchWaitMs !== undefined && { pendingWaitMs: toolSearch.searchWaitMs }),
-    ...(redis && { sessions: redis.sessions, bus: redis.bus }),
     operatorRoots: operatorRoots(config, options.root),
     attributionGraceMs: limits.attributionGraceMs,
+  };
+  const gateway = new ToolsearchGateway({
+    searcher: searcher ?? defaultGatewaySearcher(limits, learner?.ranking),
+    ...(learner && { learner }),
+    ...common,
+    ...(redis && { sessions: redis.sessions, bus: redis.bus }),
     ...options.gateway,
     catalog: hub.catalog,
     upstream: hub,
     logger,
     operations,
   });
+  // G9: profiles share the hub and the events; each has its own catalog view, gateway and (in-memory) sessions.
+  const profiles = new Profiles(
+    parseProfiles(config.profiles, config.source, Object.keys(config.servers)),
+    hub.catalog,
+    operations,
+    (catalog, profileOperations) =>
+      new ToolsearchGateway({
+        searcher: embeddings
+          ? embeddingGatewaySearcher(embeddings, catalog, logger, limits)
+          : defaultGatewaySearcher(limits),
+        ...common,
+        catalog,
+        upstream: hub,
+        logger,
+        operations: profileOperations,
+      }),
+  );
   if (options.startHub !== false) hub.start();
   const reloader =
     typeof options.config === 'string' ? configReloader(options, options.config, hub, logger) : undefined;
@@ -144,8 +168,10 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     ...(audit && { audit }),
     ...(reloader && { reloader }),
     ...(learner && { learner }),
+    profiles,
     close: async () => {
       reloader?.close();
+      await profiles.close();
       await gateway.close();
       await audit?.close();
       await hub.close();

@@ -166,6 +166,8 @@ export interface HubConfig {
   readonly unexpanded?: Readonly<Record<string, ServerConfig>>;
   /** G7: values that came from the environment, to redact from logs and status lines. */
   readonly secrets?: readonly ExpandedSecret[];
+  /** G9: the `profiles` section as written (checked by the gateway's profiles room). */
+  readonly profiles?: unknown;
 }
 
 export function isStdioServer(config: ServerConfig): config is StdioServerConfig {
@@ -217,7 +219,15 @@ export function parseHubConfig(value: unknown, source = '<inline config>', env: 
       throw new McpConfigError(source, `toolSearch.limits.${error.limit}`, error.reason);
     throw error;
   }
-  return { servers, toolSearch: toolSearch ?? {}, source, unexpanded, secrets };
+  const profiles = (parsed.data as { profiles?: unknown }).profiles;
+  return {
+    servers,
+    toolSearch: toolSearch ?? {},
+    source,
+    unexpanded,
+    secrets,
+    ...(profiles !== undefined && { profiles }),
+  };
 }
 
 /**

@@ -27,6 +27,7 @@ import { formatSummary, summarizeGateway } from '../../gateway/status/summary.js
 import { GatewayMetrics } from '../../gateway/status/metrics.js';
 import { startMetricsListener } from '../../gateway/status/metrics-listener.js';
 import { GatewayActivity } from '../../gateway/status/activity.js';
+import { profileEndpoints, type ProfileEndpoints } from '../../gateway/profiles/http.js';
 
 export interface ServeOptions extends EmbeddingsFlags {
   config?: string;
@@ -55,6 +56,8 @@ export interface ServeOptions extends EmbeddingsFlags {
   auditLog?: string;
   /** G9: `--trace`: OpenTelemetry spans (needs @opentelemetry/api and a registered SDK). */
   trace?: boolean;
+  /** G9: `--profile <name>`: on stdio, serve only this profile's servers and tools. */
+  profile?: string;
   /** G7: `--no-watch`: reload on SIGHUP only, not on every save. */
   watch?: boolean;
   /** C13: `--no-learning`: searches do not learn from calls (overrides toolSearch.learning). */
@@ -176,6 +179,7 @@ export function addServeOptions(command: Command): Command {
       '--audit-log <file>',
       'JSON Lines audit log of calls, searches, sign-ins and reloads ("-" for stderr; overrides toolSearch.audit)',
     )
+    .option('--profile <name>', 'stdio: serve only this profile of the config (HTTP serves each at /mcp/<name>)')
     .option('--trace', 'OpenTelemetry spans through @opentelemetry/api (to the tracer provider the process registers)')
     .option('--no-watch', 'do not reload the --config file when it changes (SIGHUP still reloads it)')
     .option('--no-learning', 'do not learn from use (a search followed by a call); overrides toolSearch.learning')
@@ -243,6 +247,13 @@ export async function runServe(
     logger,
   });
   let http: RunningHttpGateway | undefined;
+  let served: GatewayStack['gateway'];
+  try {
+    served = stdioGateway(stack, options.profile);
+  } catch (error) {
+    await stack.close();
+    throw error;
+  }
   // G9: Prometheus metrics on the HTTP gateway (with the token), or on their own listener.
   const metrics =
     bind !== undefined || options.metrics !== undefined
@@ -276,6 +287,18 @@ export async function runServe(
     const { host, port, token } = bind;
     const activity = new GatewayActivity(stack.gateway.operations.events);
     // H3: /healthz and the status page, under the same Origin, Host and token rules as /mcp.
+    const endpointOptions = {
+      host,
+      maxSessions: stack.limits.sessions,
+      maxBodyBytes: stack.limits.requestBodyBytes,
+      idleSessionTimeoutMs: stack.limits.idleSessionTimeoutMs,
+      ...(options.dangerouslyAllowUnauthenticated === true && { allowUnauthenticated: true }),
+      allowedOrigins: options.allowOrigin,
+      allowedHosts: options.allowHost,
+      logger,
+      ...(token !== undefined && { token }),
+    };
+    let profiles: ProfileEndpoints | undefined;
     const routes = statusRoutes(
       {
         gateway: stack.gateway,
@@ -284,22 +307,23 @@ export async function runServe(
         ...(metrics && { metrics }),
         config: () => stack.reloader?.status(),
         activity,
+        profiles: () => profiles?.status() ?? [],
       },
       GATEWAY_SERVER_INFO.version,
     );
     try {
+      // G9: each profile at /mcp/<name>, on this port, before the status routes.
+      profiles = profileEndpoints(stack.profiles, endpointOptions, routes);
+      const endpoints = profiles;
+      const closeRest = stack.close;
+      stack.close = async () => {
+        await endpoints.close();
+        await closeRest();
+      };
       http = await startHttpGateway(stack.gateway, {
-        routes,
-        host,
+        ...endpointOptions,
+        routes: endpoints.routes,
         port,
-        maxSessions: stack.limits.sessions,
-        maxBodyBytes: stack.limits.requestBodyBytes,
-        idleSessionTimeoutMs: stack.limits.idleSessionTimeoutMs,
-        ...(options.dangerouslyAllowUnauthenticated === true && { allowUnauthenticated: true }),
-        allowedOrigins: options.allowOrigin,
-        allowedHosts: options.allowHost,
-        logger,
-        ...(token !== undefined && { token }),
         ...(metrics && { observe: (server) => metrics.observeHttp(server) }),
       });
     } catch (error) {
@@ -320,7 +344,7 @@ export async function runServe(
   if (bind === undefined || http === undefined) {
     // stdio: stdout is JSON-RPC only; the summary goes to the log.
     void stack.hub.settled(options.settleMs).then(async () => logSummary(logger, stack));
-    await serveStdio(stack.gateway);
+    await serveStdio(served);
     await stack.close();
     return { stack, ...(metricsUrl !== undefined && { metricsUrl }) };
   }
@@ -361,6 +385,19 @@ function onReloadSignal(stack: GatewayStack, logger: Logger): void {
     process.off('SIGHUP', onSignal);
     await close();
   };
+}
+
+/** G9: the gateway stdio serves: the whole one, or a profile's (`--profile`). */
+function stdioGateway(stack: GatewayStack, name: string | undefined): GatewayStack['gateway'] {
+  if (name === undefined) return stack.gateway;
+  const profile = stack.profiles.get(name);
+  if (!profile) {
+    const known = stack.profiles.list.map((p) => p.name);
+    throw new InvalidArgumentError(
+      `--profile ${name}: no such profile in the config${known.length > 0 ? ` (profiles: ${known.join(', ')})` : ''}`,
+    );
+  }
+  return profile.gateway;
 }
 
 async function logSummary(logger: Logger, stack: GatewayStack): Promise<void> {
