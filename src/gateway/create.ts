@@ -96,7 +96,14 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   const hub = new McpHub(config, { ...options.hub, logger, limits });
   const toolSearch = config.toolSearch;
   const storeUrl = options.sessionStore === null ? undefined : (options.sessionStore ?? toolSearch.sessionStore);
-  const redis = storeUrl !== undefined ? await connectRedisBackend(storeUrl, { logger }) : undefined;
+  const redis =
+    storeUrl !== undefined
+      ? await connectRedisBackend(storeUrl, {
+          logger,
+          // G5: stored sessions and DELETE tombstones live as long as an idle session may (not 24 h).
+          ...(limits.idleSessionTimeoutMs > 0 && { ttlSeconds: Math.ceil(limits.idleSessionTimeoutMs / 1000) }),
+        })
+      : undefined;
   const embeddings = options.embeddings === null ? undefined : (options.embeddings ?? toolSearch.embeddings);
   const searcher = embeddings ? embeddingGatewaySearcher(embeddings, hub.catalog, logger, limits) : undefined;
   const tracing = options.tracing ?? toolSearch['tracing'] === true;

@@ -6,6 +6,7 @@
  * `autoApprove`, …), so an existing Claude Desktop / Cursor file works unchanged. Every error
  * names the file and the key.
  */
+import { rawConfigProblem } from './config-guards.js';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { InvalidLimitError, resolveLimits } from '../core/limits.js';
@@ -181,6 +182,8 @@ export function isStdioServer(config: ServerConfig): config is StdioServerConfig
  */
 export function parseHubConfig(value: unknown, source = '<inline config>', env: Environment = process.env): HubConfig {
   const secrets: ExpandedSecret[] = [];
+  const problem = rawConfigProblem(value);
+  if (problem) throw new McpConfigError(source, problem.key, problem.reason);
   const expanded = expandConfigServers(value, source, env, secrets);
   const parsed = configSchema.safeParse(expanded);
   if (!parsed.success) {

@@ -58,6 +58,10 @@ describe('H3 status over HTTP', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toMatch(/script-src 'nonce-[^']+'/);
     expect(await page.text()).not.toContain('supabase');
+    // G5: /status/ (trailing slash) is sent to /status, whose relative status.json resolves.
+    const slash = await fetch(`${gateway.base}/status/`, { redirect: 'manual' });
+    expect(slash.status).toBe(308);
+    expect(new URL(slash.headers.get('location')!, `${gateway.base}/status/`).pathname).toBe('/status');
   });
 
   it('H3/C12: each server with its state, tools, reconnects and last error; sessions; tokens saved', async () => {

@@ -223,7 +223,14 @@ export function statusRoutes(source: StatusSource, version: string): ExtraRoutes
       sendJson(res, 200, { status: 'ok', servers: countStates(source.servers()) });
       return true;
     }
-    if (url.pathname === STATUS_PATH || url.pathname === `${STATUS_PATH}/`) {
+    if (url.pathname === `${STATUS_PATH}/`) {
+      // The page fetches `status.json` relative to itself; from `/status/` that would be
+      // `/status/status.json`. A relative redirect keeps any path prefix a proxy adds.
+      res.writeHead(308, { Location: '../status' });
+      res.end();
+      return true;
+    }
+    if (url.pathname === STATUS_PATH) {
       sendPage(res);
       return true;
     }
