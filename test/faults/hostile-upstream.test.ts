@@ -20,7 +20,8 @@ const LIMITS = resolveLimits({
   values: {
     toolsPerServer: 1_000,
     pagesPerList: 30,
-    refreshTimeoutMs: 1_500,
+    // Generous enough for the 30-page walks below on a loaded machine (the first list walk has the same deadline).
+    refreshTimeoutMs: 4_000,
     stderrBufferBytes: 4_096,
     stderrLineChars: 500,
     upstreamMessageBytes: 4 * 1024 * 1024,
@@ -42,8 +43,8 @@ beforeAll(async () => {
       endless: hostileServer('endless', ['endless_pages']),
       tiny: hostileServer('tiny', ['endless_pages'], { env: { HOSTILE_PAGE_SIZE: '3' } }),
       cycle: hostileServer('cycle', ['cycle_pages']),
-      // 300 ms a page: the 1,000-tool cap (10 pages) would take 3 s, past the 1.5 s refresh timeout.
-      stalls: hostileServer('stalls', ['endless_on_change'], { env: { HOSTILE_PAGE_DELAY_MS: '300' } }),
+      // 800 ms a page: the 1,000-tool cap (10 pages) would take 8 s, past the 4 s refresh timeout.
+      stalls: hostileServer('stalls', ['endless_on_change'], { env: { HOSTILE_PAGE_DELAY_MS: '800' } }),
       flood: hostileServer('flood', ['stderr_flood'], { env: { HOSTILE_STDERR_BYTES: String(STDERR_FLOOD_BYTES) } }),
       garbage: hostileServer('garbage', ['stdout_garbage']),
       stdoutflood: hostileServer('stdoutflood', ['stdout_flood'], {
