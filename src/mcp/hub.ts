@@ -261,6 +261,7 @@ export class McpHub {
     try {
       return await connection.callTool(toolName, args, { ...options, timeoutMs });
     } catch (error) {
+      this.signInLost(server, connection, error);
       throw new UpstreamError(server, `failed to run "${toolName}": ${this.redact(errorMessage(error))}`);
     }
   }
@@ -417,6 +418,15 @@ export class McpHub {
       clearTimeout(timer);
       entry.resolveFirstAttempt();
     }
+  }
+
+  /** G7: a call found the sign-in gone (revoked, refresh refused): the server waits for a new one. */
+  private signInLost(server: string, connection: McpConnection, error: unknown): void {
+    const entry = this.entries.get(server);
+    if (!isNeedsSignIn(error) || !entry || entry.connection !== connection || entry.state !== 'connected') return;
+    entry.connection = undefined;
+    void connection.close();
+    this.awaitSignIn(entry, error);
   }
 
   /**

@@ -43,6 +43,7 @@ export class NeedsSignInError extends Error {
 
 export function isNeedsSignIn(error: unknown): error is NeedsSignInError {
   if (error instanceof NeedsSignInError) return true;
+  if ((error as { needsSignIn?: unknown } | undefined)?.needsSignIn === true) return true;
   const cause = (error as { cause?: unknown } | undefined)?.cause;
   return cause !== undefined && cause !== error && isNeedsSignIn(cause);
 }
@@ -124,6 +125,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     await this.options.store.update({
       tokens: { ...tokens, ...(refresh !== undefined && { refresh_token: refresh }) },
       expiresAt,
+      savedAt: Date.now(),
     });
   }
 
@@ -229,6 +231,10 @@ export class ServerAuth implements AuthProvider {
   }
 }
 
+/** Within a minute of expiry (a quarter of the lifetime for short-lived tokens). */
 function expiresSoon(stored: StoredCredentials): boolean {
-  return stored.expiresAt !== undefined && stored.expiresAt - Date.now() < REFRESH_SKEW_MS;
+  if (stored.expiresAt === undefined) return false;
+  const lifetime = stored.expiresAt - (stored.savedAt ?? stored.expiresAt);
+  const skew = lifetime > 0 ? Math.min(REFRESH_SKEW_MS, lifetime / 4) : REFRESH_SKEW_MS;
+  return stored.expiresAt - Date.now() < skew;
 }

@@ -13,6 +13,8 @@ export interface StoredCredentials {
   tokens?: OAuthTokens;
   /** Epoch ms the access token expires (from `expires_in` at save time). */
   expiresAt?: number;
+  /** Epoch ms the tokens were saved (with `expiresAt`: their lifetime). */
+  savedAt?: number;
   client?: OAuthClientInformationMixed;
   discovery?: OAuthDiscoveryState;
 }
