@@ -33,6 +33,9 @@ import { VERSION } from '../util/version.js';
 import { Operations } from './status/operations.js';
 import type { Learner } from '../learning/learner.js';
 import { UsageSignal } from '../learning/signal.js';
+import { ParkedCalls } from './proxy/input-required.js';
+import { ListenStreams } from './sessions/listen.js';
+import { statelessRequestId } from './tools/stateless.js';
 
 export interface GatewayOptions {
   catalog: Catalog;
@@ -89,6 +92,10 @@ export class ToolsearchGateway {
   /** C13: what searches learned from use (absent when learning is off). */
   readonly learner: Learner | undefined;
   private readonly usage: UsageSignal | undefined;
+  /** G8: change notifications for 2026-07-28 clients' `subscriptions/listen` streams. */
+  readonly listeners = new ListenStreams();
+  /** G8: 2026 tool calls waiting for the client's answer to an upstream's question (MRTR). */
+  private readonly parked = new ParkedCalls();
   private readonly upstream: UpstreamCaller | undefined;
   private readonly searcher: GatewaySearcher;
   /** tools/call: the search tool, call-through, and routing to local or upstream tools (tools/calls.ts). */
@@ -181,6 +188,44 @@ export class ToolsearchGateway {
   }
 
   /**
+   * G8: a server for 2026-07-28 requests, which carry no session: the HTTP entry makes one per
+   * request, stdio one per connection. Deferral without a session is tools/stateless.ts; an
+   * upstream's question during a call goes back as `input_required` (proxy/input-required.ts).
+   */
+  createStatelessServer(): Server {
+    const server = new Server(GATEWAY_SERVER_INFO, { capabilities: GATEWAY_CAPABILITIES, instructions: INSTRUCTIONS });
+    const id = statelessRequestId();
+    server.setRequestHandler('tools/list', async () => ({ tools: await this.listTools() }));
+    server.setRequestHandler('tools/call', (request, ctx) => {
+      const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+      return this.parked.serve(
+        ctx,
+        async (channel) => (await this.calls.handle(id, request.params.name, args, ctx, channel)).result,
+      );
+    });
+    this.proxy.attach(server, id);
+    return server;
+  }
+
+  /**
+   * G8: a listen stream asked for updates of these resource URIs: subscribe upstream (as a session
+   * would) until the returned release is called (the stream closed).
+   */
+  async listenToResources(uris: readonly string[]): Promise<() => void> {
+    const holder = this.listeners.hold();
+    await Promise.all(
+      uris.map(async (uri) => {
+        const route = this.proxy.features?.routeUri(uri);
+        if (route) await this.proxy.subscriptions.subscribe(holder, uri, route).catch(() => undefined);
+      }),
+    );
+    return () => {
+      this.proxy.subscriptions.release(holder);
+      this.listeners.release(holder);
+    };
+  }
+
+  /**
    * Serve one session over `transport`; the session ends when the transport closes.
    * `openInStore: false` leaves recording the session in the store to the caller: the HTTP gateway
    * does it once the SDK accepts the handshake (so a refused initialize leaves no entry), and never
@@ -188,6 +233,19 @@ export class ToolsearchGateway {
    * back empty if the store lost it in between, e.g. Redis restarted empty).
    */
   async connect(transport: Transport, sessionId: string, options: { openInStore?: boolean } = {}): Promise<Server> {
+    const server = this.openSession(sessionId);
+    if (options.openInStore !== false) await this.sessions.open?.(sessionId);
+    await server.connect(transport);
+    this.operations.watch(transport, sessionId);
+    this.logger.debug(`session ${sessionId} opened`);
+    return server;
+  }
+
+  /**
+   * A session's server, live (broadcasts reach it) until it closes; the caller connects it (the
+   * stdio entry lets the SDK do that once the client chose the 2025 era).
+   */
+  openSession(sessionId: string): Server {
     const server = this.createServer(sessionId);
     this.live.set(sessionId, server);
     server.onclose = () => {
@@ -205,10 +263,6 @@ export class ToolsearchGateway {
           );
       this.logger.debug(`session ${sessionId} closed`);
     };
-    if (options.openInStore !== false) await this.sessions.open?.(sessionId);
-    await server.connect(transport);
-    this.operations.watch(transport, sessionId);
-    this.logger.debug(`session ${sessionId} opened`);
     return server;
   }
 
@@ -298,6 +352,7 @@ export class ToolsearchGateway {
     this.unsubscribeBus();
     this.proxy.close();
     this.learner?.flush();
+    this.parked.close();
     const servers = [...this.live.values()];
     this.live.clear();
     await Promise.allSettled(servers.map((s) => s.close()));
@@ -325,10 +380,12 @@ export class ToolsearchGateway {
     const failed = (sessionId: string, what: string) => (error: unknown) =>
       this.logger.debug(`session ${sessionId}: ${what} not sent: ${errorMessage(error)}`);
     if (event.type === 'notify-all') {
+      this.listeners.deliverAll(event.notification);
       for (const [sessionId, server] of this.live)
         server.notification(event.notification).catch(failed(sessionId, event.notification.method));
       return;
     }
+    if (event.type === 'notify' && this.listeners.deliver(event.sessionId, event.notification)) return;
     const server = this.live.get(event.sessionId);
     if (!server) return;
     if (event.type === 'notify')

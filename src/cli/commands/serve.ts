@@ -331,7 +331,8 @@ export async function runServe(
       throw error;
     }
   }
-  stack.hub.start();
+  // G8: over stdio the upstream servers start on the first real request (a client's era probe spawns none).
+  if (bind !== undefined) stack.hub.start();
   const shutdown = () => {
     void stack.close().finally(() => process.exit(0));
   };
@@ -343,8 +344,11 @@ export async function runServe(
 
   if (bind === undefined || http === undefined) {
     // stdio: stdout is JSON-RPC only; the summary goes to the log.
-    void stack.hub.settled(options.settleMs).then(async () => logSummary(logger, stack));
-    await serveStdio(served);
+    const startServers = () => {
+      stack.hub.start();
+      void stack.hub.settled(options.settleMs).then(async () => logSummary(logger, stack));
+    };
+    await serveStdio(served, { onFirstRequest: startServers, logger });
     await stack.close();
     return { stack, ...(metricsUrl !== undefined && { metricsUrl }) };
   }

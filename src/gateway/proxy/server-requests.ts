@@ -17,16 +17,18 @@
  * cannot attribute to its one session. On a multi-user gateway `roots/list` is never asked of a
  * client: roots belong to the operator (`--root`, a server's `roots` setting).
  */
-import { ProtocolErrorCode as ErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import {
+  type ClientCapabilities,
+  ProtocolErrorCode as ErrorCode,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import type { McpMessage, UpstreamProgress } from '../../mcp/connection.js';
 import { ProxyError } from '../errors.js';
 import { AttributionTable } from './attribution.js';
+import { AnyResult, type ClientChannel, sessionChannel } from './channel.js';
 
 export type SessionExtra = ServerContext;
-
-/** A client's answer passed through as it came (the upstream server validates it). */
-const AnyResult = z.looseObject({});
 
 /** What an upstream request needs from the client's request: cancellation and progress. */
 export interface ForwardContext {
@@ -54,7 +56,8 @@ export interface RequestRouterOptions {
 }
 
 export class RequestRouter {
-  readonly table: AttributionTable<SessionExtra | undefined>;
+  /** Per server: who has a request in flight or recent, and the channel to ask that client through. */
+  readonly table: AttributionTable<ClientChannel | undefined>;
   /** One user (stdio): what cannot be attributed may go to the one open session. */
   singleUser = false;
 
@@ -63,15 +66,27 @@ export class RequestRouter {
   }
 
   /** Run a session's request on `server`; server → client requests meanwhile can route to it. */
-  async forward<T>(
+  forward<T>(
     server: string,
     sessionId: string,
     extra: SessionExtra,
     run: (context: ForwardContext) => Promise<T>,
   ): Promise<T> {
-    const end = this.table.begin(server, sessionId, extra);
+    const channel = sessionChannel(extra, () => this.options.sessionServer(sessionId)?.getClientCapabilities());
+    return this.forwardVia(server, sessionId, channel, run);
+  }
+
+  /** The same through any channel (G8: a 2026 request's server → client requests become input_required). */
+  async forwardVia<T>(
+    server: string,
+    sessionId: string,
+    channel: ClientChannel,
+    run: (context: ForwardContext) => Promise<T>,
+  ): Promise<T> {
+    const end = this.table.begin(server, sessionId, channel);
     try {
-      return await run(forwardContext(extra));
+      const onprogress = channel.progress();
+      return await run({ signal: channel.signal, ...(onprogress && { onprogress }) });
     } finally {
       end();
     }
@@ -108,11 +123,8 @@ export class RequestRouter {
       );
     }
     if (sessionId !== undefined && live) {
-      this.requireCapability(sessionId, server, request);
-      return (await live.mcpReq.send(message, AnyResult, {
-        signal,
-        timeout: CLIENT_ANSWER_TIMEOUT_MS,
-      })) as Record<string, unknown>;
+      this.requireCapability(live.capabilities(), server, request);
+      return live.ask(message, signal, CLIENT_ANSWER_TIMEOUT_MS);
     }
     const only = this.singleUser ? this.onlySession() : undefined;
     if (!only) {
@@ -123,7 +135,7 @@ export class RequestRouter {
           : `toolsearch gateway: refused ${request.method} from "${server}": no client request is in flight on it, so it cannot be attributed to a session.`,
       );
     }
-    this.requireCapability(only.sessionId, server, request);
+    this.requireCapability(only.server.getClientCapabilities(), server, request);
     return (await only.server.request(message, AnyResult, {
       signal,
       timeout: CLIENT_ANSWER_TIMEOUT_MS,
@@ -136,8 +148,8 @@ export class RequestRouter {
     return server && { sessionId: live[0]!, server };
   }
 
-  private requireCapability(sessionId: string, server: string, request: McpMessage): void {
-    const missing = missingCapability(this.options.sessionServer(sessionId), request);
+  private requireCapability(caps: ClientCapabilities | undefined, server: string, request: McpMessage): void {
+    const missing = missingCapability(caps, request);
     if (missing)
       throw new ProxyError(
         ErrorCode.MethodNotFound,
@@ -147,8 +159,7 @@ export class RequestRouter {
 }
 
 /** The client capability a server → client request needs, when the session's client lacks it. */
-function missingCapability(session: Server | undefined, request: McpMessage): string | undefined {
-  const caps = session?.getClientCapabilities();
+function missingCapability(caps: ClientCapabilities | undefined, request: McpMessage): string | undefined {
   switch (request.method) {
     case 'sampling/createMessage':
       return caps?.sampling ? undefined : 'sampling';
@@ -165,18 +176,4 @@ function missingCapability(session: Server | undefined, request: McpMessage): st
     default:
       return request.method;
   }
-}
-
-/** The client's cancellation, and progress re-emitted under the client's own token. */
-function forwardContext(extra: SessionExtra): ForwardContext {
-  const token = extra.mcpReq._meta?.progressToken;
-  if (token === undefined) return { signal: extra.mcpReq.signal };
-  return {
-    signal: extra.mcpReq.signal,
-    onprogress: (progress) => {
-      extra.mcpReq
-        .notify({ method: 'notifications/progress', params: { ...progress, progressToken: token } })
-        .catch(() => undefined);
-    },
-  };
 }

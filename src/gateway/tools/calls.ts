@@ -12,7 +12,8 @@ import { searchInstructions } from '../../core/search-instructions.js';
 import type { ToolSpec } from '../../core/tool.js';
 import { errorMessage } from '../../util/errors.js';
 import type { UpstreamCaller } from '../ports.js';
-import type { RequestRouter, SessionExtra } from '../proxy/server-requests.js';
+import type { ClientChannel } from '../proxy/channel.js';
+import type { ForwardContext, RequestRouter, SessionExtra } from '../proxy/server-requests.js';
 import type { SessionStore } from '../sessions/store.js';
 import type { CallOutcome } from '../status/events.js';
 import type { CallProbe, Operations } from '../status/operations.js';
@@ -21,6 +22,7 @@ import { searchWhilePending } from './pending-wait.js';
 import { formatSearchOutcome, type GatewaySearcher, type SearchOutcome } from './search.js';
 import { resolveCallTarget } from './call-target.js';
 import type { UsageSignal } from '../../learning/signal.js';
+import { isStateless } from './stateless.js';
 
 /** What the calls need from the gateway. */
 export interface ToolCallDeps {
@@ -52,6 +54,8 @@ export class ToolCalls {
     name: string,
     args: Record<string, unknown>,
     extra: SessionExtra,
+    /** G8: how server → client requests reach a 2026 caller (input_required); default the session's stream. */
+    channel?: ClientChannel,
   ): Promise<{ result: CallToolResult; listChanged: boolean }> {
     if (name === SEARCH_TOOL_NAME) return this.search(sessionId, args, extra);
     if (name === CALL_TOOL_NAME && this.deps.callThrough && !this.deps.catalog.has(CALL_TOOL_NAME)) {
@@ -69,11 +73,11 @@ export class ToolCalls {
         };
       }
       return {
-        result: await this.run(sessionId, target, targetArgs as Record<string, unknown>, extra),
+        result: await this.run(sessionId, target, targetArgs as Record<string, unknown>, extra, channel),
         listChanged: false,
       };
     }
-    return { result: await this.run(sessionId, name, args, extra), listChanged: false };
+    return { result: await this.run(sessionId, name, args, extra, channel), listChanged: false };
   }
 
   /** C1–C4, C8: search, load the matches into this session, describe them. */
@@ -116,10 +120,13 @@ export class ToolCalls {
     this.deps.usage?.searched(sessionId, query, outcome);
     const deferred = this.deps.deferred();
     const found = outcome.matches.map((n) => this.deps.catalog.get(n)).filter((t): t is ToolSpec => t !== undefined);
-    const added = await this.deps.sessions.addDiscovered(
-      sessionId,
-      found.filter((t) => deferred.has(t.name)).map((t) => t.name),
-    );
+    // G8: without a session nothing is recorded; the definitions below are the whole answer.
+    const added = isStateless(sessionId)
+      ? []
+      : await this.deps.sessions.addDiscovered(
+          sessionId,
+          found.filter((t) => deferred.has(t.name)).map((t) => t.name),
+        );
     const text = (this.deps.searcher.format ?? formatSearchOutcome)(outcome);
     const content: CallToolResult['content'] = [{ type: 'text', text }];
     if (found.length > 0) {
@@ -138,11 +145,12 @@ export class ToolCalls {
     name: string,
     args: Record<string, unknown>,
     extra: SessionExtra,
+    channel?: ClientChannel,
   ): Promise<CallToolResult> {
     const tool = this.deps.catalog.get(name);
     const server = tool?.origin.kind === 'mcp' ? tool.origin.server : parseMcpName(name)?.server;
     const probe = this.deps.operations?.startCall(sessionId, extra.mcpReq.id, name, server, args);
-    const result = await this.route(sessionId, name, args, extra, probe);
+    const result = await this.route(sessionId, name, args, extra, probe, channel);
     // C13: a call that reached the tool is a label (its own error, e.g. bad arguments, counts too).
     if (!gatewayErrors.has(result)) this.deps.usage?.called(sessionId, tool?.name ?? name);
     if (probe) {
@@ -159,6 +167,7 @@ export class ToolCalls {
     args: Record<string, unknown>,
     extra: SessionExtra,
     probe: CallProbe | undefined,
+    channel?: ClientChannel,
   ): Promise<CallToolResult> {
     const target = resolveCallTarget(this.deps.catalog, name);
     if (target.kind === 'ambiguous') return toolError(target.message);
@@ -166,7 +175,8 @@ export class ToolCalls {
     const { tool } = target;
     // A call by the server's own name (an MCP App, a script) did not come from the model's search:
     // F3's "load it first" applies to the gateway names the model is shown.
-    if (!target.byUpstreamName && this.deps.deferred().has(name)) {
+    // G8: a 2026 request has no session to load into: every catalog tool runs (tools/stateless.ts).
+    if (!target.byUpstreamName && !isStateless(sessionId) && this.deps.deferred().has(name)) {
       const discovered = await this.deps.discovered(sessionId);
       if (!discovered.includes(name)) {
         return toolError(
@@ -181,12 +191,14 @@ export class ToolCalls {
     const upstream = this.deps.upstream;
     try {
       // Through the router: cancellation, progress, and server → client requests back to this session.
-      return (await this.deps.router.forward(server, sessionId, extra, (context) =>
+      const call = (context: ForwardContext) =>
         upstream.callTool(server, tool.originalName ?? tool.name, args, {
           ...context,
           ...(probe?.meta && { meta: { ...probe.meta } }),
-        }),
-      )) as CallToolResult;
+        });
+      return (await (channel
+        ? this.deps.router.forwardVia(server, sessionId, channel, call)
+        : this.deps.router.forward(server, sessionId, extra, call))) as CallToolResult;
     } catch (error) {
       return toolError(`Tool "${name}" failed: ${errorMessage(error)}`);
     }

@@ -9,9 +9,15 @@ import { fullAnnouncement } from '../../core/announce.js';
 import { boundedJsonTextTokens, DEFAULT_DEFERRED_TOKEN_BUDGET } from '../../core/announce-budget.js';
 import type { PoolView } from '../../core/catalog.js';
 import { searchToolSpec } from '../../core/search-tool.js';
-import type { ToolSpec } from '../../core/tool.js';
+import { ALWAYS_LOAD_META_KEY, type ToolSpec } from '../../core/tool.js';
 
 export const CALL_TOOL_NAME = 'call_tool';
+
+/**
+ * G8: the gateway's own tools ask clients that defer MCP tools themselves (Claude Code defers every
+ * MCP tool by default) to load them at once: searching for the search tool would be a wasted turn.
+ */
+const OWN_TOOL_META = { [ALWAYS_LOAD_META_KEY]: true } as const;
 
 /** E4: tokens for `tool_search` (with its announcement) + `call_tool` on every `tools/list`. */
 export const GATEWAY_DEFERRED_TOKEN_BUDGET = DEFAULT_DEFERRED_TOKEN_BUDGET;
@@ -41,6 +47,7 @@ export function searchToolDefinition(pool: PoolView, deferred: ReadonlySet<strin
     name: spec.name,
     description: `${spec.description}\n${announceDeferred(pool, deferred, budget)}`,
     inputSchema: spec.inputSchema as Tool['inputSchema'],
+    _meta: { ...OWN_TOOL_META },
   };
 }
 
@@ -81,6 +88,7 @@ export function callToolDefinition(): Tool {
       },
       required: ['name'],
     },
+    _meta: { ...OWN_TOOL_META },
   };
 }
 

@@ -22,6 +22,7 @@ import { GatewayFullError, ListenError } from '../../errors.js';
 import { bearerChecker, hostChecker, isLoopbackHost, isOriginAllowed } from './guards.js';
 import { IdleSessionSweeper } from './idle.js';
 import { headerValue, readJsonBody, replyError, sendJson } from './replies.js';
+import { isModernRequest, modernEntry } from './modern.js';
 import { markInitialized } from './resume.js';
 import { HttpSessions, holdHeadersUntilFirstEvent } from './session-registry.js';
 
@@ -164,6 +165,7 @@ export function createHttpGatewayHandler(
     throw new UnauthenticatedBindError(host);
   const checkHost =
     loopbackOnly || (options.allowedHosts ?? []).length > 0 ? hostChecker(host, options.allowedHosts ?? []) : undefined;
+  const modern = modernEntry(gateway, maxBodyBytes, logger);
   const activity = new IdleSessionSweeper(
     options.idleSessionTimeoutMs ?? DEFAULT_IDLE_SESSION_TIMEOUT_MS,
     (sessionId) => {
@@ -206,6 +208,10 @@ export function createHttpGatewayHandler(
       return;
     }
     if (req.method !== 'POST') return replyError(res, 400, NO_SESSION);
+    const body = await readJsonBody(req, maxBodyBytes);
+    if (!body.ok) return replyError(res, body.status, body.message);
+    // G8: a 2026-07-28 request (no session, the envelope in _meta) goes to the SDK's stateless entry.
+    if (await isModernRequest(req, body.value)) return modern.handle(req, res, body.value);
     try {
       checkRoom();
     } catch (error) {
@@ -213,7 +219,7 @@ export function createHttpGatewayHandler(
     }
     initializing++;
     try {
-      await initializeSession(req, res);
+      await initializeSession(req, res, body.value);
     } finally {
       initializing--;
     }
@@ -224,10 +230,8 @@ export function createHttpGatewayHandler(
    * session is registered (here and in the store) only when the SDK accepts it; a refused
    * initialize closes what was built for it.
    */
-  const initializeSession = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const body = await readJsonBody(req, maxBodyBytes);
-    if (!body.ok) return replyError(res, body.status, body.message);
-    if (!isInitializeRequest(body.value)) return replyError(res, 400, NO_SESSION);
+  const initializeSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    if (!isInitializeRequest(body)) return replyError(res, 400, NO_SESSION);
     const unavailable = await sessions.storeUnavailable();
     if (unavailable !== undefined) {
       return replyError(res, 503, unavailable, 1);
@@ -249,7 +253,7 @@ export function createHttpGatewayHandler(
     };
     await gateway.connect(transport, id, { openInStore: false });
     try {
-      await transport.handleRequest(req, res, body.value);
+      await transport.handleRequest(req, res, body);
     } finally {
       if (!accepted) await transport.close().catch(() => undefined);
     }
@@ -276,6 +280,7 @@ export function createHttpGatewayHandler(
     sessionCount: () => sessions.size,
     close: async () => {
       activity.stop();
+      await modern.close();
       await sessions.closeAll();
     },
   };

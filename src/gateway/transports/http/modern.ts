@@ -1,0 +1,55 @@
+/**
+ * G8 — the HTTP entry for 2026-07-28 clients, beside the 2025 sessions of server.ts on the same
+ * endpoint. The SDK's own entry (`createMcpHandler`) serves them: `server/discover`, the
+ * per-request `_meta` envelope, the SEP-2243 header checks, `subscriptions/listen` streams (fed by
+ * the gateway's ListenStreams) and `input_required` results. `legacy: 'reject'`, because 2025
+ * traffic never reaches it: the SDK's own classifier (`isLegacyRequest`) sends that to our
+ * sessionful transports, which keep sessions, the shared session store and resumption.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import type { Logger } from '../../../util/log.js';
+import type { ToolsearchGateway } from '../../gateway.js';
+
+export interface ModernEntry {
+  handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Whether a session-less POST belongs to the 2026-07-28 era, by the SDK's own classifier. */
+export async function isModernRequest(req: IncomingMessage, body: unknown): Promise<boolean> {
+  return !(await isLegacyRequest(await toWebRequest(req, body), body));
+}
+
+export function modernEntry(gateway: ToolsearchGateway, maxBodyBytes: number, logger: Logger): ModernEntry {
+  const handler = createMcpHandler(() => gateway.createStatelessServer(), {
+    legacy: 'reject',
+    bus: gateway.listeners.bus,
+    maxRequestBodySize: maxBodyBytes,
+    onerror: (error) => logger.debug(`2026-07-28 request: ${error.message}`),
+  });
+  const serve = toNodeHandler(handler, { maxRequestBodySize: maxBodyBytes });
+  return {
+    async handle(req, res, body) {
+      const uris = listenedResources(body);
+      if (uris.length > 0) {
+        const release = await gateway.listenToResources(uris);
+        res.once('close', release);
+      }
+      await serve(req, res, body);
+    },
+    close: () => handler.close(),
+  };
+}
+
+/** The resource URIs a `subscriptions/listen` asks updates for (none for any other request). */
+function listenedResources(body: unknown): string[] {
+  if (typeof body !== 'object' || body === null) return [];
+  const { method, params } = body as {
+    method?: unknown;
+    params?: { notifications?: { resourceSubscriptions?: unknown } };
+  };
+  const uris = method === 'subscriptions/listen' ? params?.notifications?.resourceSubscriptions : undefined;
+  return Array.isArray(uris) ? uris.filter((uri): uri is string => typeof uri === 'string') : [];
+}

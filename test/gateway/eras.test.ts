@@ -1,0 +1,113 @@
+/**
+ * G8: the official v2 client in `legacy`, `auto` and `{pin: '2026-07-28'}` modes, over HTTP and
+ * stdio: it connects, lists tools, searches, calls a found tool, receives a tools list_changed
+ * (a 2026 connection through `subscriptions/listen`) and completes an elicitation an upstream
+ * server (the real server-everything) asks for — as a server → client request on a 2025 session,
+ * as `input_required` (MRTR) for a 2026 client.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/create.js';
+import { type RunningHttpGateway, startHttpGateway } from '../../src/gateway/transports/http/server.js';
+import { parseHubConfig } from '../../src/mcp/config.js';
+import { referenceServerConfig } from '../../src/mcp/defaults.js';
+import { fixtureServer } from '../fixtures/servers/index.js';
+import { waitFor } from '../fixtures/wait.js';
+import { type EraClient, type EraMode, eraClient } from './eras-clients.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const servers = () => ({ mcpServers: { everything: referenceServerConfig('everything'), fx: fixtureServer('fx') } });
+const MODES: EraMode[] = ['legacy', 'auto', 'pin'];
+
+/** The tour every client makes, whatever its era. */
+async function tour(c: EraClient, mode: EraMode): Promise<void> {
+  expect(c.era).toBe(mode === 'legacy' ? 'legacy' : 'modern');
+  const names = await c.toolNames();
+  expect(names.slice(0, 2)).toEqual(['tool_search', 'call_tool']);
+  const found = await c.call('tool_search', { query: 'select:mcp__fx__add,mcp__fx__die' });
+  expect(found.text).toContain('mcp__fx__add');
+  // The search result carries the full definitions: enough to call without a refreshed list.
+  expect(found.text).toContain('"inputSchema"');
+  const sum = await c.call('mcp__fx__add', { a: 2, b: 3 });
+  expect(sum.isError).toBeFalsy();
+  expect(sum.text).toContain('5');
+  await c.call('tool_search', { query: 'select:mcp__everything__trigger-elicitation-request' });
+  const elicited = await c.call('mcp__everything__trigger-elicitation-request');
+  expect(elicited.isError).toBeFalsy();
+  expect(elicited.text).toContain(`user of ${mode}`);
+  expect(c.elicited.length).toBe(1);
+  // fx leaves (and comes back): the catalog changes and every client hears of it.
+  const before = c.listChanged();
+  await c.call('call_tool', { name: 'mcp__fx__die', arguments: {} });
+  await waitFor(() => c.listChanged() > before, `tools list_changed (${mode})`, 15_000);
+}
+
+describe('G8 over Streamable HTTP: every client era on one endpoint', () => {
+  let stack: GatewayStack;
+  let http: RunningHttpGateway;
+  beforeAll(async () => {
+    stack = await createGatewayFromConfig({ config: parseHubConfig(servers(), 'eras test') });
+    http = await startHttpGateway(stack.gateway, { port: 0 });
+    await stack.hub.settled();
+  });
+  afterAll(async () => {
+    await http?.close();
+    await stack?.close();
+  });
+
+  for (const mode of MODES) {
+    it(`G8: a v2 client in ${mode} mode connects, searches, calls, hears list_changed and answers an elicitation`, async () => {
+      const sessions = http.sessionCount();
+      const c = await eraClient(mode, new StreamableHTTPClientTransport(new URL(http.url)));
+      try {
+        await tour(c, mode);
+        // A 2026 client opens no session.
+        if (mode !== 'legacy') expect(http.sessionCount()).toBe(sessions);
+      } finally {
+        await c.close();
+      }
+    });
+  }
+
+  it('G8: without a session, a direct call by name to any catalog tool runs (nothing is "not loaded")', async () => {
+    const c = await eraClient('pin', new StreamableHTTPClientTransport(new URL(http.url)));
+    try {
+      const echoed = await c.call('mcp__everything__echo', { message: 'no search first' });
+      expect(echoed.isError).toBeFalsy();
+      expect(echoed.text).toBe('Echo: no search first');
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe('G8 over stdio: every client era, one gateway process per client', () => {
+  let config: string;
+  beforeAll(() => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolsearch-eras-'));
+    config = join(dir, 'mcp.json');
+    writeFileSync(config, JSON.stringify(servers()));
+  });
+
+  for (const mode of MODES) {
+    it(`G8: a v2 client in ${mode} mode over stdio makes the same tour`, async () => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'serve', '--config', config],
+        cwd: repoRoot,
+        stderr: 'pipe',
+      });
+      const c = await eraClient(mode, transport);
+      try {
+        await tour(c, mode);
+      } finally {
+        await c.close();
+      }
+    });
+  }
+});
