@@ -38,7 +38,7 @@ async function tour(c: EraClient, mode: EraMode): Promise<void> {
   expect(sum.text).toContain('5');
   await c.call('tool_search', { query: 'select:mcp__everything__trigger-elicitation-request' });
   const elicited = await c.call('mcp__everything__trigger-elicitation-request');
-  expect(elicited.isError).toBeFalsy();
+  expect(elicited.isError, elicited.text).toBeFalsy();
   expect(elicited.text).toContain(`user of ${mode}`);
   expect(c.elicited.length).toBe(1);
   // fx leaves (and comes back): the catalog changes and every client hears of it.
@@ -51,7 +51,12 @@ describe('G8 over Streamable HTTP: every client era on one endpoint', () => {
   let stack: GatewayStack;
   let http: RunningHttpGateway;
   beforeAll(async () => {
-    stack = await createGatewayFromConfig({ config: parseHubConfig(servers(), 'eras test') });
+    // One client after another calls the same upstream: no grace period claiming its requests for
+    // the previous client (G5 isolation would refuse the elicitation as unattributable).
+    stack = await createGatewayFromConfig({
+      config: parseHubConfig(servers(), 'eras test'),
+      limits: { attributionGraceMs: 0 },
+    });
     http = await startHttpGateway(stack.gateway, { port: 0 });
     await stack.hub.settled();
   });

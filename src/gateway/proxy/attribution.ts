@@ -40,14 +40,14 @@ export class AttributionTable<T> {
   ) {}
 
   /** A session's request started on `server`; call the returned function when it ends. */
-  begin(server: string, sessionId: string, value: T): () => void {
+  begin(server: string, sessionId: string, value: T, lingers = true): () => void {
     const entry: Entry<T> = { sessionId, value, endedAt: undefined };
     let set = this.byServer.get(server);
     if (!set) this.byServer.set(server, (set = new Set()));
     set.add(entry);
     return () => {
       entry.endedAt = this.now();
-      if (this.graceMs <= 0) this.drop(server, entry);
+      if (this.graceMs <= 0 || !lingers) this.drop(server, entry);
     };
   }
 

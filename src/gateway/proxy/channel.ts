@@ -19,6 +19,11 @@ export interface ClientChannel {
   ask(message: ClientMessage, signal: AbortSignal, timeoutMs: number): Promise<Record<string, unknown>>;
   /** Cancels the upstream work (the client cancelled, or a parked call was dropped). */
   readonly signal: AbortSignal;
+  /**
+   * Whether the request still claims what its server sends for the grace period after it ended
+   * (a session can still be reached then; a finished 2026 request cannot, so it claims nothing).
+   */
+  readonly lingers: boolean;
   /** Upstream progress re-emitted under the client's own token, when the client asked for progress. */
   progress(): ((progress: UpstreamProgress) => void) | undefined;
 }
@@ -36,6 +41,7 @@ export function sessionChannel(
     ask: async (message, signal, timeout) =>
       (await extra.mcpReq.send(message, AnyResult, { signal, timeout })) as Record<string, unknown>,
     signal: extra.mcpReq.signal,
+    lingers: true,
     progress: () => {
       const token = extra.mcpReq._meta?.progressToken;
       if (token === undefined) return undefined;

@@ -158,6 +158,7 @@ export class ParkedCalls {
           parked.asked?.();
         }),
       signal: parked.abort.signal,
+      lingers: false,
       progress: () => progressOf(parked),
     };
   }

@@ -83,7 +83,7 @@ export class RequestRouter {
     channel: ClientChannel,
     run: (context: ForwardContext) => Promise<T>,
   ): Promise<T> {
-    const end = this.table.begin(server, sessionId, channel);
+    const end = this.table.begin(server, sessionId, channel, channel.lingers);
     try {
       const onprogress = channel.progress();
       return await run({ signal: channel.signal, ...(onprogress && { onprogress }) });
