@@ -33,6 +33,10 @@ export interface Limits {
   readonly idleSessionTimeoutMs: number;
   /** How long an ended or cancelled call still claims the sampling, elicitation and logs its server sends (ms; 0: none). */
   readonly attributionGraceMs: number;
+  /** Total time of one upstream call that keeps reporting progress (progress restarts the per-call timeout, never this). */
+  readonly callTotalTimeoutMs: number;
+  /** Resource subscriptions one session may hold; past it `resources/subscribe` is refused. */
+  readonly subscriptionsPerSession: number;
   /** Characters of a resource URI a client may read, subscribe to or complete; longer ones are refused before routing. */
   readonly resourceUriChars: number;
 }
@@ -51,6 +55,8 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   idleSessionTimeoutMs: 30 * 60 * 1000,
   attributionGraceMs: 30_000,
   resourceUriChars: 16_384,
+  callTotalTimeoutMs: 60 * 60 * 1000,
+  subscriptionsPerSession: 1_000,
 });
 
 export type LimitName = keyof Limits;

@@ -126,6 +126,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     ...(toolSearch.searchWaitMs !== undefined && { pendingWaitMs: toolSearch.searchWaitMs }),
     operatorRoots: operatorRoots(config, options.root),
     attributionGraceMs: limits.attributionGraceMs,
+    subscriptionsPerSession: limits.subscriptionsPerSession,
   };
   const gateway = new ToolsearchGateway({
     searcher: searcher ?? defaultGatewaySearcher(limits, learner?.ranking),

@@ -65,6 +65,8 @@ export interface GatewayOptions {
   operatorRoots?: (server: string) => Array<{ uri: string; name?: string }>;
   /** G5: how long an ended call still claims its server's sampling, elicitation and logs (ms). */
   attributionGraceMs?: number;
+  /** G5: resource subscriptions one session may hold. */
+  subscriptionsPerSession?: number;
   /**
    * C13: learn from use — a search followed by a call of one of its results (or a select:) in the
    * same session teaches the default searcher. Every session's searches teach every session.
@@ -147,6 +149,9 @@ export class ToolsearchGateway {
       logger: this.logger,
       ...(options.operatorRoots !== undefined && { operatorRoots: options.operatorRoots }),
       ...(options.attributionGraceMs !== undefined && { attributionGraceMs: options.attributionGraceMs }),
+      ...(options.subscriptionsPerSession !== undefined && {
+        subscriptionsPerSession: options.subscriptionsPerSession,
+      }),
     });
     this.calls = new ToolCalls({
       catalog: this.catalog,

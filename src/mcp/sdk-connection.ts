@@ -349,7 +349,7 @@ class SdkConnection implements McpConnection {
       .request(
         { method: request.method, params: request.params ?? {} } as never,
         ResultSchema.loose(),
-        requestOptions(options),
+        requestOptions(options, this.limits.callTotalTimeoutMs),
       )
       .catch((error: unknown) => Promise.reject(this.explain(error)))) as Record<string, unknown>;
   }
@@ -388,7 +388,7 @@ class SdkConnection implements McpConnection {
     const client = this.requireClient();
     const params = { name, arguments: args, ...(options.meta && { _meta: options.meta }) };
     const result = await client
-      .callTool(params, requestOptions(options))
+      .callTool(params, requestOptions(options, this.limits.callTotalTimeoutMs))
       .catch((error: unknown) => Promise.reject(this.explain(error)));
     return result as UpstreamCallResult;
   }
@@ -422,12 +422,17 @@ class SdkConnection implements McpConnection {
 }
 
 /** Timeout, cancellation and progress for one forwarded request. */
-function requestOptions(options: ForwardOptions): RequestOptions {
+function requestOptions(options: ForwardOptions, maxTotalMs: number): RequestOptions {
   return {
     timeout: options.timeoutMs,
     ...(options.signal !== undefined && { signal: options.signal }),
     // A long call that reports progress is alive: each tick restarts its timeout.
-    ...(options.onprogress !== undefined && { onprogress: options.onprogress, resetTimeoutOnProgress: true }),
+    // G5: … but not forever: a server whose progress never stops is cut at callTotalTimeoutMs.
+    ...(options.onprogress !== undefined && {
+      onprogress: options.onprogress,
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: maxTotalMs,
+    }),
   };
 }
 

@@ -8,12 +8,21 @@ import type { FailedServer } from '../core/catalog.js';
 /** At most this many characters of one reason reach the model (upstream stderr can be long). */
 const REASON_CHARS = 300;
 
+/**
+ * G5: failed servers named per answer. A config copied from another machine can fail a thousand
+ * servers; listing them all made every search answer (even a `select:`) ~25k tokens.
+ */
+export const FAILED_SERVERS_LISTED = 5;
+
 export function formatFailedServers(failed: readonly FailedServer[]): string[] {
   if (failed.length === 0) return [];
+  const listed = failed.slice(0, FAILED_SERVERS_LISTED);
+  const more = failed.length - listed.length;
   return [
     `MCP servers that failed (their tools are unavailable; retrying will not help until they are fixed):`,
-    ...failed.map(
+    ...listed.map(
       (f) => `- ${f.server}: ${f.reason.length > REASON_CHARS ? `${f.reason.slice(0, REASON_CHARS)}…` : f.reason}`,
     ),
+    ...(more > 0 ? [`- … and ${more} more; see the status page`] : []),
   ];
 }

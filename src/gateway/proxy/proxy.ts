@@ -48,6 +48,8 @@ export interface GatewayProxyOptions {
   operatorRoots?: (server: string) => Array<{ uri: string; name?: string }>;
   /** How long an ended request still claims what its server sends (ms). */
   attributionGraceMs?: number;
+  /** Resource subscriptions one session may hold. */
+  subscriptionsPerSession?: number;
 }
 
 export class GatewayProxy implements ProxyContext {
@@ -71,7 +73,7 @@ export class GatewayProxy implements ProxyContext {
     this.subscriptions = new Subscriptions(async (server, method, uri, sessionId) => {
       const request = () => this.requestUpstream(server, { method, params: { uri } });
       await (sessionId === undefined ? request() : this.router.attributed(server, sessionId, request));
-    });
+    }, options.subscriptionsPerSession);
     this.logging = new SessionLogging({
       setUpstreamLevel: (level) => this.setUpstreamLogLevel(level),
       send: (sessionId, params) => this.notifications.toSession(sessionId, { method: 'notifications/message', params }),

@@ -6,7 +6,9 @@
  * unsubscribe never leaves the upstream state wrong; a failed upstream subscribe records nothing.
  * When a server reconnects, the subscriptions sessions hold on it are made again upstream.
  */
+import { ProtocolErrorCode as ErrorCode } from '@modelcontextprotocol/server';
 import type { Route } from '../../mcp/aggregate.js';
+import { ProxyError } from '../errors.js';
 
 /** What subscribing needs from upstream: `resources/subscribe` and `resources/unsubscribe`. */
 export type SubscribeUpstream = (
@@ -22,12 +24,24 @@ export class Subscriptions {
   private readonly holders = new Map<string, Map<string, string>>();
   private readonly queues = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly upstream: SubscribeUpstream) {}
+  /** G5: subscriptions held per session (`subscriptionsPerSession`). */
+  private readonly perSession = new Map<string, number>();
+
+  constructor(
+    private readonly upstream: SubscribeUpstream,
+    private readonly maxPerSession: number = Number.POSITIVE_INFINITY,
+  ) {}
 
   subscribe(sessionId: string, clientUri: string, route: Route): Promise<void> {
     return this.serialize(route, async () => {
       const holders = this.holders.get(keyOf(route)) ?? new Map<string, string>();
+      if (!holders.has(sessionId) && (this.perSession.get(sessionId) ?? 0) >= this.maxPerSession)
+        throw new ProxyError(
+          ErrorCode.InvalidRequest,
+          `This session holds ${this.maxPerSession} resource subscriptions, the limit (subscriptionsPerSession); unsubscribe first.`,
+        );
       if (holders.size === 0) await this.upstream(route.server, 'resources/subscribe', route.target, sessionId);
+      if (!holders.has(sessionId)) this.perSession.set(sessionId, (this.perSession.get(sessionId) ?? 0) + 1);
       holders.set(sessionId, clientUri);
       this.holders.set(keyOf(route), holders);
     });
@@ -36,7 +50,9 @@ export class Subscriptions {
   unsubscribe(sessionId: string, route: Route): Promise<void> {
     return this.serialize(route, async () => {
       const holders = this.holders.get(keyOf(route));
-      if (!holders?.delete(sessionId) || holders.size > 0) return;
+      if (!holders?.delete(sessionId)) return;
+      this.countDown(sessionId);
+      if (holders.size > 0) return;
       this.holders.delete(keyOf(route));
       await this.upstream(route.server, 'resources/unsubscribe', route.target, sessionId);
     });
@@ -76,6 +92,12 @@ export class Subscriptions {
       }),
     );
     return failed;
+  }
+
+  private countDown(sessionId: string): void {
+    const count = (this.perSession.get(sessionId) ?? 1) - 1;
+    if (count > 0) this.perSession.set(sessionId, count);
+    else this.perSession.delete(sessionId);
   }
 
   private serialize(route: Route, change: () => Promise<void>): Promise<void> {

@@ -1,0 +1,72 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/create.js';
+import { startHttpGateway, type RunningHttpGateway } from '../../src/gateway/transports/http/server.js';
+import { parseHubConfig } from '../../src/mcp/config.js';
+import { referenceServerConfig } from '../../src/mcp/defaults.js';
+import { waitFor } from '../fixtures/wait.js';
+
+const text = (result: unknown) =>
+  (result as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+
+/** G5 — per-session bounds over real HTTP: subscriptions, total call time, failed servers per answer. */
+describe('G5 per-session bounds', () => {
+  let stack: GatewayStack;
+  let http: RunningHttpGateway;
+  let client: Client;
+
+  beforeAll(async () => {
+    const broken = Object.fromEntries(
+      Array.from({ length: 8 }, (_, i) => [`gone${i}`, { command: `/nonexistent/toolsearch-server-${i}` }]),
+    );
+    stack = await createGatewayFromConfig({
+      config: parseHubConfig({ mcpServers: { every: referenceServerConfig('everything'), ...broken } }, 'test'),
+      gateway: { mode: 'never' },
+      limits: { subscriptionsPerSession: 2, callTotalTimeoutMs: 1_500 },
+      hub: { reconnect: false },
+    });
+    http = await startHttpGateway(stack.gateway, { port: 0 });
+    await stack.hub.settled();
+    client = new Client({ name: 'bounds', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    await waitFor(async () => (await client.listResources()).resources.length >= 3, 'resources of every', 30_000);
+  }, 40_000);
+  afterAll(async () => {
+    await client?.close();
+    await http?.close();
+    await stack?.close();
+  });
+
+  it('G5: a session holds at most subscriptionsPerSession subscriptions', async () => {
+    const uris = (await client.listResources()).resources.slice(0, 3).map((r) => r.uri);
+    await client.subscribeResource({ uri: uris[0]! });
+    await client.subscribeResource({ uri: uris[1]! });
+    await client.subscribeResource({ uri: uris[1]! }); // the same one again counts once
+    await expect(client.subscribeResource({ uri: uris[2]! })).rejects.toThrow(/limit \(subscriptionsPerSession\)/);
+    await client.unsubscribeResource({ uri: uris[0]! });
+    await client.subscribeResource({ uri: uris[2]! });
+  });
+
+  it('G5: a call whose progress never stops ends at callTotalTimeoutMs', async () => {
+    let ticks = 0;
+    const result = await client
+      .callTool(
+        { name: 'mcp__every__trigger-long-running-operation', arguments: { duration: 30, steps: 60 } },
+        undefined,
+        { onprogress: () => ticks++, timeout: 60_000 },
+      )
+      .catch((error: Error) => ({ isError: true, content: [{ type: 'text' as const, text: error.message }] }));
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/timeout/i);
+    expect(ticks).toBeGreaterThan(0);
+  });
+
+  it('G5: a search answer names a few failed servers, then "… and N more; see the status page"', async () => {
+    await waitFor(() => stack.hub.catalog.failedServers.length === 8, 'the eight failures', 20_000);
+    const answer = text(await client.callTool({ name: 'tool_search', arguments: { query: 'select:nothing_here' } }));
+    expect(answer.match(/^- gone\d: /gm) ?? []).toHaveLength(5);
+    expect(answer).toContain('- … and 3 more; see the status page');
+  });
+});
