@@ -1,7 +1,7 @@
 /** The seeded split of issue 23's protocol (bench:learning and its tools). */
 
 /** mulberry32: a small seeded PRNG, so the split is the same on every machine. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -4,6 +4,7 @@
  * it), the rest evaluated; R@5 without (static) and with the learned channel, side by side, for
  * F ∈ {0.1, 0.25, 0.5}, the six sets and the distractor case. Writes bench/results/learning.md.
  * Options: --sets a,b  --no-write  --naive (also the naive variant: past queries appended to descriptions)
+ *          --no-speed (skip the p50 overhead at 10k tools with a 50k-entry log)
  * Env: LEARN='{"gate":0.5,"weight":1,"depth":30}' overrides the channel/fusion options (iteration only).
  */
 import { writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { distractorSet, loadSet, QUERY_SETS, type BenchSet, type LabelledQuery }
 import { evaluate, type RankIds } from './evaluate.js';
 import { f3, header } from './report.js';
 import { shuffled } from './learning-split.js';
+import { measureLearningSpeed } from './learning-speed.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const FRACTIONS = [0.1, 0.25, 0.5] as const;
@@ -117,9 +119,45 @@ for (const name of setNames) {
 const worst = Math.min(...rows.map((r) => r.learned - r.static));
 console.error(`worst learned − static: ${worst.toFixed(4)}  (${Date.now() - started} ms)`);
 
+const speed = process.argv.includes('--no-speed') ? undefined : measureLearningSpeed();
+if (speed)
+  console.error(
+    `speed: p50 ${speed.staticP50.toFixed(3)} → ${speed.learnedP50.toFixed(3)} ms (+${pct(speed.learnedP50, speed.staticP50)}), mean ${speed.staticMean.toFixed(3)} → ${speed.learnedMean.toFixed(3)} ms`,
+  );
+
+function pct(a: number, b: number): string {
+  return `${(((a - b) / b) * 100).toFixed(0)}%`;
+}
+
 if (!process.argv.includes('--no-write')) {
-  const lines = [header('Search that learns from use (C13)', 'npm run bench:learning')];
+  const lines = [header('Search that learns from use (C13)', `npm run bench:learning${naive ? ' -- --naive' : ''}`)];
+  lines.push(
+    'Protocol (issue 23): per set, the queries shuffled with seed 7 (mulberry32, Fisher–Yates: `bench/learning-split.ts`);',
+    'the first fraction F is the usage log (each query → the first id of each of its gold groups, as if the agent called',
+    'them), the rest is evaluated. R@5 as the data README §5 defines it. Static = the default ranker alone on the same',
+    "evaluated queries; learned = the same ranker with the learned channel (`ToolSearcher`'s `learned` option, one",
+    'configuration for every set and fraction: `DEFAULT_LEARNED_CHANNEL` and `DEFAULT_LEARNED_FUSION`).',
+    '',
+  );
   lines.push(table(rows), '');
+  if (speed)
+    lines.push(
+      '## Cost',
+      '',
+      `\`ToolSearcher.search\` on smithery (${speed.tools} tools) with a synthetic ${speed.entries}-entry log (each entry 3–7 words of`,
+      `its tool's description + 0–2 words of another's, \`bench/learning-speed.ts\`), the ${speed.queries} queries of bench:speed`,
+      '(livemcpbench task texts + short keywords), 5 interleaved rounds after a warm-up:',
+      '',
+      '| | p50 ms | mean ms |',
+      '|---|---|---|',
+      `| static | ${speed.staticP50.toFixed(3)} | ${speed.staticMean.toFixed(3)} |`,
+      `| learned | ${speed.learnedP50.toFixed(3)} | ${speed.learnedMean.toFixed(3)} |`,
+      `| overhead | +${pct(speed.learnedP50, speed.staticP50)} | +${pct(speed.learnedMean, speed.staticMean)} |`,
+      '',
+      `Building the channel from the log (once per change of a large log, at most every 2 s): ${speed.channelBuildMs.toFixed(0)} ms`,
+      '(includes the first lexical index build of the pool).',
+      '',
+    );
   writeFileSync(join(HERE, 'results', 'learning.md'), `${lines.join('\n')}\n`);
 }
 

@@ -121,3 +121,11 @@ export { parseProfiles, type ProfileConfig } from './profiles/config.js';
 export { profileCatalog, type CatalogView } from './profiles/catalog-view.js';
 export { profileEndpoints, type ProfileEndpoints } from './profiles/http.js';
 export { GatewayActivity, type RecentSearch, type ServerCalls } from './status/activity.js';
+export {
+  defaultLearnedPath,
+  LearnedFileStore,
+  type LearnedPersistence,
+  type LearnedToolSummary,
+  Learner,
+  type LearnerOptions,
+} from '../learning/index.js';

@@ -48,5 +48,17 @@ export {
   SUGGESTED_SERVERS,
   type SuggestedServer,
 } from './suggest.js';
+export {
+  DEFAULT_LEARNED_CHANNEL,
+  DEFAULT_LEARNED_FUSION,
+  type LearnedChannelOptions,
+  type LearnedFusionOptions,
+  LearnedLog,
+  type LearnedLogLimits,
+  type LearnedMatch,
+  LearnedRanking,
+  type LearnedRankingOptions,
+  type LearnedRecord,
+} from './learning/index.js';
 export { parseThesaurus, shippedThesaurus, type Thesaurus, type Neighbour } from './thesaurus.js';
 export { formatFailedServers } from './server-failures.js';

@@ -17,10 +17,16 @@ export interface LearnedChannelOptions {
   readonly maxDfShare: number;
 }
 
-export const DEFAULT_LEARNED_CHANNEL: LearnedChannelOptions = { gate: 0.4, halfLifeDays: 90, maxDfShare: 0.1 };
+export const DEFAULT_LEARNED_CHANNEL: LearnedChannelOptions = { gate: 0.4, halfLifeDays: 90, maxDfShare: 0.02 };
 
 /** Evidence decayed below this (about a year at the default half-life) no longer counts. */
 const MIN_EVIDENCE = 0.1;
+
+/** At most this many tools per query: the fusion re-ranks a short list, not the catalog. */
+const MAX_MATCHES = 20;
+
+/** A term in up to this many past searches always finds candidates, however small the log. */
+const MIN_POSTINGS_CAP = 50;
 
 /** What the channel knows of one tool for one query. */
 export interface LearnedMatch {
@@ -48,7 +54,13 @@ export class LearnedChannel {
   private readonly docs: Doc[] = [];
   private idf: Float64Array = new Float64Array(0);
   private postings: number[][] = [];
+  private postingNorms: Float64Array[] = [];
   private unseenIdf = 0;
+  /** Per term: its weight in the query being matched (0 otherwise); reset after each match. */
+  private queryWeight: Float64Array = new Float64Array(0);
+  /** Per past search: the stamp of the last match that visited it (dedupes candidates). */
+  private seen: Uint32Array = new Uint32Array(0);
+  private stamp = 0;
 
   constructor(
     log: LearnedLog,
@@ -88,57 +100,108 @@ export class LearnedChannel {
     this.idf = new Float64Array(df.length);
     for (let t = 0; t < df.length; t++) this.idf[t] = Math.log(1 + (n - df[t]! + 0.5) / (df[t]! + 0.5));
     this.unseenIdf = Math.log(1 + (n + 0.5) / 0.5);
-    const maxDf = Math.max(1, this.options.maxDfShare * n);
+    this.queryWeight = new Float64Array(df.length);
+    this.seen = new Uint32Array(n);
+    const maxDf = Math.max(MIN_POSTINGS_CAP, this.options.maxDfShare * n);
     this.postings = Array.from({ length: df.length }, () => []);
-    for (const [i, doc] of this.docs.entries()) {
+    for (const doc of this.docs) {
       let sq = 0;
-      for (const t of doc.terms) {
-        sq += this.idf[t]! ** 2;
-        if (df[t]! <= maxDf) this.postings[t]!.push(i);
-      }
+      for (const t of doc.terms) sq += this.idf[t]! ** 2;
       doc.norm = Math.sqrt(sq);
     }
+    // Postings in order of norm, so a match walks only the norms that can pass (a binary search).
+    const order = this.docs.map((_, i) => i).sort((a, b) => this.docs[a]!.norm - this.docs[b]!.norm);
+    for (const i of order) for (const t of this.docs[i]!.terms) if (df[t]! <= maxDf) this.postings[t]!.push(i);
+    this.postingNorms = this.postings.map((list) => Float64Array.from(list, (i) => this.docs[i]!.norm));
   }
 
-  /** Tools earlier searches like `query` led to, best first; empty when none passes the gate. */
+  /**
+   * Tools earlier searches like `query` led to, best first; empty when none passes the gate.
+   *
+   * Only past searches that can pass the gate are scored. One passes only if the query terms it
+   * shares carry at least gate² of the query's squared IDF mass (cosine ≥ gate, and its own norm
+   * is at least the shared part's), so only the postings of the query's rarest terms — those
+   * without which the rest falls short of that — are walked (exact, and cheap: rare = short
+   * lists); and its norm must lie within [gate·|q|, |q|/gate].
+   */
   match(query: string): LearnedMatch[] {
     if (this.docs.length === 0) return [];
     const terms = learnedTerms(query);
     if (terms.length === 0) return [];
-    const weights = new Map<number, number>();
+    const ids: number[] = [];
     let sq = 0;
     for (const term of terms) {
       const id = this.termIds.get(term);
       const idf = id === undefined ? this.unseenIdf : this.idf[id]!;
       sq += idf * idf;
-      if (id !== undefined) weights.set(id, idf * idf);
-    }
-    const queryNorm = Math.sqrt(sq);
-    const dots = new Map<number, number>();
-    for (const id of weights.keys()) for (const d of this.postings[id]!) dots.set(d, 0);
-    const best = new Map<number, { similarity: number; searches: number; evidence: number }>();
-    for (const d of dots.keys()) {
-      const doc = this.docs[d]!;
-      let dot = 0;
-      for (const t of doc.terms) dot += weights.get(t) ?? 0;
-      const similarity = doc.norm > 0 ? dot / (doc.norm * queryNorm) : 0;
-      if (similarity < this.options.gate) continue;
-      const seen = best.get(doc.tool);
-      if (!seen) best.set(doc.tool, { similarity, searches: doc.weight, evidence: similarity * doc.weight });
-      else {
-        seen.similarity = Math.max(seen.similarity, similarity);
-        seen.searches += doc.weight;
-        seen.evidence += similarity * doc.weight;
+      if (id !== undefined) {
+        ids.push(id);
+        this.queryWeight[id] = idf * idf;
       }
     }
-    return [...best]
-      .filter(([, m]) => m.evidence >= MIN_EVIDENCE)
-      .map(([tool, m]) => ({
-        tool: this.toolNames[tool]!,
-        similarity: m.similarity,
-        searches: Math.max(1, Math.round(m.searches)),
-        evidence: m.evidence,
-      }))
-      .sort((a, b) => b.similarity - a.similarity || b.searches - a.searches);
+    try {
+      return this.scoreCandidates(ids, sq);
+    } finally {
+      for (const id of ids) this.queryWeight[id] = 0;
+    }
   }
+
+  private scoreCandidates(ids: number[], querySq: number): LearnedMatch[] {
+    const gate = this.options.gate;
+    const queryNorm = Math.sqrt(querySq);
+    const minNorm = gate * queryNorm;
+    const maxNorm = queryNorm / gate;
+    ids.sort((a, b) => this.queryWeight[b]! - this.queryWeight[a]!);
+    let rest = 0;
+    for (const id of ids) rest += this.queryWeight[id]!;
+    const need = gate * gate * querySq;
+    const stamp = ++this.stamp;
+    const best = new Map<number, { similarity: number; searches: number; evidence: number }>();
+    for (const id of ids) {
+      if (rest < need) break;
+      rest -= this.queryWeight[id]!;
+      const list = this.postings[id]!;
+      const norms = this.postingNorms[id]!;
+      for (let k = lowerBound(norms, minNorm); k < list.length && norms[k]! <= maxNorm; k++) {
+        const d = list[k]!;
+        if (this.seen[d] === stamp) continue;
+        this.seen[d] = stamp;
+        const doc = this.docs[d]!;
+        let dot = 0;
+        for (const t of doc.terms) dot += this.queryWeight[t]!;
+        const similarity = dot / (doc.norm * queryNorm);
+        if (similarity < gate) continue;
+        const seen = best.get(doc.tool);
+        if (!seen) best.set(doc.tool, { similarity, searches: doc.weight, evidence: similarity * doc.weight });
+        else {
+          seen.similarity = Math.max(seen.similarity, similarity);
+          seen.searches += doc.weight;
+          seen.evidence += similarity * doc.weight;
+        }
+      }
+    }
+    const out: LearnedMatch[] = [];
+    for (const [tool, m] of best)
+      if (m.evidence >= MIN_EVIDENCE)
+        out.push({
+          tool: this.toolNames[tool]!,
+          similarity: m.similarity,
+          searches: Math.max(1, Math.round(m.searches)),
+          evidence: m.evidence,
+        });
+    out.sort((a, b) => b.similarity - a.similarity || b.searches - a.searches);
+    return out.length > MAX_MATCHES ? out.slice(0, MAX_MATCHES) : out;
+  }
+}
+
+/** First index whose value is ≥ `value` in an ascending array. */
+function lowerBound(sorted: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

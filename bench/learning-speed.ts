@@ -1,0 +1,94 @@
+/**
+ * C13 — what the learned channel costs a search: `ToolSearcher.search` p50 on smithery (9,976
+ * tools) without and with a 50,000-entry learned log, on the same query list as bench:speed (the
+ * livemcpbench task texts + short keyword queries). The log is synthetic but shaped like a real
+ * one: each entry is 3–7 words of its tool's own description plus 0–2 words of another tool's.
+ */
+import type { ToolSpec } from '../src/core/tool.js';
+import { LearnedLog } from '../src/search/learning/log.js';
+import { LearnedRanking } from '../src/search/learning/learned-ranking.js';
+import { ToolSearcher } from '../src/search/searcher.js';
+import type { SearchPool } from '../src/search/search-types.js';
+import { words } from '../src/search/text.js';
+import { loadSet, loadTools } from './datasets.js';
+import { prng } from './learning-split.js';
+
+export const LOG_ENTRIES = 50_000;
+
+const SHORT = ['create issue', 'send message', 'search web', 'read file', 'weather forecast', 'stock price'];
+
+export function syntheticLog(tools: readonly ToolSpec[], entries: number, seed = 7): LearnedLog {
+  const random = prng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const vocab = tools.map((t) => words(`${t.name} ${t.description}`).slice(0, 60));
+  const log = new LearnedLog({ perTool: 1_000, total: entries });
+  const now = Date.now();
+  for (let i = 0; log.entryCount < entries && i < entries * 3; i++) {
+    const t = Math.floor(random() * tools.length);
+    const own = vocab[t]!;
+    if (own.length === 0) continue;
+    const n = 3 + Math.floor(random() * 5);
+    const q: string[] = [];
+    for (let k = 0; k < n; k++) q.push(pick(own));
+    for (let k = Math.floor(random() * 3); k > 0; k--) q.push(pick(pick(vocab) as string[]) ?? '');
+    log.record({ query: q.join(' '), tool: tools[t]!.name, at: now - Math.floor(random() * 30 * 86_400_000) });
+  }
+  return log;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export interface LearningSpeed {
+  tools: number;
+  entries: number;
+  channelBuildMs: number;
+  staticP50: number;
+  learnedP50: number;
+  staticMean: number;
+  learnedMean: number;
+  queries: number;
+}
+
+export function measureLearningSpeed(rounds = 5): LearningSpeed {
+  const tools = loadTools('smithery');
+  const pool: SearchPool = { tools, deferred: new Set(tools.map((t) => t.name)), pendingServers: [] };
+  const log = syntheticLog(tools, LOG_ENTRIES);
+  const ranking = new LearnedRanking(log);
+  const plain = new ToolSearcher();
+  const learned = new ToolSearcher({ learned: ranking });
+  const list = [...loadSet('livemcpbench').queries.map((q) => q.query), ...SHORT];
+  const started = performance.now();
+  learned.search(pool, 'warm up the learned channel');
+  const channelBuildMs = performance.now() - started;
+  for (const q of list) {
+    plain.search(pool, q);
+    learned.search(pool, q);
+  }
+  const a: number[] = [];
+  const b: number[] = [];
+  // Interleaved, so both see the same machine load.
+  for (let r = 0; r < rounds; r++)
+    for (const q of list) {
+      let t = performance.now();
+      plain.search(pool, q);
+      a.push(performance.now() - t);
+      t = performance.now();
+      learned.search(pool, q);
+      b.push(performance.now() - t);
+    }
+  a.sort((x, y) => x - y);
+  b.sort((x, y) => x - y);
+  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  return {
+    tools: tools.length,
+    entries: log.entryCount,
+    channelBuildMs,
+    staticP50: percentile(a, 50),
+    learnedP50: percentile(b, 50),
+    staticMean: mean(a),
+    learnedMean: mean(b),
+    queries: list.length,
+  };
+}
