@@ -53,6 +53,8 @@ describe('G9 audit units', () => {
     for (let i = 0; i < 10; i++) events.emit(call(i));
     expect(audit.droppedRecords).toBe(6);
     await audit.flush();
+    expect(audit.droppedRecords).toBe(0);
+    expect(audit.droppedSinceStart).toBe(6);
     events.emit(call(10));
     await audit.close();
     const records = out

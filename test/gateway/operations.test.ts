@@ -136,6 +136,7 @@ describe('G9 metrics and audit after a scripted workload', () => {
     expect(metricValue(scrape, 'toolsearch_http_received_bytes_total')).toBeGreaterThan(500);
     expect(metricValue(scrape, 'toolsearch_http_sent_bytes_total')).toBeGreaterThan(500);
     expect(metricValue(scrape, 'toolsearch_tokens_saved_total')).toBeGreaterThan(0);
+    expect(metricValue(scrape, 'toolsearch_audit_dropped_records_total')).toBe(0);
   });
 
   it('G9: OAuth refreshes, sign-ins and reloads others emit are counted and audited', async () => {

@@ -257,7 +257,11 @@ export async function runServe(
   // G9: Prometheus metrics on the HTTP gateway (with the token), or on their own listener.
   const metrics =
     bind !== undefined || options.metrics !== undefined
-      ? new GatewayMetrics({ gateway: stack.gateway, servers: () => stack.hub.status() })
+      ? new GatewayMetrics({
+          gateway: stack.gateway,
+          servers: () => stack.hub.status(),
+          ...(stack.audit && { audit: stack.audit }),
+        })
       : undefined;
   const closeMetrics = stack.close.bind(stack);
   stack.close = async () => {

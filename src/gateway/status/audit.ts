@@ -75,6 +75,7 @@ export class AuditLog {
   private readonly queue: string[] = [];
   private readonly limit: number;
   private dropped = 0;
+  private droppedTotal = 0;
   private writing: Promise<void> | undefined;
   private handle: FileHandle | undefined;
   private size = 0;
@@ -94,9 +95,14 @@ export class AuditLog {
     this.sweeper = setInterval(() => this.settleSearches(Date.now() - FOLLOW_WINDOW_MS), 60_000).unref();
   }
 
-  /** Records dropped because the disk could not keep up. */
+  /** Records dropped because the disk could not keep up, not yet noted in the log. */
   get droppedRecords(): number {
     return this.dropped;
+  }
+
+  /** Records dropped since start (the `toolsearch_audit_dropped_records_total` metric). */
+  get droppedSinceStart(): number {
+    return this.droppedTotal;
   }
 
   /** Write what is pending (searches included, as not followed) and wait for the disk. */
@@ -195,6 +201,7 @@ export class AuditLog {
   private write(record: Record<string, unknown>): void {
     if (this.queue.length >= this.limit) {
       this.dropped++;
+      this.droppedTotal++;
       return;
     }
     this.queue.push(`${JSON.stringify(record)}\n`);

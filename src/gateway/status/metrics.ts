@@ -28,6 +28,8 @@ export interface MetricsSource {
   toolLabels?: number;
   /** Process metrics (CPU, memory, event loop, GC) besides the gateway's. Default true. */
   processMetrics?: boolean;
+  /** The audit log, for its dropped-records count (a disk that cannot keep up). */
+  audit?: { readonly droppedSinceStart: number };
 }
 
 /** Bounded label values: the first `cap` distinct names keep theirs, later ones are `other`. */
@@ -251,6 +253,18 @@ export class GatewayMetrics {
         this.set(source.gateway.liveSessions);
       },
     });
+    if (source.audit) {
+      const audit = source.audit;
+      new Counter({
+        name: 'toolsearch_audit_dropped_records_total',
+        help: 'Audit records dropped because the disk could not keep up.',
+        registers,
+        collect() {
+          this.reset();
+          this.inc(audit.droppedSinceStart);
+        },
+      });
+    }
     const bytes = (direction: 'read' | 'written') => {
       let total = this.closedBytes[direction];
       for (const socket of this.sockets) total += direction === 'read' ? socket.bytesRead : socket.bytesWritten;
