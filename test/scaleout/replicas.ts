@@ -66,8 +66,12 @@ export interface ReplicaProcess {
   kill(): Promise<void>;
 }
 
-/** `toolsearch serve --http 127.0.0.1:PORT --session-store URL` as its own process. */
-export async function spawnReplica(config: string, sessionStore: string, port: number): Promise<ReplicaProcess> {
+/** `toolsearch serve --http 127.0.0.1:PORT [--session-store URL]` as its own process. */
+export async function spawnReplica(
+  config: string,
+  sessionStore: string | undefined,
+  port: number,
+): Promise<ReplicaProcess> {
   const child = spawn(
     process.execPath,
     [
@@ -79,8 +83,7 @@ export async function spawnReplica(config: string, sessionStore: string, port: n
       config,
       '--http',
       `127.0.0.1:${port}`,
-      '--session-store',
-      sessionStore,
+      ...(sessionStore !== undefined ? ['--session-store', sessionStore] : []),
       '--settle-ms',
       '10000',
       '--log-level',

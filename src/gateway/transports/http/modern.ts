@@ -32,6 +32,8 @@ export function modernEntry(gateway: ToolsearchGateway, maxBodyBytes: number, lo
   const serve = toNodeHandler(handler, { maxRequestBodySize: maxBodyBytes });
   return {
     async handle(req, res, body) {
+      const method = (body as { method?: unknown } | undefined)?.method;
+      logger.debug(`2026-07-28 request: ${typeof method === 'string' ? method : 'batch or response'}`);
       const uris = listenedResources(body);
       if (uris.length > 0) {
         const release = await gateway.listenToResources(uris);
