@@ -11,6 +11,7 @@
  * The hub never blocks on a server: `start()` returns at once, `settled()` waits for every
  * first attempt (or a timeout).
  */
+import { existsSync } from 'node:fs';
 import { errorMessage } from '../util/errors.js';
 import { Catalog } from '../core/catalog.js';
 import { DEFAULT_LIMITS, type Limits } from '../core/limits.js';
@@ -410,6 +411,7 @@ export class McpHub {
         : describeFailure({
             message,
             ...(isStdioServer(entry.config) && { command: this.writtenCommand(entry) }),
+            ...this.missingCwd(entry),
             ...(connection.exitStatus?.() !== undefined && { exit: connection.exitStatus()! }),
             ...(entry.lastStderr !== undefined && { lastStderr: entry.lastStderr }),
           });
@@ -531,6 +533,14 @@ export class McpHub {
   }
 
   /** The command as the config writes it (`${TOOLS_HOME}/bin/x`), for messages. */
+  /** G5: a configured cwd that does not exist, as written (never an expanded value). */
+  private missingCwd(entry: ServerEntry): { missingCwd?: string } {
+    if (!isStdioServer(entry.config) || entry.config.cwd === undefined || existsSync(entry.config.cwd)) return {};
+    const written = this.current.unexpanded?.[entry.name];
+    const cwd = written && isStdioServer(written) && written.cwd !== undefined ? written.cwd : entry.config.cwd;
+    return { missingCwd: this.redact(cwd) };
+  }
+
   private writtenCommand(entry: ServerEntry): string {
     const written = this.current.unexpanded?.[entry.name];
     return written && isStdioServer(written)

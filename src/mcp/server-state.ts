@@ -130,6 +130,8 @@ export interface FailureEvidence {
   readonly exit?: { readonly code: number | null; readonly signal: string | null };
   /** The last line the server wrote to stderr. */
   readonly lastStderr?: string;
+  /** G5: the configured `cwd` (as written), when that directory does not exist. */
+  readonly missingCwd?: string;
 }
 
 /**
@@ -138,6 +140,9 @@ export interface FailureEvidence {
  */
 export function describeFailure(evidence: FailureEvidence): string {
   const stderr = evidence.lastStderr ? `; last stderr line: ${JSON.stringify(evidence.lastStderr)}` : '';
+  // Node reports a missing cwd as the command's ENOENT: name the directory instead.
+  if (evidence.missingCwd !== undefined && /\bENOENT\b/.test(evidence.message))
+    return `working directory not found: ${evidence.missingCwd} (the server's "cwd")`;
   if (/\bENOENT\b/.test(evidence.message) && /\bspawn\b/.test(evidence.message)) {
     return `command not found: ${evidence.command ?? evidence.message.replace(/^.*spawn (\S+) ENOENT.*$/, '$1')}`;
   }

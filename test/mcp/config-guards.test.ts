@@ -21,3 +21,23 @@ describe('G5 config guards', () => {
     expect(message).not.toContain('ghp_secret');
   });
 });
+
+describe('G5 a missing cwd', () => {
+  it('G5: a stdio server whose cwd does not exist fails naming the directory, not "command not found: node"', async () => {
+    const { McpHub } = await import('../../src/mcp/hub.js');
+    const hub = new McpHub(
+      parseHubConfig(
+        { mcpServers: { lost: { command: process.execPath, args: ['-e', '0'], cwd: '/nonexistent/dir-of-lost' } } },
+        'mcp.json',
+      ),
+      { reconnect: false },
+    );
+    hub.start();
+    await hub.settled();
+    const status = hub.status().find((s) => s.server === 'lost')!;
+    await hub.close();
+    expect(status.state).toBe('failed');
+    expect(status.lastError).toMatch(/working directory not found: \/nonexistent\/dir-of-lost/);
+    expect(status.lastError).not.toMatch(/command not found/);
+  });
+});
