@@ -15,9 +15,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { boundedJsonTextTokens, boundedTextTokens } from '../src/core/announce-budget.js';
 import { fullAnnouncement } from '../src/core/announce.js';
-import { eventsFromText } from '../src/core/history.js';
 import type { ToolSpec } from '../src/core/tool.js';
-import { announceDeferred, callToolDefinition } from '../src/gateway/tools/definitions.js';
+import { announceDeferred, callToolDefinition, gatewayAnnouncementBudget } from '../src/gateway/tools/definitions.js';
 import { inspectPool } from '../src/inspect/report.js';
 import { o200kTokens, TOKENIZER_NOTE } from '../src/inspect/tokenizer.js';
 import { parseKeywordQuery } from '../src/search/query.js';
@@ -47,6 +46,7 @@ function tokenRows(): string[] {
       count: o200kTokens,
       tokenizer: TOKENIZER_NOTE,
       extraTools: [callToolDefinition()],
+      announceTokenBudget: gatewayAnnouncementBudget(),
     });
     const text = announceDeferred(pool, new Set(tools.map((t) => t.name)));
     const named = namedServers(text);
@@ -85,10 +85,13 @@ function allServersText(tools: readonly ToolSpec[]): string {
   }).text;
 }
 
+/** Servers a grouped announcement names, one `mcp__<server>: N tools` line each. */
 function namedServers(text: string): Set<string> {
   const out = new Set<string>();
-  for (const e of eventsFromText(text))
-    if (e.type === 'announcement' && e.form === 'grouped') for (const u of e.units) out.add(u.replace(/^mcp__/, ''));
+  for (const line of text.split('\n')) {
+    const m = /^mcp__(.+): \d+ tools?$/.exec(line);
+    if (m) out.add(m[1]!);
+  }
   return out;
 }
 

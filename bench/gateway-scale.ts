@@ -9,7 +9,7 @@
  * only). A child run: `--child <name>` prints one JSON line.
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -91,12 +91,14 @@ async function child(which: string): Promise<void> {
   await gateway.connect(serverSide, 'scale');
   const client = new Client({ name: 'scale', version: '1' });
   await client.connect(clientSide);
+  /** Mean CPU ms per request (user + system of this process, which holds both ends): steady under load. */
   const mean = async (run: (i: number) => Promise<unknown>): Promise<number> => {
     // Warm: the index build, the first announcement, the thesaurus (parsed on the first rare word).
     for (let i = 0; i < LONG.length; i++) await run(i);
-    const started = performance.now();
+    const before = process.cpuUsage();
     for (let i = 0; i < ROUNDS; i++) await run(i);
-    return (performance.now() - started) / ROUNDS;
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000 / ROUNDS;
   };
   const search = (list: string[]) => (i: number) =>
     client.callTool({ name: 'tool_search', arguments: { query: list[i % list.length]! } });
@@ -146,14 +148,42 @@ function main(): void {
     ),
   ];
   process.stdout.write(`${table.join('\n')}\n`);
+  // The same gateway from the built package, without the tsx loader in the process (needs `npm run build`).
+  const rss = existsSync(join(HERE, '..', 'dist', 'gateway', 'gateway.js'))
+    ? [0, 1, 5].map((copies) => {
+        const run = (extra: string[]) =>
+          JSON.parse(
+            execFileSync(process.execPath, ['--expose-gc', ...extra, join(HERE, 'gateway-rss.mjs'), String(copies)], {
+              encoding: 'utf8',
+            }).trim(),
+          ) as { tools: number; rssMb: number; heapMb: number; externalMb: number };
+        const plain = run([]);
+        const small = run(['--max-semi-space-size=1']);
+        return `| ${plain.tools} | ${f(plain.rssMb, 0)} | ${f(plain.heapMb, 0)} | ${f(plain.externalMb, 0)} | ${f(small.rssMb, 0)} |`;
+      })
+    : [];
+  const rssTable = rss.length
+    ? [
+        '| tools (Smithery × copies) | RSS MB | heap MB | external + ArrayBuffers MB | RSS MB with `--max-semi-space-size=1` |',
+        '|---|---|---|---|---|',
+        ...rss,
+      ]
+    : ['(not measured: run `npm run build` first)'];
+  process.stdout.write(`${rssTable.join('\n')}\n`);
   if (process.argv.includes('--no-write')) return;
   writeFileSync(
     join(HERE, 'results', 'gateway-scale.md'),
     [
       header('Gateway per-request cost and memory by catalog size (issues 11, 24)', 'npx tsx bench/gateway-scale.ts'),
-      `One child process per catalog (Node with --expose-gc), one in-memory MCP session (SDK client ↔ gateway). Each request repeated ${ROUNDS} times on an unchanged catalog after a warm-up call with each query; mean ms per request (client round trip included). \`tool_search\` short = ${SHORT.length} keyword queries ("${SHORT[0]}", …), long = ${LONG.length} task sentences, in rotation. RSS/heap: the whole gateway process after the runs and a GC (catalog, search index, SDK, tsx). Machine: 2 cores shared with other jobs.`,
+      `One child process per catalog (Node with --expose-gc), one in-memory MCP session (SDK client ↔ gateway). Each request repeated ${ROUNDS} times on an unchanged catalog after a warm-up call with each query; mean **CPU** ms per request (user + system of the one process that holds client and gateway, so the whole round trip: client, SDK framing and validation, gateway; CPU rather than wall time because the 2-core machine ran other jobs at load 9–14). \`tool_search\` short = ${SHORT.length} keyword queries ("${SHORT[0]}", …), long = ${LONG.length} task sentences, in rotation. RSS/heap: the whole gateway process after the runs and a GC (catalog, search index, SDK, tsx). Machine: 2 cores shared with other jobs.`,
       '',
       ...table,
+      '',
+      '## Memory of the built gateway (`node --expose-gc bench/gateway-rss.mjs COPIES`, no tsx in the process)',
+      '',
+      'After the catalog is indexed, one `tools/list` and three searches, and a GC. 0 tools = the process with the SDK, the gateway and the search modules loaded.',
+      '',
+      ...rssTable,
       '',
       '## Before (issue 11, commit a9e3d6a → main before issue 24)',
       '',

@@ -45,6 +45,8 @@ export interface InspectReport {
     readonly loadedTools: number;
   };
   readonly announcementForm: 'list' | 'grouped' | 'none';
+  /** E4: servers the grouped announcement names (the rest share one line); absent for the list form. */
+  readonly announcedServers?: number;
   /** What the announcement would cost as a plain name list (E1), for comparison with E3. */
   readonly listAnnouncementTokens: number;
   readonly perServer: readonly ServerCost[];
@@ -193,6 +195,7 @@ export function inspectPool(pool: PoolView, options: InspectOptions): InspectRep
     savings: eagerTokens > 0 ? Math.max(0, 1 - deferredTokens / eagerTokens) : 0,
     breakdown: { searchTool, announcement, extraTools, loadedTools },
     announcementForm: deferredPlan.announcement?.form ?? 'none',
+    ...(deferredPlan.announcement?.form === 'grouped' && { announcedServers: deferredPlan.announcement.added.length }),
     listAnnouncementTokens: deferredPlan.deferred.length
       ? options.count(
           fullAnnouncement(

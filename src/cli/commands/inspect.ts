@@ -84,6 +84,10 @@ export function renderInspectText(
     lines.push(
       `(the announcement is grouped by server; as a full name list it would cost ${report.listAnnouncementTokens} tokens)`,
     );
+    if (report.announcedServers !== undefined && report.announcedServers < report.servers)
+      lines.push(
+        `(within the token budget it names ${report.announcedServers} of ${report.servers} servers, the largest first; one line stands for the rest, all findable by name)`,
+      );
   }
   lines.push('');
   lines.push('server                                    tools     eager  deferred');
