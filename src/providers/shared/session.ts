@@ -14,6 +14,10 @@ import type { ToolSpec } from '../../core/tool.js';
 import { runTool, undiscoveredToolMessage, type ToolExecutor, type ToolOutcome } from './calls.js';
 import { formatSearchResult, ToolSearcher } from '../../search/searcher.js';
 import { parseSearchInput, type Searcher, type SearchResultFormatter, type ToolSearchResult } from './search.js';
+import type { LearnedLog } from '../../search/learning/log.js';
+import { LearnedRanking } from '../../search/learning/learned-ranking.js';
+import { schemaFingerprint } from '../../search/learning/terms.js';
+import { UsageSignal } from '../../learning/signal.js';
 
 export interface ToolSearchOptions extends ModeSources {
   /** The pool: a `Catalog`, or any `{tools, pendingServers}` view of one. */
@@ -40,6 +44,12 @@ export interface ToolSearchOptions extends ModeSources {
   readonly justInTime?: boolean;
   /** Runs tools that have no handler in the pool (e.g. routes MCP calls to their server). */
   readonly executor?: ToolExecutor;
+  /**
+   * C13: learn from use. A client-side search followed by a call of one of its results records
+   * (query, tool) in this log, and the default searcher ranks with it. Share one log between
+   * agents to let them teach each other (only term sets are kept, never the query text).
+   */
+  readonly learning?: LearnedLog;
 }
 
 /** A non-search call's outcome; `loadNow` asks the provider to load the tool as it answers (F3 just in time). */
@@ -65,11 +75,19 @@ export const DEFAULT_ADAPTER_FALLBACK = 'client' as const;
 export class RequestPlanner {
   private readonly memo: DeferredTokenMemo;
   private readonly searcher: Searcher;
+  private readonly usage: UsageSignal | undefined;
   readonly format: SearchResultFormatter;
 
   constructor(readonly options: ToolSearchOptions) {
     this.memo = new DeferredTokenMemo(options.tokenCounter);
-    this.searcher = options.searcher ?? new ToolSearcher();
+    const log = options.learning;
+    this.searcher = options.searcher ?? new ToolSearcher(log ? { learned: new LearnedRanking(log) } : {});
+    this.usage =
+      log &&
+      new UsageSignal((query, name) => {
+        const tool = this.findTool(name);
+        log.record({ query, tool: name, ...(tool && { schema: schemaFingerprint(tool) }) });
+      });
     this.format = options.formatResult ?? formatSearchResult;
   }
 
@@ -128,6 +146,7 @@ export class RequestPlanner {
       };
     }
     const outcome = await runTool(name, input, this.findTool(name), this.options.executor);
+    this.usage?.called(CONVERSATION, name);
     return { ...outcome, loadNow: hidden };
   }
 
@@ -135,7 +154,7 @@ export class RequestPlanner {
   search(current: Plan, input: unknown, mode?: 'regex' | 'bm25'): ToolSearchResult {
     const { query, maxResults } = parseSearchInput(input);
     const limit = maxResults ?? this.options.maxResults;
-    return this.searcher.search(
+    const result = this.searcher.search(
       {
         tools: this.options.pool.tools,
         deferred: new Set(current.deferred),
@@ -144,10 +163,14 @@ export class RequestPlanner {
       query,
       { ...(limit !== undefined && { maxResults: limit }), ...(mode && { mode }) },
     );
+    this.usage?.searched(CONVERSATION, query, result);
+    return result;
   }
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+/** One planner serves one conversation (C13's session). */
+const CONVERSATION = 'conversation';
 
 /** F3: the deferred tools this request has not loaded: calling one needs a search first. */
 export function undiscoveredNames(current: Plan): Set<string> {
