@@ -35,6 +35,8 @@ export interface Limits {
   readonly attributionGraceMs: number;
   /** Total time of one upstream call that keeps reporting progress (progress restarts the per-call timeout, never this). */
   readonly callTotalTimeoutMs: number;
+  /** Minimum time between two starts of one server's list refresh (list_changed bursts coalesce). */
+  readonly refreshMinGapMs: number;
   /** Resource subscriptions one session may hold; past it `resources/subscribe` is refused. */
   readonly subscriptionsPerSession: number;
   /** Characters of a resource URI a client may read, subscribe to or complete; longer ones are refused before routing. */
@@ -57,6 +59,7 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   resourceUriChars: 16_384,
   callTotalTimeoutMs: 60 * 60 * 1000,
   subscriptionsPerSession: 1_000,
+  refreshMinGapMs: 1_000,
 });
 
 export type LimitName = keyof Limits;
@@ -64,7 +67,11 @@ export type LimitName = keyof Limits;
 export const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as readonly LimitName[];
 
 /** Limits that may be 0 (meaning "off"); all others must be at least 1. */
-const ZERO_MEANS_OFF: ReadonlySet<LimitName> = new Set(['idleSessionTimeoutMs', 'attributionGraceMs']);
+const ZERO_MEANS_OFF: ReadonlySet<LimitName> = new Set([
+  'idleSessionTimeoutMs',
+  'attributionGraceMs',
+  'refreshMinGapMs',
+]);
 
 /** A limit set to something that is not a usable number. */
 export class InvalidLimitError extends ToolsearchError {

@@ -12,6 +12,7 @@
  * first attempt (or a timeout).
  */
 import { existsSync } from 'node:fs';
+import { RefreshGate } from './refresh-gate.js';
 import { errorMessage } from '../util/errors.js';
 import { Catalog } from '../core/catalog.js';
 import { DEFAULT_LIMITS, type Limits } from '../core/limits.js';
@@ -115,6 +116,7 @@ export class McpHub {
   private readonly factory: ConnectionFactory;
   private readonly reconnect: Required<ReconnectOptions> | false;
   readonly limits: Limits;
+  private readonly refreshGates = new Map<string, RefreshGate>();
   private closed = false;
   private started = false;
 
@@ -482,8 +484,19 @@ export class McpHub {
     return untrustedText(text, this.limits);
   }
 
+  /** G5: one refresh of each kind waiting at most, started no closer than refreshMinGapMs (refresh-gate.ts). */
+  private gate(entry: ServerEntry, kind: string): RefreshGate {
+    const key = `${entry.name}\n${kind}`;
+    let gate = this.refreshGates.get(key);
+    if (!gate) this.refreshGates.set(key, (gate = new RefreshGate(this.limits.refreshMinGapMs)));
+    return gate;
+  }
+
   private scheduleRefresh(entry: ServerEntry, connection: McpConnection): void {
+    const gate = this.gate(entry, 'tools');
+    if (!gate.request()) return;
     entry.refresh = entry.refresh.then(async () => {
+      await gate.enter();
       if (entry.connection !== connection || entry.state !== 'connected') return;
       try {
         // G5: a server whose list never ends cannot hold the refresh queue (the list walk has the
@@ -503,7 +516,10 @@ export class McpHub {
 
   /** Same serialization as tool refreshes: an older list never overwrites a newer one. */
   private scheduleFeatureRefresh(entry: ServerEntry, connection: McpConnection, kind: FeatureKind): void {
+    const gate = this.gate(entry, kind);
+    if (!gate.request()) return;
     entry.refresh = entry.refresh.then(async () => {
+      await gate.enter();
       if (entry.connection !== connection || entry.state !== 'connected') return;
       const features = await fetchServerFeatures(connection, this.logger, [kind]);
       if (entry.connection === connection && entry.state === 'connected') this.features.setServer(entry.name, features);

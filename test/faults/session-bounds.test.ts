@@ -70,3 +70,44 @@ describe('G5 per-session bounds', () => {
     expect(answer).toContain('- … and 3 more; see the status page');
   });
 });
+
+describe('G5 refreshes per server: one in flight plus a dirty flag, a minimum gap', () => {
+  let stack: GatewayStack;
+  let http: RunningHttpGateway;
+  let client: Client;
+
+  beforeAll(async () => {
+    const { PEER_SERVER } = await import('../fixtures/servers/index.js');
+    stack = await createGatewayFromConfig({
+      config: parseHubConfig({ mcpServers: { peer: { command: process.execPath, args: [PEER_SERVER] } } }, 'test'),
+      gateway: { mode: 'never' },
+      limits: { refreshMinGapMs: 300 },
+    });
+    http = await startHttpGateway(stack.gateway, { port: 0 });
+    await stack.hub.settled();
+    client = new Client({ name: 'flap', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+  }, 30_000);
+  afterAll(async () => {
+    await client?.close();
+    await http?.close();
+    await stack?.close();
+  });
+
+  it('G5: 500 list_changed in a burst cost at most two re-lists', async () => {
+    const lists = async () => Number(text(await client.callTool({ name: 'mcp__peer__lists', arguments: {} })));
+    const before = await lists();
+    await client.callTool({ name: 'mcp__peer__flap', arguments: { n: 500 } });
+    // Quiet: the count stops changing across a wait longer than the gap.
+    let last = -1;
+    const settled = await waitFor(async () => {
+      const now = await lists();
+      const same = now === last;
+      last = now;
+      if (!same) await new Promise((resolve) => setTimeout(resolve, 700));
+      return same ? now : undefined;
+    }, 'the refreshes to settle');
+    expect(settled - before).toBeGreaterThanOrEqual(1);
+    expect(settled - before).toBeLessThanOrEqual(2);
+  });
+});
