@@ -47,8 +47,18 @@ export class AttributionTable<T> {
     set.add(entry);
     return () => {
       entry.endedAt = this.now();
-      if (this.graceMs <= 0 || !lingers) this.drop(server, entry);
+      if (this.graceMs <= 0 || !lingers) return this.drop(server, entry);
+      // Without this, an ended request would leave only when something from its server is next
+      // attributed: under plain tool-call load that never happens, and every call's context stayed.
+      setTimeout(() => this.drop(server, entry), this.graceMs).unref();
     };
+  }
+
+  /** Requests held (in flight or within their grace period), over every server. */
+  get size(): number {
+    let n = 0;
+    for (const set of this.byServer.values()) n += set.size;
+    return n;
   }
 
   /** Who caused what `server` sends now (see the file comment). */
