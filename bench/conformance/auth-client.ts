@@ -37,8 +37,8 @@ const env = {
 const config = parseHubConfig({ mcpServers: { conformance: { url, oauth } } }, 'conformance');
 const stateDir = mkdtempSync(join(tmpdir(), 'toolsearch-conformance-'));
 
-try {
-  await signIn({
+const login = () =>
+  signIn({
     server: 'conformance',
     config: config.servers['conformance'] as HttpServerConfig,
     stateDir,
@@ -46,14 +46,35 @@ try {
     env,
     timeoutMs: 20_000,
   });
-  const hub = new McpHub(config, { stateDir, reconnect: false }).start();
-  await hub.settled();
+
+/** Wait until the hub is connected again (it watches the credentials a sign-in writes). */
+async function connected(hub: McpHub): Promise<void> {
+  for (let i = 0; i < 100 && hub.status()[0]?.state !== 'connected'; i++) await new Promise((r) => setTimeout(r, 100));
   const status = hub.status()[0];
   if (status?.state !== 'connected') throw new Error(`not connected: ${status?.state} ${status?.lastError ?? ''}`);
+}
+
+try {
+  await login();
+  const hub = new McpHub(config, { stateDir, reconnect: false }).start();
+  await hub.settled();
+  await connected(hub);
   const tools = hub.catalog.tools.map((tool) => tool.name);
   log(`tools: ${tools.join(', ')}`);
   const first = tools[0]?.replace(/^mcp__conformance__/, '');
-  if (first !== undefined) await hub.callTool('conformance', first, {});
+  if (first !== undefined) {
+    try {
+      await hub.callTool('conformance', first, {});
+    } catch (error) {
+      // A 403 insufficient_scope turns the server to "needs sign-in" with the wider scope: sign in
+      // again (as a user would run `auth login`) and retry once; never more.
+      if (!/needs sign-in/.test((error as Error).message)) throw error;
+      log('step-up: signing in again with the wider scope');
+      await login();
+      await connected(hub);
+      await hub.callTool('conformance', first, {});
+    }
+  }
   await hub.close();
   process.exit(0);
 } catch (error) {

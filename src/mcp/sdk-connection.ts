@@ -64,6 +64,8 @@ class SdkConnection implements McpConnection {
   private tooLarge: MessageTooLargeError | undefined;
 
   private subscription: McpSubscription | undefined;
+  /** G7: the OAuth of an HTTP server (one per connection, shared by its transport attempts). */
+  private auth: AuthProvider | undefined;
   private readonly limits: Limits;
 
   constructor(
@@ -73,6 +75,7 @@ class SdkConnection implements McpConnection {
     private readonly options: SdkConnectionOptions = {},
   ) {
     this.limits = options.limits ?? DEFAULT_LIMITS;
+    this.auth = isStdioServer(config) ? undefined : options.authProvider?.(server, config);
   }
 
   exitStatus(): { code: number | null; signal: string | null } | undefined {
@@ -172,7 +175,7 @@ class SdkConnection implements McpConnection {
     this.relayListChanges(client);
     const transport = createTransport(kind, this.config, {
       limits: this.limits,
-      authProvider: isStdioServer(this.config) ? undefined : this.options.authProvider?.(this.server, this.config),
+      authProvider: this.auth,
       onStderr: (line) => this.events.onStderr?.(line),
       // G5: the stdio message cap, counted while reading (capped-fetch.ts).
       fetch: cappedFetch(this.server, this.limits.upstreamMessageBytes, (error) => this.recycle(error)),
@@ -351,7 +354,7 @@ class SdkConnection implements McpConnection {
         ResultSchema.loose(),
         requestOptions(options, this.limits.callTotalTimeoutMs),
       )
-      .catch((error: unknown) => Promise.reject(this.explain(error)))) as Record<string, unknown>;
+      .catch(async (error: unknown) => Promise.reject(await this.explain(error)))) as Record<string, unknown>;
   }
 
   async notify(notification: McpMessage): Promise<void> {
@@ -389,7 +392,7 @@ class SdkConnection implements McpConnection {
     const params = { name, arguments: args, ...(options.meta && { _meta: options.meta }) };
     const result = await client
       .callTool(params, requestOptions(options, this.limits.callTotalTimeoutMs))
-      .catch((error: unknown) => Promise.reject(this.explain(error)));
+      .catch(async (error: unknown) => Promise.reject(await this.explain(error)));
     return result as UpstreamCallResult;
   }
 
@@ -410,9 +413,14 @@ class SdkConnection implements McpConnection {
     void this.client?.close().catch(() => undefined);
   }
 
-  /** A request that failed because its answer passed the cap says so, not just "connection closed". */
-  private explain(error: unknown): unknown {
-    return this.tooLarge ?? error;
+  /**
+   * A request that failed because its answer passed the cap says so, not just "connection
+   * closed"; a 403 insufficient_scope becomes "needs sign-in" with the wider scope (G7).
+   */
+  private async explain(error: unknown): Promise<unknown> {
+    if (this.tooLarge) return this.tooLarge;
+    const auth = this.auth as { explain?: (error: unknown) => Promise<unknown> } | undefined;
+    return auth?.explain ? auth.explain(error) : error;
   }
 
   private requireClient(): Client {

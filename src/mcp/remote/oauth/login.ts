@@ -12,7 +12,7 @@ import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/client
 import type { HttpServerConfig } from '../../config.js';
 import { httpTarget } from '../../url-credentials.js';
 import { withRefreshLock } from './lock.js';
-import { StoredOAuthProvider } from './provider.js';
+import { StoredOAuthProvider, unionScopes } from './provider.js';
 import { CredentialStore } from './store.js';
 
 export interface SignInOptions {
@@ -46,7 +46,9 @@ export async function signIn(options: SignInOptions): Promise<void> {
       ...(options.env !== undefined && { env: options.env }),
     });
     const challenge = await unauthenticatedChallenge(url);
-    const leg = { serverUrl: url, ...challenge };
+    // A scope the server asked for on a 403 (step-up) is requested along with the 401's.
+    const scope = unionScopes(challenge.scope, (await store.read()).stepUpScope);
+    const leg = { serverUrl: url, ...challenge, ...(scope !== undefined && { scope }) };
     const first = await withRefreshLock(store.lockPath, () => auth(provider, { ...leg, forceReauthorization: true }));
     if (first === 'AUTHORIZED') return;
     const params = await callback.wait(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
@@ -58,9 +60,10 @@ export async function signIn(options: SignInOptions): Promise<void> {
     const code = params.get('code');
     if (!code) throw new Error('the callback carried no authorization code');
     const iss = params.get('iss');
-    await withRefreshLock(store.lockPath, () =>
-      auth(provider, { ...leg, authorizationCode: code, ...(iss !== null && { iss }) }),
-    );
+    await withRefreshLock(store.lockPath, async () => {
+      await auth(provider, { ...leg, authorizationCode: code, ...(iss !== null && { iss }) });
+      await store.update({ stepUpScope: undefined });
+    });
   } finally {
     callback.close();
   }

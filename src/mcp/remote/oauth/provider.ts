@@ -17,7 +17,7 @@ import type {
   OAuthDiscoveryState,
   OAuthTokens,
 } from '@modelcontextprotocol/client';
-import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
+import { auth, extractWWWAuthenticateParams, InsufficientScopeError } from '@modelcontextprotocol/client';
 import type { OAuthSetting } from '../config.js';
 import { withRefreshLock } from './lock.js';
 import type { CredentialStore, StoredCredentials } from './store.js';
@@ -202,6 +202,18 @@ export class ServerAuth implements AuthProvider {
     return this.lastToken;
   }
 
+  /**
+   * A 403 insufficient_scope: refreshing cannot widen a token's scope, so the server needs a new
+   * sign-in asking for the scope it named (kept for `auth login`). Other errors pass through.
+   */
+  async explain(error: unknown): Promise<unknown> {
+    if (!(error instanceof InsufficientScopeError)) return error;
+    const stored = await this.store.read();
+    const wanted = unionScopes(stored.stepUpScope, error.requiredScope);
+    if (wanted !== undefined) await this.store.update({ stepUpScope: wanted });
+    return new NeedsSignInError(this.server, this.signInCommand, this.store.path);
+  }
+
   async onUnauthorized(ctx: UnauthorizedContext): Promise<void> {
     const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(ctx.response);
     await this.refresh(this.lastToken, { resourceMetadataUrl, scope, fetchFn: ctx.fetchFn });
@@ -229,6 +241,12 @@ export class ServerAuth implements AuthProvider {
       if (result !== 'AUTHORIZED') throw new NeedsSignInError(this.server, this.signInCommand, this.store.path);
     });
   }
+}
+
+/** The scopes of both, once each (space-separated, as OAuth writes them). */
+export function unionScopes(...scopes: (string | undefined)[]): string | undefined {
+  const all = [...new Set(scopes.flatMap((scope) => scope?.split(' ').filter(Boolean) ?? []))];
+  return all.length > 0 ? all.join(' ') : undefined;
 }
 
 /** Within a minute of expiry (a quarter of the lifetime for short-lived tokens). */

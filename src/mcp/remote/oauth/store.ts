@@ -16,6 +16,8 @@ export interface StoredCredentials {
   /** Epoch ms the tokens were saved (with `expiresAt`: their lifetime). */
   savedAt?: number;
   client?: OAuthClientInformationMixed;
+  /** A scope the server asked for with 403 insufficient_scope: the next sign-in requests it. */
+  stepUpScope?: string;
   discovery?: OAuthDiscoveryState;
 }
 
