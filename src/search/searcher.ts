@@ -19,6 +19,7 @@ import type { LearnedRanking } from './learning/learned-ranking.js';
 import type { LearnedHit } from './learning/fuse.js';
 import { isLowConfidence, suggestServers } from './suggest.js';
 import { PoolFacts } from './pool-facts.js';
+import { PoolNames } from './pool-names.js';
 import type {
   QueryKind,
   SearchOptions,
@@ -89,10 +90,8 @@ export class ToolSearcher {
   private cached: PoolIndex | undefined;
   /** Identity fast path: the same pool object (or same arrays) skips computing the key. */
   private cachedFor: { tools: readonly ToolSpec[]; deferred: ReadonlySet<string>; size: number } | undefined;
-  /** Every pool tool by name (loaded ones too), for exact names and select:, per pool.tools array. */
-  private allNames:
-    | { tools: readonly ToolSpec[]; byName: Map<string, ToolSpec>; lower?: Map<string, string> }
-    | undefined;
+  /** Loaded tools by name and lowercased names, per pool (C1/C2 without a walk per query). */
+  private readonly poolNames = new PoolNames();
 
   constructor(options: ToolSearcherOptions = {}) {
     this.ranker = typeof options.ranker === 'object' ? options.ranker : createRanker(options.ranker ?? 'default');
@@ -152,7 +151,7 @@ export class ToolSearcher {
     if (selected)
       return withPlainExplanations(this.select(pool, index, text, selected), options, 'selected by name (select:)');
 
-    const exact = index.byName.get(text) ?? this.poolTool(pool, text);
+    const exact = this.poolTool(pool, index, text);
     if (exact)
       return withPlainExplanations(
         { ...this.emptyResult(pool, text, 'exact', index), matches: [exact.name] },
@@ -215,31 +214,18 @@ export class ToolSearcher {
     const matches: string[] = [];
     const notFound: string[] = [];
     for (const requested of names) {
-      let found = index.byName.get(requested)?.name ?? this.poolTool(pool, requested)?.name;
+      let found = this.poolTool(pool, index, requested)?.name;
       // A model that changed the case of a name still means that tool.
-      if (found === undefined) found = this.poolNames(pool).lower?.get(requested.toLowerCase());
+      if (found === undefined) found = this.poolNames.byLowercase(pool, requested.toLowerCase());
       if (found === undefined) notFound.push(requested);
       else if (!matches.includes(found)) matches.push(found);
     }
     return { ...this.emptyResult(pool, text, 'select', index), matches, notFound };
   }
 
-  /** Any pool tool by exact name, loaded or deferred (a map per pool, not a walk per query). */
-  private poolTool(pool: SearchPool, name: string): ToolSpec | undefined {
-    return this.poolNames(pool).byName.get(name);
-  }
-
-  private poolNames(pool: SearchPool): { byName: Map<string, ToolSpec>; lower?: Map<string, string> } {
-    if (this.allNames?.tools !== pool.tools) {
-      const byName = new Map<string, ToolSpec>();
-      const lower = new Map<string, string>();
-      for (const t of pool.tools) {
-        if (!byName.has(t.name)) byName.set(t.name, t);
-        if (!lower.has(t.name.toLowerCase())) lower.set(t.name.toLowerCase(), t.name);
-      }
-      this.allNames = { tools: pool.tools, byName, lower };
-    }
-    return this.allNames;
+  /** Any pool tool by exact name, deferred (the index's map) or loaded. */
+  private poolTool(pool: SearchPool, index: PoolIndex, name: string): ToolSpec | undefined {
+    return index.byName.get(name) ?? this.poolNames.loaded(pool, name);
   }
 
   /**
