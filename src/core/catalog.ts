@@ -371,6 +371,7 @@ function definitionChanged(a: ToolSpec, b: ToolSpec): boolean {
       t.originalName,
       t.meta,
       t.mcpFields,
+      t.inputSchemaDialect,
     ]);
   return view(a) !== view(b);
 }

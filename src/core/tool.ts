@@ -51,6 +51,11 @@ export interface ToolSpec {
    * whole so a gateway re-lists the tool as its server did (G4). The core does not read them.
    */
   readonly mcpFields?: Readonly<Record<string, unknown>>;
+  /**
+   * The `$schema` an MCP server's input schema declared. `inputSchema` drops it (providers reject
+   * it); a gateway puts it back when it re-lists the tool (G4), so 2020-12 schemas stay 2020-12.
+   */
+  readonly inputSchemaDialect?: string;
   /** Opaque key of the tool in an outside catalog (benchmark ids, …). */
   readonly id?: string;
   readonly handler?: ToolHandler;
@@ -69,6 +74,7 @@ export interface ToolInput {
   critical?: boolean;
   meta?: Record<string, unknown>;
   mcpFields?: Record<string, unknown>;
+  inputSchemaDialect?: string;
   id?: string;
   handler?: ToolHandler;
 }
@@ -143,6 +149,7 @@ export function defineTool(input: ToolInput): ToolSpec {
     ...(input.critical !== undefined && { critical: input.critical }),
     ...(input.meta !== undefined && { meta: input.meta }),
     ...(input.mcpFields !== undefined && { mcpFields: input.mcpFields }),
+    ...(input.inputSchemaDialect !== undefined && { inputSchemaDialect: input.inputSchemaDialect }),
     ...(input.id !== undefined && { id: input.id }),
     ...(input.handler !== undefined && { handler: input.handler }),
   };

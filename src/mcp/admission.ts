@@ -104,6 +104,7 @@ function toToolInput(context: AdmissionContext, tool: UpstreamTool): Omit<ToolIn
     originalName: tool.name,
     description,
     inputSchema: untrustedSchema(tool.inputSchema, (text) => untrustedText(text, context.limits)),
+    ...(typeof tool.inputSchema['$schema'] === 'string' && { inputSchemaDialect: tool.inputSchema['$schema'] }),
     ...(_meta !== undefined && { meta: _meta }),
     ...(Object.keys(mcpFields).length > 0 && { mcpFields }),
     ...(alwaysLoad !== undefined && { alwaysLoad }),

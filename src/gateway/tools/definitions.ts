@@ -99,7 +99,9 @@ export function toMcpTool(tool: ToolSpec): Tool {
     name: tool.name,
     ...(tool.mcpFields?.['title'] !== undefined && { title: tool.mcpFields['title'] as string }),
     description: tool.description,
-    inputSchema: tool.inputSchema as Tool['inputSchema'],
+    inputSchema: (tool.inputSchemaDialect === undefined
+      ? tool.inputSchema
+      : { $schema: tool.inputSchemaDialect, ...tool.inputSchema }) as Tool['inputSchema'],
     ...tool.mcpFields,
     ...(tool.meta !== undefined && { _meta: { ...tool.meta } }),
   };

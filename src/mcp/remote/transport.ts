@@ -13,6 +13,7 @@ import type { Limits } from '../../core/limits.js';
 import { isStdioServer, type HttpServerConfig, type ServerConfig } from '../config.js';
 import { lineSplitter, type LineSplitterLimits } from '../lines.js';
 import { httpTarget } from '../url-credentials.js';
+import { deliverResponsesAfterNotifications } from '../ordered-delivery.js';
 
 export type TransportKind = 'stdio' | 'http' | 'sse';
 
@@ -69,9 +70,9 @@ export function createTransport(kind: TransportKind, config: ServerConfig, optio
       maxBufferBytes: options.limits.stderrBufferBytes,
       maxLineChars: options.limits.stderrLineChars,
     });
-    return transport;
+    return deliverResponsesAfterNotifications(transport);
   }
-  return createHttpTransport(kind, config, options);
+  return deliverResponsesAfterNotifications(createHttpTransport(kind, config, options));
 }
 
 function createHttpTransport(kind: TransportKind, config: HttpServerConfig, options: TransportOptions): Transport {
