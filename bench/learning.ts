@@ -32,7 +32,7 @@ function arg(name: string): string | undefined {
 
 const override = JSON.parse(process.env.LEARN ?? '{}') as Record<string, number>;
 const channelOptions = pick(override, ['gate', 'halfLifeDays', 'maxDfShare']);
-const fusionOptions = pick(override, ['weight', 'depth', 'cap']);
+const fusionOptions = pick(override, ['weight', 'depth', 'cap', 'entry']);
 const naive = process.argv.includes('--naive');
 
 function pick(o: Record<string, number>, keys: string[]): Record<string, number> {

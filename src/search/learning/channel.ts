@@ -17,7 +17,7 @@ export interface LearnedChannelOptions {
   readonly maxDfShare: number;
 }
 
-export const DEFAULT_LEARNED_CHANNEL: LearnedChannelOptions = { gate: 0.4, halfLifeDays: 90, maxDfShare: 0.02 };
+export const DEFAULT_LEARNED_CHANNEL: LearnedChannelOptions = { gate: 0.35, halfLifeDays: 90, maxDfShare: 0.02 };
 
 /** Evidence decayed below this (about a year at the default half-life) no longer counts. */
 const MIN_EVIDENCE = 0.1;

@@ -1,9 +1,10 @@
 /**
  * C13 — fusing the learned channel with the lexical ranking. The lexical list (a deeper cut than
  * the result) is re-scored as its score over the best lexical score plus `weight` times the
- * learned strength; a tool the channel matches strongly enters even when the lexical list missed
- * it (the strong-match path). A tool the channel does not match keeps its lexical score, so with
- * no similar past search the order is exactly the lexical one.
+ * learned strength; a tool the channel matches strongly (`entry`) enters even when the lexical
+ * list missed it (the strong-match path: a stricter bar than lifting a tool the words already
+ * found). A tool the channel does not match keeps its lexical score, so with no similar past
+ * search the order is exactly the lexical one.
  */
 import type { RankedTool } from '../ranker.js';
 import type { LearnedMatch } from './channel.js';
@@ -15,9 +16,11 @@ export interface LearnedFusionOptions {
   readonly depth: number;
   /** Upper bound of a tool's learned strength (in units of the top lexical score). */
   readonly cap: number;
+  /** A tool the lexical list missed enters only when a past search is at least this similar. */
+  readonly entry: number;
 }
 
-export const DEFAULT_LEARNED_FUSION: LearnedFusionOptions = { weight: 1, depth: 30, cap: 2 };
+export const DEFAULT_LEARNED_FUSION: LearnedFusionOptions = { weight: 1, depth: 30, cap: 2, entry: 0.4 };
 
 export interface LearnedHit {
   readonly name: string;
@@ -54,7 +57,7 @@ export function fuseLearned(
     scored.set(hit.name, { name: hit.name, score, lexicalRank: i + 1, ...(learned && { learned }) });
   }
   for (const m of matches) {
-    if (scored.has(m.tool) || (accept && !accept(m.tool))) continue;
+    if (scored.has(m.tool) || m.similarity < options.entry || (accept && !accept(m.tool))) continue;
     scored.set(m.tool, { name: m.tool, score: lifts.get(m.tool)!, learned: m });
   }
   return [...scored.values()]
