@@ -2,6 +2,7 @@
  * G7 — what a hub's connections share about remote servers: the state directory's memory of
  * eras and transports, and the sign-in credentials of HTTP servers.
  */
+import { resolve } from 'node:path';
 import type { Limits } from '../../core/limits.js';
 import { isStdioServer, type ServerConfig } from '../config.js';
 import type { SdkConnectionOptions } from '../sdk-connection.js';
@@ -23,9 +24,9 @@ export function remoteOptions(
   };
 }
 
-/** What a user runs to sign in to `server`. */
+/** What a user runs to sign in to `server` (the config as an absolute path: run from anywhere). */
 export function signInCommand(server: string, configSource: string | undefined): string {
-  const config = configSource && !configSource.startsWith('<') ? ` --config ${quote(configSource)}` : '';
+  const config = configSource && !configSource.startsWith('<') ? ` --config ${quote(resolve(configSource))}` : '';
   return `toolsearch auth login ${server}${config}`;
 }
 
