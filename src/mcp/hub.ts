@@ -8,23 +8,19 @@
  * - A server that drops is removed and marked pending while the hub reconnects with backoff;
  *   after the last attempt it is removed for good (no longer pending, so searches stop waiting).
  *
- * The hub never blocks on a server: `start()` returns at once, `settled()` waits for every
- * first attempt (or a timeout).
+ * It never blocks on a server: `start()` returns at once, `settled()` awaits first attempts (or a
+ * timeout). Its parts: server-entry.ts, catalog-feed.ts, failure-outcome.ts, hub-options.ts.
  */
-import { existsSync } from 'node:fs';
-import { RefreshGate } from './refresh-gate.js';
 import { errorMessage } from '../util/errors.js';
 import { Catalog } from '../core/catalog.js';
 import { DEFAULT_LIMITS, type Limits } from '../core/limits.js';
 import { neutralizeUntrusted } from '../core/untrusted.js';
-import { admitServerTools, untrustedText } from './admission.js';
 import { isStdioServer, type HubConfig, type ServerConfig } from './config.js';
 import { diffServers, type ServerChanges } from './reload-plan.js';
-import { ToolRules } from './tool-rules.js';
-import { redactSecrets } from './variables.js';
-import { raceAbort, withTimeout } from './deadlines.js';
+import type { ToolRules } from './tool-rules.js';
+import { raceAbort } from './deadlines.js';
 import { errorCode, withoutRpcPrefix } from './rpc-errors.js';
-import { fetchServerFeatures, McpAggregate, type FeatureKind } from './aggregate.js';
+import { fetchServerFeatures, McpAggregate } from './aggregate.js';
 import type {
   ConnectionFactory,
   ForwardOptions,
@@ -32,11 +28,9 @@ import type {
   McpMessage,
   UpstreamCallResult,
   UpstreamCapabilities,
-  UpstreamTool,
 } from './connection.js';
 import { UpstreamError } from './errors.js';
 import {
-  BackoffState,
   DEFAULT_RECONNECT,
   describeFailure,
   type ReconnectOptions,
@@ -49,57 +43,16 @@ import { sdkConnectionFactory } from './sdk-connection.js';
 import { remoteOptions } from './remote/options.js';
 import { isNeedsSignIn, type NeedsSignInError } from './remote/oauth/provider.js';
 import { watchCredentials } from './remote/oauth/watch.js';
+import { CatalogFeed } from './catalog-feed.js';
+import { createServerEntry, describeState, entryStatus, type ServerEntry } from './server-entry.js';
+import { failureOutcome } from './failure-outcome.js';
+import { missingCwd, redactConfigSecrets, writtenCommand } from './server-messages.js';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from './hub-options.js';
+import type { HubOptions, ServerRequestHandler } from './hub-options.js';
+
+export type { HubOptions, ServerRequestHandler } from './hub-options.js';
 
 export type { ReconnectOptions, ServerState, ServerStatus } from './server-state.js';
-
-export interface HubOptions {
-  /** Catalog to feed (one with local tools, say). A new one by default. */
-  catalog?: Catalog;
-  /** Default connect timeout (spawn + initialize + first list). Config values win. Default 30 s. */
-  connectTimeoutMs?: number;
-  /** Default per-call timeout. Config values win. Default 60 s. */
-  callTimeoutMs?: number;
-  /** `false`: a server that fails or drops is removed and not retried (one-shot commands). */
-  reconnect?: ReconnectOptions | false;
-  logger?: Logger;
-  /** Swap the MCP SDK (or fake servers in unit tests). */
-  connectionFactory?: ConnectionFactory;
-  /** G5 limits (defaults: DEFAULT_LIMITS; `resolveLimits` merges config and CLI). */
-  limits?: Limits;
-  /** G7: what the hub learns about servers and the sign-in tokens it holds (default: defaultStateDir()). */
-  stateDir?: string;
-}
-
-const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-const DEFAULT_CALL_TIMEOUT_MS = 60_000;
-
-interface ServerEntry {
-  readonly name: string;
-  readonly config: ServerConfig;
-  /** G7: its compiled `tools` section. */
-  readonly rules: ToolRules;
-  state: ServerState;
-  connection: McpConnection | undefined;
-  /** Consecutive failures, drops, quarantines: the retry decisions (server-state.ts). */
-  backoff: BackoffState;
-  lastError: string | undefined;
-  /** The last stderr line of the current attempt: the usual reason a server will not start. */
-  lastStderr: string | undefined;
-  retryTimer: NodeJS.Timeout | undefined;
-  nextRetryAt: number | undefined;
-  since: number;
-  /** Serializes tool-list refreshes so an older list never overwrites a newer one. */
-  refresh: Promise<void>;
-  firstAttempt: Promise<void>;
-  resolveFirstAttempt: () => void;
-}
-
-/** Routes a server → client request (sampling, elicitation, roots) to a client; the gateway sets it. */
-export type ServerRequestHandler = (
-  server: string,
-  request: McpMessage,
-  signal: AbortSignal,
-) => Promise<Record<string, unknown>>;
 
 export class McpHub {
   readonly catalog: Catalog;
@@ -116,7 +69,8 @@ export class McpHub {
   private readonly factory: ConnectionFactory;
   private readonly reconnect: Required<ReconnectOptions> | false;
   readonly limits: Limits;
-  private readonly refreshGates = new Map<string, RefreshGate>();
+  /** What the hub writes into the catalog and the feature aggregate (catalog-feed.ts). */
+  private readonly feed: CatalogFeed;
   private closed = false;
   private started = false;
 
@@ -134,6 +88,13 @@ export class McpHub {
       sdkConnectionFactory(this.serverConfigs, remoteOptions(this.limits, options.stateDir, config.source));
     this.reconnect = options.reconnect === false ? false : { ...DEFAULT_RECONNECT, ...options.reconnect };
     this.features = new McpAggregate(Object.keys(config.servers), this.logger, this.limits.resourceUriChars);
+    this.feed = new CatalogFeed({
+      catalog: this.catalog,
+      features: this.features,
+      limits: this.limits,
+      logger: this.logger,
+      config: () => this.current,
+    });
     for (const [name, serverConfig] of Object.entries(config.servers)) this.addEntry(name, serverConfig);
   }
 
@@ -143,24 +104,7 @@ export class McpHub {
   }
 
   private addEntry(name: string, config: ServerConfig): ServerEntry {
-    let resolveFirstAttempt = () => {};
-    const firstAttempt = new Promise<void>((resolve) => (resolveFirstAttempt = resolve));
-    const entry: ServerEntry = {
-      name,
-      config,
-      rules: new ToolRules(config.tools),
-      state: 'connecting',
-      connection: undefined,
-      backoff: new BackoffState(this.reconnect === false ? DEFAULT_RECONNECT : this.reconnect),
-      lastError: undefined,
-      lastStderr: undefined,
-      retryTimer: undefined,
-      nextRetryAt: undefined,
-      since: Date.now(),
-      refresh: Promise.resolve(),
-      firstAttempt,
-      resolveFirstAttempt,
-    };
+    const entry = createServerEntry(name, config, this.reconnect === false ? DEFAULT_RECONNECT : this.reconnect);
     this.serverConfigs[name] = config;
     this.entries.set(name, entry);
     return entry;
@@ -229,22 +173,9 @@ export class McpHub {
 
   /** H3: every server's state, for `inspect`, `search --json`, logs and the status page. */
   status(): ServerStatus[] {
-    return [...this.entries.values()].map((entry) => {
-      const counts = this.features.counts(entry.name);
-      return {
-        server: entry.name,
-        state: entry.state,
-        tools: this.catalog.serverTools(entry.name).length,
-        attempts: entry.backoff.attempts,
-        reconnects: entry.backoff.reconnects,
-        since: entry.since,
-        ...(entry.lastError !== undefined && { lastError: entry.lastError }),
-        ...(entry.nextRetryAt !== undefined && { nextRetryAt: entry.nextRetryAt }),
-        ...(entry.connection?.pid !== undefined && { pid: entry.connection.pid }),
-        resources: counts.resources + counts.templates,
-        prompts: counts.prompts,
-      };
-    });
+    return [...this.entries.values()].map((entry) =>
+      entryStatus(entry, this.catalog.serverTools(entry.name).length, this.features.counts(entry.name)),
+    );
   }
 
   /**
@@ -361,7 +292,7 @@ export class McpHub {
 
   private async attempt(entry: ServerEntry): Promise<void> {
     const connection = this.factory(entry.name, {
-      onToolsChanged: () => this.scheduleRefresh(entry, connection),
+      onToolsChanged: () => this.feed.scheduleRefresh(entry, connection),
       onClosed: (reason) => this.handleDrop(entry, connection, reason),
       onStderr: (line) => {
         entry.lastStderr = line;
@@ -369,7 +300,7 @@ export class McpHub {
       },
       onInvalidTool: (tool, reason) => this.logger.error(`"${entry.name}": skipping tool "${tool}": ${reason}`),
       onLimit: (message) => this.logger.warn(message),
-      onListChanged: (kind) => this.scheduleFeatureRefresh(entry, connection, kind),
+      onListChanged: (kind) => this.feed.scheduleFeatureRefresh(entry, connection, kind),
       onNotification: (notification) => {
         for (const listener of this.notificationListeners) listener(entry.name, notification);
       },
@@ -394,8 +325,8 @@ export class McpHub {
       const tools = await raceAbort(connection.listTools(), abort.signal);
       const features = await raceAbort(fetchServerFeatures(connection, this.logger), abort.signal);
       if (this.closed || entry.connection !== connection) return void (await connection.close());
-      this.recordServerInfo(entry.name, connection);
-      this.applyTools(entry, tools);
+      this.feed.recordServerInfo(entry.name, connection);
+      this.feed.applyTools(entry, tools);
       this.setState(entry, 'connected');
       entry.backoff.connected(Date.now());
       // After `connected`: listeners (subscriptions remade on reconnect) may call the server at once.
@@ -412,8 +343,8 @@ export class McpHub {
         ? message
         : describeFailure({
             message,
-            ...(isStdioServer(entry.config) && { command: this.writtenCommand(entry) }),
-            ...this.missingCwd(entry),
+            ...(isStdioServer(entry.config) && { command: writtenCommand(this.current, entry.name, entry.config) }),
+            ...missingCwd(this.current, entry.name, entry.config),
             ...(connection.exitStatus?.() !== undefined && { exit: connection.exitStatus()! }),
             ...(entry.lastStderr !== undefined && { lastStderr: entry.lastStderr }),
           });
@@ -449,83 +380,6 @@ export class McpHub {
     });
   }
 
-  /** C12: the server's title/instructions go to the catalog as search evidence (third-party text). */
-  private recordServerInfo(server: string, connection: McpConnection): void {
-    const info = connection.serverInfo?.();
-    const title = typeof info?.title === 'string' ? this.untrusted(info.title) : undefined;
-    const description = typeof info?.instructions === 'string' ? this.untrusted(info.instructions) : undefined;
-    this.catalog.setServerInfo(server, {
-      ...(title !== undefined && { title }),
-      ...(description !== undefined && { description }),
-    });
-  }
-
-  /** G5/G7: the tools the admission rules let in replace the server's; what they hide is remembered. */
-  private applyTools(entry: ServerEntry, tools: UpstreamTool[]): void {
-    const { accepted, hidden } = admitServerTools(
-      {
-        server: entry.name,
-        config: entry.config,
-        rules: entry.rules,
-        globalAlwaysLoad: this.config.toolSearch.alwaysLoad ?? [],
-        limits: this.limits,
-        catalog: this.catalog,
-        logger: this.logger,
-      },
-      tools,
-    );
-    this.catalog.setHiddenTools(entry.name, hidden);
-    this.catalog.setServerTools(entry.name, accepted);
-    if (hidden.length > 0) this.logger.debug(`"${entry.name}": ${hidden.length} tool(s) hidden by its tools section`);
-  }
-
-  /** Third-party text as the catalog keeps it: at most `descriptionChars`, no structural tags. */
-  private untrusted(text: string): string {
-    return untrustedText(text, this.limits);
-  }
-
-  /** G5: one refresh of each kind waiting at most, started no closer than refreshMinGapMs (refresh-gate.ts). */
-  private gate(entry: ServerEntry, kind: string): RefreshGate {
-    const key = `${entry.name}\n${kind}`;
-    let gate = this.refreshGates.get(key);
-    if (!gate) this.refreshGates.set(key, (gate = new RefreshGate(this.limits.refreshMinGapMs)));
-    return gate;
-  }
-
-  private scheduleRefresh(entry: ServerEntry, connection: McpConnection): void {
-    const gate = this.gate(entry, 'tools');
-    if (!gate.request()) return;
-    entry.refresh = entry.refresh.then(async () => {
-      await gate.enter();
-      if (entry.connection !== connection || entry.state !== 'connected') return;
-      try {
-        // G5: a server whose list never ends cannot hold the refresh queue (the list walk has the
-        // same deadline; this also bounds connections that do not walk pages themselves).
-        const tools = await withTimeout(
-          connection.listTools(),
-          this.limits.refreshTimeoutMs,
-          `refresh timed out after ${this.limits.refreshTimeoutMs} ms (limit refreshTimeoutMs); keeping the previous tools`,
-        );
-        if (entry.connection === connection && entry.state === 'connected') this.applyTools(entry, tools);
-        this.logger.debug(`"${entry.name}" tools changed (${tools.length} tools)`);
-      } catch (error) {
-        this.logger.warn(`"${entry.name}": refreshing tools failed: ${errorMessage(error)}`);
-      }
-    });
-  }
-
-  /** Same serialization as tool refreshes: an older list never overwrites a newer one. */
-  private scheduleFeatureRefresh(entry: ServerEntry, connection: McpConnection, kind: FeatureKind): void {
-    const gate = this.gate(entry, kind);
-    if (!gate.request()) return;
-    entry.refresh = entry.refresh.then(async () => {
-      await gate.enter();
-      if (entry.connection !== connection || entry.state !== 'connected') return;
-      const features = await fetchServerFeatures(connection, this.logger, [kind]);
-      if (entry.connection === connection && entry.state === 'connected') this.features.setServer(entry.name, features);
-    });
-  }
-
   private handleDrop(entry: ServerEntry, connection: McpConnection, reason: string): void {
     // A drop while connecting surfaces as that attempt's failure instead.
     if (this.closed || entry.connection !== connection || entry.state !== 'connected') return;
@@ -545,23 +399,7 @@ export class McpHub {
 
   /** G7: values from `${VAR}` references shown as the reference, never as the value. */
   private redact(text: string): string {
-    return this.current.secrets ? redactSecrets(text, this.current.secrets) : text;
-  }
-
-  /** The command as the config writes it (`${TOOLS_HOME}/bin/x`), for messages. */
-  /** G5: a configured cwd that does not exist, as written (never an expanded value). */
-  private missingCwd(entry: ServerEntry): { missingCwd?: string } {
-    if (!isStdioServer(entry.config) || entry.config.cwd === undefined || existsSync(entry.config.cwd)) return {};
-    const written = this.current.unexpanded?.[entry.name];
-    const cwd = written && isStdioServer(written) && written.cwd !== undefined ? written.cwd : entry.config.cwd;
-    return { missingCwd: this.redact(cwd) };
-  }
-
-  private writtenCommand(entry: ServerEntry): string {
-    const written = this.current.unexpanded?.[entry.name];
-    return written && isStdioServer(written)
-      ? written.command
-      : this.redact(isStdioServer(entry.config) ? entry.config.command : '');
+    return redactConfigSecrets(this.current, text);
   }
 
   private setState(entry: ServerEntry, state: ServerState): void {
@@ -588,52 +426,23 @@ export class McpHub {
     entry.lastStderr = undefined;
     entry.nextRetryAt = undefined;
     this.features.removeServer(entry.name);
-    if (this.reconnect === false || decision.kind === 'give-up') {
-      const final =
-        this.reconnect === false ? reason : `${reason} (gave up after ${entry.backoff.attempts - 1} retries)`;
-      this.setState(entry, 'failed');
-      this.catalog.markFailed(entry.name, final);
-      this.logger.error(`"${entry.name}" ${final}`);
-      return;
-    }
-    const retryIn = `${Math.round(decision.delayMs / 100) / 10} s`;
-    if (decision.kind === 'quarantine') {
-      this.setState(entry, 'quarantined');
-      this.catalog.markFailed(entry.name, `quarantined: ${decision.reason} (last: ${reason}); next try in ${retryIn}`);
-      this.logger.error(`"${entry.name}" quarantined: ${decision.reason} (last: ${reason}); next try in ${retryIn}`);
-    } else if (options.dropped) {
-      this.setState(entry, 'connecting');
-      this.catalog.removeServer(entry.name, { pending: true });
-      this.logger.warn(`"${entry.name}" ${reason}; reconnecting in ${retryIn}`);
-    } else {
-      this.setState(entry, 'failed');
-      this.catalog.markFailed(entry.name, `${reason} (retrying in ${retryIn})`);
-      this.logger.error(`"${entry.name}" ${reason}; retrying in ${retryIn}`);
-    }
-    entry.nextRetryAt = Date.now() + decision.delayMs;
+    const outcome = failureOutcome(reason, decision, {
+      reconnect: this.reconnect !== false,
+      dropped: options.dropped === true,
+      attempts: entry.backoff.attempts,
+    });
+    this.setState(entry, outcome.state);
+    if (outcome.catalog.kind === 'pending') this.catalog.removeServer(entry.name, { pending: true });
+    else this.catalog.markFailed(entry.name, outcome.catalog.reason);
+    this.logger[outcome.log.level](`"${entry.name}" ${outcome.log.message}`);
+    if (outcome.retryInMs === undefined) return;
+    entry.nextRetryAt = Date.now() + outcome.retryInMs;
     entry.retryTimer = setTimeout(() => {
       if (this.closed) return;
       entry.nextRetryAt = undefined;
       entry.backoff.reconnects++;
       void this.attempt(entry);
-    }, decision.delayMs);
+    }, outcome.retryInMs);
     entry.retryTimer.unref();
-  }
-}
-
-function describeState(entry: Pick<ServerEntry, 'state' | 'lastError'>): string {
-  switch (entry.state) {
-    case 'connecting':
-      return entry.lastError !== undefined ? `reconnecting after: ${entry.lastError}` : 'still connecting';
-    case 'failed':
-      return `failed: ${entry.lastError ?? 'unknown error'}`;
-    case 'quarantined':
-      return `quarantined after repeated crashes: ${entry.lastError ?? 'unknown error'}`;
-    case 'needs-sign-in':
-      return entry.lastError ?? 'needs sign-in';
-    case 'closed':
-      return 'the hub is closed';
-    case 'connected':
-      return 'connected';
   }
 }

@@ -8,7 +8,6 @@ import {
   type AuthProvider,
   ProtocolError,
   ProtocolErrorCode,
-  type RequestOptions,
   type Transport,
   type VersionNegotiationOptions,
   type ClientCapabilities,
@@ -37,6 +36,7 @@ import { MCP_APPS_CAPABILITY, MCP_APPS_EXTENSION } from '../core/visibility.js';
 import { connectOptions, eraOf, isTransportMismatch, isUnsupportedVersion, negotiation } from './remote/eras.js';
 import { memoryKey, type ServerMemory, type ServerMemoryStore } from './remote/memory.js';
 import { createTransport, type TransportKind, transportPlan } from './remote/transport.js';
+import { describeIssue, identityOf, LenientToolsPageSchema, requestOptions, toolNameOf } from './sdk-wire.js';
 
 export const HUB_CLIENT_INFO = { name: 'toolsearch-hub', version: VERSION } as const;
 
@@ -430,41 +430,6 @@ class SdkConnection implements McpConnection {
 }
 
 /** Timeout, cancellation and progress for one forwarded request. */
-function requestOptions(options: ForwardOptions, maxTotalMs: number): RequestOptions {
-  return {
-    timeout: options.timeoutMs,
-    ...(options.signal !== undefined && { signal: options.signal }),
-    // A long call that reports progress is alive: each tick restarts its timeout.
-    // G5: … but not forever: a server whose progress never stops is cut at callTotalTimeoutMs.
-    ...(options.onprogress !== undefined && {
-      onprogress: options.onprogress,
-      resetTimeoutOnProgress: true,
-      maxTotalTimeout: maxTotalMs,
-    }),
-  };
-}
-
-/** `tools/list` with each tool left unchecked, so one bad tool cannot sink the page. */
-const LenientToolsPageSchema = PaginatedResultSchema.extend({ tools: z.array(z.unknown()) });
-
-function toolNameOf(raw: unknown): string {
-  const name = typeof raw === 'object' && raw !== null ? (raw as { name?: unknown }).name : undefined;
-  return typeof name === 'string' ? name : JSON.stringify(name ?? null);
-}
-
-function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'not a valid MCP tool';
-  const where = issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
-  return `not a valid MCP tool (${where}${issue.message})`;
-}
-
-/** What identifies a server for what is remembered about it (not timeouts or tool rules). */
-function identityOf(config: ServerConfig): unknown {
-  if (isStdioServer(config)) return { command: config.command, args: config.args ?? [], cwd: config.cwd ?? '' };
-  return { url: config.url, type: config.type ?? '' };
-}
-
 /** The default `ConnectionFactory` for a config's servers. */
 export function sdkConnectionFactory(
   configs: Readonly<Record<string, ServerConfig>>,

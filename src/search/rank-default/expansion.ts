@@ -1,3 +1,4 @@
+/** C6/C10 — the query side: weighted query terms, rare-word neighbours from the thesaurus, compound words split and joined. */
 import { words } from '../text.js';
 import { STOP_WORDS, SYNONYMS, stem } from '../vocabulary.js';
 import type { Thesaurus } from '../thesaurus.js';

@@ -1,3 +1,4 @@
+/** C6 — posting lists: every per-(term, tool) contribution computed at build time, so a query is a sum over a few lists. */
 import type { Fields } from './tokenizer.js';
 import { type DefaultRankerOptions, FIELD_NAMES, type FieldName } from './options.js';
 

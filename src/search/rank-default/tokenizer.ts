@@ -1,3 +1,4 @@
+/** C6 — the default ranker's tokenizer: index terms per field, cached per word (stems, stop words, synonyms). */
 import type { ToolSpec } from '../../core/tool.js';
 import { identifierParts, schemaParameters, sourceName, words } from '../text.js';
 import { STOP_WORDS, stem } from '../vocabulary.js';

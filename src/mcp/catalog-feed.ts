@@ -1,0 +1,111 @@
+/**
+ * G2/G5/G7 — what the hub writes into the catalog and the feature aggregate for one server: its
+ * tools through the admission rules, its self-description as search evidence, and refreshes after
+ * `list_changed` — serialized per server (an older list never overwrites a newer one) and gated
+ * (one waiting refresh of each kind, no closer than refreshMinGapMs).
+ */
+import type { Catalog } from '../core/catalog.js';
+import type { Limits } from '../core/limits.js';
+import { errorMessage } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import { admitServerTools, untrustedText } from './admission.js';
+import { fetchServerFeatures, type FeatureKind, type McpAggregate } from './aggregate.js';
+import type { HubConfig } from './config.js';
+import type { McpConnection, UpstreamTool } from './connection.js';
+import { withTimeout } from './deadlines.js';
+import { RefreshGate } from './refresh-gate.js';
+import type { ServerEntry } from './server-entry.js';
+
+export interface CatalogFeedDeps {
+  readonly catalog: Catalog;
+  readonly features: McpAggregate;
+  readonly limits: Limits;
+  readonly logger: Logger;
+  /** The config in force (reload replaces it). */
+  config(): HubConfig;
+}
+
+export class CatalogFeed {
+  private readonly refreshGates = new Map<string, RefreshGate>();
+
+  constructor(private readonly deps: CatalogFeedDeps) {}
+
+  /** C12: the server's title/instructions go to the catalog as search evidence (third-party text). */
+  recordServerInfo(server: string, connection: McpConnection): void {
+    const info = connection.serverInfo?.();
+    const title = typeof info?.title === 'string' ? this.untrusted(info.title) : undefined;
+    const description = typeof info?.instructions === 'string' ? this.untrusted(info.instructions) : undefined;
+    this.deps.catalog.setServerInfo(server, {
+      ...(title !== undefined && { title }),
+      ...(description !== undefined && { description }),
+    });
+  }
+
+  /** G5/G7: the tools the admission rules let in replace the server's; what they hide is remembered. */
+  applyTools(entry: ServerEntry, tools: UpstreamTool[]): void {
+    const { accepted, hidden } = admitServerTools(
+      {
+        server: entry.name,
+        config: entry.config,
+        rules: entry.rules,
+        globalAlwaysLoad: this.deps.config().toolSearch.alwaysLoad ?? [],
+        limits: this.deps.limits,
+        catalog: this.deps.catalog,
+        logger: this.deps.logger,
+      },
+      tools,
+    );
+    this.deps.catalog.setHiddenTools(entry.name, hidden);
+    this.deps.catalog.setServerTools(entry.name, accepted);
+    if (hidden.length > 0)
+      this.deps.logger.debug(`"${entry.name}": ${hidden.length} tool(s) hidden by its tools section`);
+  }
+
+  /** Third-party text as the catalog keeps it: at most `descriptionChars`, no structural tags. */
+  private untrusted(text: string): string {
+    return untrustedText(text, this.deps.limits);
+  }
+
+  /** G5: one refresh of each kind waiting at most, started no closer than refreshMinGapMs (refresh-gate.ts). */
+  private gate(entry: ServerEntry, kind: string): RefreshGate {
+    const key = `${entry.name}\n${kind}`;
+    let gate = this.refreshGates.get(key);
+    if (!gate) this.refreshGates.set(key, (gate = new RefreshGate(this.deps.limits.refreshMinGapMs)));
+    return gate;
+  }
+
+  scheduleRefresh(entry: ServerEntry, connection: McpConnection): void {
+    const gate = this.gate(entry, 'tools');
+    if (!gate.request()) return;
+    entry.refresh = entry.refresh.then(async () => {
+      await gate.enter();
+      if (entry.connection !== connection || entry.state !== 'connected') return;
+      try {
+        // G5: a server whose list never ends cannot hold the refresh queue (the list walk has the
+        // same deadline; this also bounds connections that do not walk pages themselves).
+        const tools = await withTimeout(
+          connection.listTools(),
+          this.deps.limits.refreshTimeoutMs,
+          `refresh timed out after ${this.deps.limits.refreshTimeoutMs} ms (limit refreshTimeoutMs); keeping the previous tools`,
+        );
+        if (entry.connection === connection && entry.state === 'connected') this.applyTools(entry, tools);
+        this.deps.logger.debug(`"${entry.name}" tools changed (${tools.length} tools)`);
+      } catch (error) {
+        this.deps.logger.warn(`"${entry.name}": refreshing tools failed: ${errorMessage(error)}`);
+      }
+    });
+  }
+
+  /** Same serialization as tool refreshes: an older list never overwrites a newer one. */
+  scheduleFeatureRefresh(entry: ServerEntry, connection: McpConnection, kind: FeatureKind): void {
+    const gate = this.gate(entry, kind);
+    if (!gate.request()) return;
+    entry.refresh = entry.refresh.then(async () => {
+      await gate.enter();
+      if (entry.connection !== connection || entry.state !== 'connected') return;
+      const features = await fetchServerFeatures(connection, this.deps.logger, [kind]);
+      if (entry.connection === connection && entry.state === 'connected')
+        this.deps.features.setServer(entry.name, features);
+    });
+  }
+}

@@ -1,0 +1,34 @@
+/** G1 — how a hub is built: its options, defaults, and the hook the gateway sets for server → client requests. */
+import type { Catalog } from '../core/catalog.js';
+import type { Limits } from '../core/limits.js';
+import type { Logger } from '../util/log.js';
+import type { ConnectionFactory, McpMessage } from './connection.js';
+import type { ReconnectOptions } from './server-state.js';
+
+export interface HubOptions {
+  /** Catalog to feed (one with local tools, say). A new one by default. */
+  catalog?: Catalog;
+  /** Default connect timeout (spawn + initialize + first list). Config values win. Default 30 s. */
+  connectTimeoutMs?: number;
+  /** Default per-call timeout. Config values win. Default 60 s. */
+  callTimeoutMs?: number;
+  /** `false`: a server that fails or drops is removed and not retried (one-shot commands). */
+  reconnect?: ReconnectOptions | false;
+  logger?: Logger;
+  /** Swap the MCP SDK (or fake servers in unit tests). */
+  connectionFactory?: ConnectionFactory;
+  /** G5 limits (defaults: DEFAULT_LIMITS; `resolveLimits` merges config and CLI). */
+  limits?: Limits;
+  /** G7: what the hub learns about servers and the sign-in tokens it holds (default: defaultStateDir()). */
+  stateDir?: string;
+}
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+
+/** Routes a server → client request (sampling, elicitation, roots) to a client; the gateway sets it. */
+export type ServerRequestHandler = (
+  server: string,
+  request: McpMessage,
+  signal: AbortSignal,
+) => Promise<Record<string, unknown>>;

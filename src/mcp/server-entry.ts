@@ -1,0 +1,94 @@
+/**
+ * G1/H3 — the hub's record of one configured server: its state, connection, retry bookkeeping and
+ * refresh queue, and how that record reads in a status report or an error message.
+ */
+import type { ServerConfig } from './config.js';
+import type { McpConnection } from './connection.js';
+import { BackoffState, type ReconnectOptions, type ServerState, type ServerStatus } from './server-state.js';
+import { ToolRules } from './tool-rules.js';
+
+export interface ServerEntry {
+  readonly name: string;
+  readonly config: ServerConfig;
+  /** G7: its compiled `tools` section. */
+  readonly rules: ToolRules;
+  state: ServerState;
+  connection: McpConnection | undefined;
+  /** Consecutive failures, drops, quarantines: the retry decisions (server-state.ts). */
+  backoff: BackoffState;
+  lastError: string | undefined;
+  /** The last stderr line of the current attempt: the usual reason a server will not start. */
+  lastStderr: string | undefined;
+  retryTimer: NodeJS.Timeout | undefined;
+  nextRetryAt: number | undefined;
+  since: number;
+  /** Serializes tool-list refreshes so an older list never overwrites a newer one. */
+  refresh: Promise<void>;
+  firstAttempt: Promise<void>;
+  resolveFirstAttempt: () => void;
+}
+
+/** A new record, connecting, with its first attempt still to settle. */
+export function createServerEntry(
+  name: string,
+  config: ServerConfig,
+  reconnect: Required<ReconnectOptions>,
+): ServerEntry {
+  let resolveFirstAttempt = () => {};
+  const firstAttempt = new Promise<void>((resolve) => (resolveFirstAttempt = resolve));
+  return {
+    name,
+    config,
+    rules: new ToolRules(config.tools),
+    state: 'connecting',
+    connection: undefined,
+    backoff: new BackoffState(reconnect),
+    lastError: undefined,
+    lastStderr: undefined,
+    retryTimer: undefined,
+    nextRetryAt: undefined,
+    since: Date.now(),
+    refresh: Promise.resolve(),
+    firstAttempt,
+    resolveFirstAttempt,
+  };
+}
+
+/** H3: one server's line of `hub.status()`. */
+export function entryStatus(
+  entry: ServerEntry,
+  tools: number,
+  counts: { resources: number; templates: number; prompts: number },
+): ServerStatus {
+  return {
+    server: entry.name,
+    state: entry.state,
+    tools,
+    attempts: entry.backoff.attempts,
+    reconnects: entry.backoff.reconnects,
+    since: entry.since,
+    ...(entry.lastError !== undefined && { lastError: entry.lastError }),
+    ...(entry.nextRetryAt !== undefined && { nextRetryAt: entry.nextRetryAt }),
+    ...(entry.connection?.pid !== undefined && { pid: entry.connection.pid }),
+    resources: counts.resources + counts.templates,
+    prompts: counts.prompts,
+  };
+}
+
+/** Why a server cannot take a request now, in words. */
+export function describeState(entry: Pick<ServerEntry, 'state' | 'lastError'>): string {
+  switch (entry.state) {
+    case 'connecting':
+      return entry.lastError !== undefined ? `reconnecting after: ${entry.lastError}` : 'still connecting';
+    case 'failed':
+      return `failed: ${entry.lastError ?? 'unknown error'}`;
+    case 'quarantined':
+      return `quarantined after repeated crashes: ${entry.lastError ?? 'unknown error'}`;
+    case 'needs-sign-in':
+      return entry.lastError ?? 'needs sign-in';
+    case 'closed':
+      return 'the hub is closed';
+    case 'connected':
+      return 'connected';
+  }
+}
