@@ -179,11 +179,6 @@ export class Catalog implements PoolView {
     return [...this.byName.values()].filter((t) => t.origin.kind === 'mcp' && t.origin.server === server);
   }
 
-  /** G8: tools the model never sees (`_meta.ui.visibility` without "model"); callable by name. */
-  get appOnlyTools(): readonly ToolSpec[] {
-    return [...this.byName.values()].filter((t) => !isModelVisible(t));
-  }
-
   /**
    * G8: the tools a server lists under `name` (its own name, before qualification), every server
    * included — how a call by an upstream name (an MCP App's, a script's) finds its tool.
@@ -194,7 +189,9 @@ export class Catalog implements PoolView {
       for (const tool of this.byName.values()) {
         if (tool.origin.kind !== 'mcp') continue;
         const upstream = tool.originalName ?? tool.name;
-        index.set(upstream, [...(index.get(upstream) ?? []), tool]);
+        const tools = index.get(upstream);
+        if (tools) tools.push(tool);
+        else index.set(upstream, [tool]);
       }
       this.upstreamIndex = index;
     }

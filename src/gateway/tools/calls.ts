@@ -20,7 +20,7 @@ import type { CallProbe, Operations } from '../status/operations.js';
 import { CALL_TOOL_NAME, toMcpTool } from './definitions.js';
 import { searchWhilePending } from './pending-wait.js';
 import { formatSearchOutcome, type GatewaySearcher, type SearchOutcome } from './search.js';
-import { resolveCallTarget } from './call-target.js';
+import { type CallTarget, resolveCallTarget } from './call-target.js';
 import type { UsageSignal } from '../../learning/signal.js';
 import { isStateless } from './stateless.js';
 
@@ -147,10 +147,12 @@ export class ToolCalls {
     extra: SessionExtra,
     channel?: ClientChannel,
   ): Promise<CallToolResult> {
-    const tool = this.deps.catalog.get(name);
+    const target = resolveCallTarget(this.deps.catalog, name);
+    // Probes and usage labels name the tool only when it was called by its gateway name.
+    const tool = target.kind === 'tool' && !target.byUpstreamName ? target.tool : undefined;
     const server = tool?.origin.kind === 'mcp' ? tool.origin.server : parseMcpName(name)?.server;
     const probe = this.deps.operations?.startCall(sessionId, extra.mcpReq.id, name, server, args);
-    const result = await this.route(sessionId, name, args, extra, probe, channel);
+    const result = await this.route(sessionId, name, target, args, extra, probe, channel);
     // C13: a call that reached the tool is a label (its own error, e.g. bad arguments, counts too).
     if (!gatewayErrors.has(result)) this.deps.usage?.called(sessionId, tool?.name ?? name);
     if (probe) {
@@ -164,12 +166,12 @@ export class ToolCalls {
   private async route(
     sessionId: string,
     name: string,
+    target: CallTarget,
     args: Record<string, unknown>,
     extra: SessionExtra,
     probe: CallProbe | undefined,
     channel?: ClientChannel,
   ): Promise<CallToolResult> {
-    const target = resolveCallTarget(this.deps.catalog, name);
     if (target.kind === 'ambiguous') return toolError(target.message);
     if (target.kind === 'unknown') return toolError(this.describeMissing(name));
     const { tool } = target;
