@@ -41,6 +41,13 @@ export interface Limits {
   readonly subscriptionsPerSession: number;
   /** Characters of a resource URI a client may read, subscribe to or complete; longer ones are refused before routing. */
   readonly resourceUriChars: number;
+  // Per-session HTTP bounds (issue 21): stream queues and the initialize rate.
+  /** Bytes one session's SSE stream may hold that its client has not read; past it that stream is closed (0: no cap). */
+  readonly streamQueuedBytes: number;
+  /** Sustained `initialize` requests per minute from one client address; past it (and the burst) `429` with Retry-After (0: no limit). */
+  readonly initializePerMinute: number;
+  /** `initialize` requests one client address may send at once before `initializePerMinute` paces it. */
+  readonly initializeBurst: number;
 }
 
 export const DEFAULT_LIMITS: Limits = Object.freeze({
@@ -60,6 +67,10 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   callTotalTimeoutMs: 60 * 60 * 1000,
   subscriptionsPerSession: 1_000,
   refreshMinGapMs: 1_000,
+  // Per-session HTTP bounds (issue 21): stream queues and the initialize rate.
+  streamQueuedBytes: 8 * 1024 * 1024,
+  initializePerMinute: 600,
+  initializeBurst: 300,
 });
 
 export type LimitName = keyof Limits;
@@ -71,6 +82,9 @@ const ZERO_MEANS_OFF: ReadonlySet<LimitName> = new Set([
   'idleSessionTimeoutMs',
   'attributionGraceMs',
   'refreshMinGapMs',
+  // Per-session HTTP bounds (issue 21).
+  'streamQueuedBytes',
+  'initializePerMinute',
 ]);
 
 /** A limit set to something that is not a usable number. */

@@ -72,6 +72,7 @@ describe('G5 per-session bounds', () => {
 });
 
 describe('G5 refreshes per server: one in flight plus a dirty flag, a minimum gap', () => {
+  const GAP_MS = 300;
   let stack: GatewayStack;
   let http: RunningHttpGateway;
   let client: Client;
@@ -81,7 +82,7 @@ describe('G5 refreshes per server: one in flight plus a dirty flag, a minimum ga
     stack = await createGatewayFromConfig({
       config: parseHubConfig({ mcpServers: { peer: { command: process.execPath, args: [PEER_SERVER] } } }, 'test'),
       gateway: { mode: 'never' },
-      limits: { refreshMinGapMs: 300 },
+      limits: { refreshMinGapMs: GAP_MS },
     });
     http = await startHttpGateway(stack.gateway, { port: 0 });
     await stack.hub.settled();
@@ -94,20 +95,38 @@ describe('G5 refreshes per server: one in flight plus a dirty flag, a minimum ga
     await stack?.close();
   });
 
-  it('G5: 500 list_changed in a burst cost at most two re-lists', async () => {
-    const lists = async () => Number(text(await client.callTool({ name: 'mcp__peer__lists', arguments: {} })));
-    const before = await lists();
-    await client.callTool({ name: 'mcp__peer__flap', arguments: { n: 500 } });
-    // Quiet: the count stops changing across a wait longer than the gap.
+  /** How many tools/list requests the peer answered (it counts them). */
+  const lists = async () => Number(text(await client.callTool({ name: 'mcp__peer__lists', arguments: {} })));
+  /** The count once it stops changing across a wait longer than the gap. */
+  const quiet = async () => {
     let last = -1;
-    const settled = await waitFor(async () => {
+    return waitFor(async () => {
       const now = await lists();
       const same = now === last;
       last = now;
-      if (!same) await new Promise((resolve) => setTimeout(resolve, 700));
+      if (!same) await new Promise((resolve) => setTimeout(resolve, GAP_MS * 2 + 100));
       return same ? now : undefined;
     }, 'the refreshes to settle');
+  };
+
+  it('G5: 500 list_changed in a burst cost at most two re-lists', async () => {
+    const before = await lists();
+    await client.callTool({ name: 'mcp__peer__flap', arguments: { n: 500 } });
+    const settled = await quiet();
     expect(settled - before).toBeGreaterThanOrEqual(1);
     expect(settled - before).toBeLessThanOrEqual(2);
+  });
+
+  // Paced past the connection's 50 ms list_changed debounce (the issue's attack: one every 60 ms).
+  it('G5: paced list_changed (one every 60 ms) costs at most one re-list per refreshMinGapMs, plus two', async () => {
+    const before = await lists();
+    const start = performance.now();
+    await client.callTool({ name: 'mcp__peer__flap_paced', arguments: { n: 30, everyMs: 60 } });
+    // The changes were all sent within `elapsed`; one more refresh may start after the last.
+    const elapsed = performance.now() - start;
+    const relists = (await quiet()) - before;
+    expect(relists).toBeGreaterThanOrEqual(2);
+    expect(relists).toBeLessThanOrEqual(Math.floor(elapsed / GAP_MS) + 2);
+    expect(relists).toBeLessThan(30);
   });
 });

@@ -296,6 +296,8 @@ export async function runServe(
       maxSessions: stack.limits.sessions,
       maxBodyBytes: stack.limits.requestBodyBytes,
       idleSessionTimeoutMs: stack.limits.idleSessionTimeoutMs,
+      maxStreamQueuedBytes: stack.limits.streamQueuedBytes,
+      initializeRate: { perMinute: stack.limits.initializePerMinute, burst: stack.limits.initializeBurst },
       ...(options.dangerouslyAllowUnauthenticated === true && { allowUnauthenticated: true }),
       allowedOrigins: options.allowOrigin,
       allowedHosts: options.allowHost,

@@ -1,6 +1,6 @@
 /**
  * Every reply the HTTP gateway writes itself (the SDK transport writes the rest): JSON-RPC errors
- * in one shape, `503 + Retry-After` for "try again shortly", and request-body reading with its
+ * in one shape, `503 + Retry-After` for "try again shortly", `429 + Retry-After` for "slow down", and request-body reading with its
  * size limit. One place, so a status code and its message never drift apart.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -8,6 +8,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /** The text of a 503 when the shared session store cannot be reached. */
 export function storeUnavailableMessage(reason: string): string {
   return `Session store unavailable (${reason}); retry shortly.`;
+}
+
+/** The text of a 429 for a client address past its `initialize` rate. */
+export function tooManyInitializesMessage(perMinute: number, burst: number): string {
+  return `Too many initialize requests from this address (${burst} at once, then ${perMinute} a minute: limits initializeBurst, initializePerMinute); retry after the seconds in Retry-After.`;
 }
 
 /** A JSON-RPC error reply (no request id: the gateway answers before the SDK reads the body). */

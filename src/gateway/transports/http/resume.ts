@@ -1,6 +1,7 @@
 /**
- * G6 — the one place that reaches into MCP SDK internals: a session opened on another replica
- * continues here, so a fresh transport must be put in the state its initialize left it in.
+ * G6 — one of the two places that reach into MCP SDK internals (the other: stream-queue.ts): a
+ * session opened on another replica continues here, so a fresh transport must be put in the state
+ * its initialize left it in.
  */
 import type { NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 

@@ -7,6 +7,8 @@
  * G5: binding beyond loopback needs a token (or an explicit opt-out); open sessions are capped
  * (a full gateway answers 503 with Retry-After); an initialize the SDK refuses (406, 415, 400)
  * leaves nothing behind — the session reaches the store only once its handshake is accepted.
+ * Per session: an SSE stream its client does not read is closed past `streamQueuedBytes`
+ * (stream-queue.ts); `initialize` is rate-limited per client address (initialize-rate.ts, 429).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
@@ -21,10 +23,12 @@ import type { ToolsearchGateway } from '../../gateway.js';
 import { GatewayFullError, ListenError } from '../../errors.js';
 import { bearerChecker, hostChecker, isLoopbackHost, isOriginAllowed } from './guards.js';
 import { IdleSessionSweeper } from './idle.js';
-import { headerValue, readJsonBody, replyError, sendJson } from './replies.js';
+import { InitializeRate } from './initialize-rate.js';
+import { headerValue, readJsonBody, replyError, sendJson, tooManyInitializesMessage } from './replies.js';
 import { isModernRequest, modernEntry } from './modern.js';
 import { markInitialized } from './resume.js';
 import { HttpSessions, holdHeadersUntilFirstEvent } from './session-registry.js';
+import { capStreamQueues } from './stream-queue.js';
 
 export interface HttpGatewayOptions {
   /** Default 127.0.0.1. Binding elsewhere exposes every upstream tool: set a token. */
@@ -58,6 +62,10 @@ export interface HttpGatewayOptions {
   idleSessionTimeoutMs?: number;
   /** Largest accepted request body (limit `requestBodyBytes`). Default 4 MiB. */
   maxBodyBytes?: number;
+  /** G5: bytes one SSE stream may hold unread before it is closed (limit `streamQueuedBytes`; 0: no cap). */
+  maxStreamQueuedBytes?: number;
+  /** G5: `initialize` requests per client address (limits `initializePerMinute`, 0: no limit, and `initializeBurst`). */
+  initializeRate?: { perMinute: number; burst: number };
   /**
    * H3: other paths (the status page, `/healthz`), after the same Origin and Host checks as the MCP
    * endpoint; `authorized` is the bearer-token check's answer (true when no token is set). Returns
@@ -144,6 +152,20 @@ export function createHttpGatewayHandler(
   const logger = options.logger ?? silentLogger;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_LIMITS.requestBodyBytes;
   const maxSessions = options.maxSessions ?? DEFAULT_LIMITS.sessions;
+  const maxQueued = options.maxStreamQueuedBytes ?? DEFAULT_LIMITS.streamQueuedBytes;
+  const { perMinute, burst } = options.initializeRate ?? {
+    perMinute: DEFAULT_LIMITS.initializePerMinute,
+    burst: DEFAULT_LIMITS.initializeBurst,
+  };
+  const initializeRate = new InitializeRate(perMinute, burst);
+  /** G5: a slow reader's stream is closed, not buffered; the session lives on. */
+  const capQueues = (transport: StreamableHTTPServerTransport, sessionId: string): void =>
+    capStreamQueues(transport, maxQueued, ({ stream, queuedBytes }) =>
+      logger.warn(
+        `session ${sessionId}: closed its ${stream} stream: ${queuedBytes} bytes queued that the client has not read ` +
+          `(limit streamQueuedBytes = ${maxQueued})`,
+      ),
+    );
   /** Initializes under way: they count against the cap until they are accepted or refused. */
   let initializing = 0;
   /** G5: one cap for sessions opened here, initializes and resumes under way. */
@@ -212,6 +234,16 @@ export function createHttpGatewayHandler(
     if (!body.ok) return replyError(res, body.status, body.message);
     // G8: a 2026-07-28 request (no session, the envelope in _meta) goes to the SDK's stateless entry.
     if (await isModernRequest(req, body.value)) return modern.handle(req, res, body.value);
+    if (isInitializeRequest(body.value)) {
+      const address = req.socket.remoteAddress ?? 'unknown';
+      const verdict = initializeRate.take(address);
+      if (!verdict.ok) {
+        logger.warn(
+          `initialize from ${address} refused: 429 (limits initializePerMinute = ${perMinute}, initializeBurst = ${burst})`,
+        );
+        return replyError(res, 429, tooManyInitializesMessage(perMinute, burst), verdict.retryAfterSeconds);
+      }
+    }
     try {
       checkRoom();
     } catch (error) {
@@ -251,6 +283,7 @@ export function createHttpGatewayHandler(
       sessions.forget(id, transport);
       activity.forget(id);
     };
+    capQueues(transport, id);
     await gateway.connect(transport, id, { openInStore: false });
     try {
       await transport.handleRequest(req, res, body);
@@ -263,6 +296,7 @@ export function createHttpGatewayHandler(
   const resumedTransport = (sessionId: string): StreamableHTTPServerTransport => {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => sessionId });
     markInitialized(transport, sessionId);
+    capQueues(transport, sessionId);
     transport.onclose = () => {
       sessions.forget(sessionId, transport);
       activity.forget(sessionId);
