@@ -68,7 +68,7 @@ export interface Embedder {
  */
 export function topKOf(
   scores: ArrayLike<number>,
-  indices: readonly number[],
+  indices: ArrayLike<number>,
   names: readonly string[],
   limit: number,
   accept?: (name: string) => boolean,
@@ -77,7 +77,8 @@ export function topKOf(
   if (k === 0) return [];
   const best: number[] = []; // indices, best first; equal scores by index
   const before = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
-  for (const i of indices) {
+  for (let n = 0; n < indices.length; n++) {
+    const i = indices[n]!;
     if (!(scores[i]! > 0)) continue;
     if (best.length === k && !before(i, best[k - 1]!)) continue;
     if (accept && !accept(names[i]!)) continue;

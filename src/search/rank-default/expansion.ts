@@ -23,17 +23,21 @@ export interface RareWordExpander {
 /**
  * Query terms with their weights: each distinct stem once, synonyms at `synonymWeight`, and
  * (with an expander) the thesaurus neighbours of words that are absent or rare in the catalog.
- * `sources`, when given, records where each added term came from (for explain, C11).
+ * `sources`, when given, records where each added term came from (for explain, C11); `ownStems`,
+ * when given, receives the query's own stems (what C12's confidence counts), so they are not
+ * tokenized a second time.
  */
 export function weightedQueryTerms(
   text: string,
   synonymWeight: number,
   expander?: RareWordExpander,
   sources?: Map<string, string>,
+  ownStems?: string[],
 ): Map<string, number> {
   const terms = new Map<string, number>();
   const raw = words(text);
   const stems = indexTerms(raw);
+  if (ownStems) for (const s of stems) ownStems.push(s);
   for (const s of stems) terms.set(s, 1);
   if (synonymWeight > 0) {
     for (const s of stems) {

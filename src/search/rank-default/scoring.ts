@@ -22,7 +22,7 @@ import { shippedThesaurus, type Thesaurus } from '../thesaurus.js';
 import { splitClauses } from './clauses.js';
 import { type Fields, Tokenizer, indexTerms } from './tokenizer.js';
 import { type DefaultRankerOptions, FIELD_NAMES, type FieldName } from './options.js';
-import { type Postings, accumulate, accumulateTouched, buildPostings, postingWeight } from './postings.js';
+import { type Postings, TouchedSet, accumulate, buildPostings, postingWeight } from './postings.js';
 import {
   MAX_CACHED_COMPOUNDS,
   MAX_COMPOUND_LENGTH,
@@ -54,15 +54,16 @@ export class DefaultIndex implements RankerIndex {
   private readonly serverCount: number;
   private scratch: Float64Array | undefined;
   /** What the scratch buffer holds: the text and terms of the last search (cleared by any other scoring). */
-  private lastScored: { text: string; terms: Map<string, number> } | undefined;
+  private lastScored: { text: string; terms: Map<string, number>; own: string[] } | undefined;
   /**
    * The tools with a nonzero score in the scratch buffer, once each: every pass after the postings
    * (server evidence, clause maximum, top k, re-zeroing) visits these, not the whole catalog, so a
    * query's cost follows its postings rather than the catalog's size.
    */
-  private readonly touched: number[] = [];
-  private clauseScratch: Float64Array | undefined;
-  private bestScratch: Float64Array | undefined;
+  private readonly touched: TouchedSet;
+  /** Per-query buffers of the clause pass and server evidence, allocated on first use and reused. */
+  private clauseBuffers: ClauseBuffers | undefined;
+  private serverScratch: Float64Array | undefined;
   private readonly expander: RareWordExpander | undefined;
   private nameIndex: Map<string, number> | undefined;
   private readonly wordIds: ReadonlyMap<string, number>;
@@ -73,6 +74,7 @@ export class DefaultIndex implements RankerIndex {
     context: RankerContext,
   ) {
     this.names = tools.map((t) => t.name);
+    this.touched = new TouchedSet(tools.length);
     const tokenizer = new Tokenizer(options.maxFieldChars);
     const docs = tools.map((t) => tokenizer.fields(t));
     this.postings = buildPostings(docs, tokenizer.ids, options);
@@ -136,15 +138,16 @@ export class DefaultIndex implements RankerIndex {
     };
   }
 
-  private queryTerms(text: string, sources?: Map<string, string>): Map<string, number> {
-    return weightedQueryTerms(text, this.options.synonymWeight, this.expander, sources);
+  private queryTerms(text: string, sources?: Map<string, string>, own?: string[]): Map<string, number> {
+    return weightedQueryTerms(text, this.options.synonymWeight, this.expander, sources, own);
   }
 
   search(query: ParsedQuery, limit: number, accept?: (name: string) => boolean): RankedTool[] {
-    const terms = this.queryTerms(query.text);
+    const own: string[] = [];
+    const terms = this.queryTerms(query.text, undefined, own);
     const scores = this.score(query.text, terms);
-    this.lastScored = { text: query.text, terms };
-    return topKOf(scores, this.touched, this.names, limit, accept);
+    this.lastScored = { text: query.text, terms, own };
+    return topKOf(scores, this.touched.view(), this.names, limit, accept);
   }
 
   /**
@@ -162,10 +165,8 @@ export class DefaultIndex implements RankerIndex {
     this.lastScored = undefined;
     // One scratch buffer per index (search is synchronous): no 80 KB allocation per query at 10k tools.
     const scores = (this.scratch ??= new Float64Array(this.names.length));
-    const touched = this.touched;
-    for (const d of touched) scores[d] = 0;
-    touched.length = 0;
-    accumulateTouched(this.postings, terms, scores, touched);
+    this.touched.clear(scores);
+    this.touched.accumulate(this.postings, terms, scores);
     if (trace) trace.lexical = scores.slice();
     if (this.serverPostings) this.addServerEvidence(terms, scores, trace);
     if (trace) trace.withServer = scores.slice();
@@ -182,8 +183,12 @@ export class DefaultIndex implements RankerIndex {
   private addClauseEvidence(text: string, scores: Float64Array, trace?: ScoreTrace): void {
     const clauses = splitClauses(text);
     if (clauses.length < 2) return;
+    const touched = this.touched;
     let max = 0;
-    for (const d of this.touched) if (scores[d]! > max) max = scores[d]!;
+    for (let a = 0; a < touched.count; a++) {
+      const v = scores[touched.list[a]!]!;
+      if (v > max) max = v;
+    }
     if (max <= 0) return;
     if (trace) {
       trace.clauses = clauses;
@@ -191,41 +196,50 @@ export class DefaultIndex implements RankerIndex {
     }
     // Only tools in some clause term's postings are visited, with reused typed buffers: the extra
     // work is about one more pass over the query's postings, not a pass over the catalog per clause.
-    const n = scores.length;
-    const clauseScores = (this.clauseScratch ??= new Float64Array(n));
-    const best = (this.bestScratch ??= new Float64Array(n));
-    const touched: number[] = [];
-    const everTouched: number[] = [];
-    clauses.forEach((clause, c) => {
-      touched.length = 0;
-      accumulateTouched(this.postings, this.queryTerms(clause), clauseScores, touched);
+    const { clauseScores, best, inClause, inAny } = (this.clauseBuffers ??= clauseBuffers(scores.length));
+    const { list, mark } = inClause;
+    for (let c = 0; c < clauses.length; c++) {
+      inClause.accumulate(this.postings, this.queryTerms(clauses[c]!), clauseScores);
       let cmax = 0;
-      for (const d of touched) if (clauseScores[d]! > cmax) cmax = clauseScores[d]!;
-      for (const d of touched) {
+      for (let a = 0; a < inClause.count; a++) {
+        const v = clauseScores[list[a]!]!;
+        if (v > cmax) cmax = v;
+      }
+      // One pass reads each tool's normalized clause score and empties the clause's buffers.
+      for (let a = 0; a < inClause.count; a++) {
+        const d = list[a]!;
         const v = cmax > 0 ? clauseScores[d]! / cmax : 0;
-        if (best[d] === 0 && v > 0) everTouched.push(d);
         if (v > best[d]!) {
+          if (best[d] === 0) inAny.add(d);
           best[d] = v;
           if (trace) trace.bestClause![d] = c;
         }
         clauseScores[d] = 0;
+        mark[d] = 0;
       }
-    });
+      inClause.count = 0;
+    }
     const w = this.options.clauseWeight * max;
-    for (const d of everTouched) {
-      if (scores[d] === 0) this.touched.push(d);
+    for (let a = 0; a < inAny.count; a++) {
+      const d = inAny.list[a]!;
+      touched.add(d);
       scores[d]! += w * best[d]!;
       best[d] = 0;
     }
+    inAny.clear();
   }
 
   /** Tools of a server whose tools, taken together, match the query get a share of that score. */
   private addServerEvidence(terms: Map<string, number>, scores: Float64Array, trace?: ScoreTrace): void {
-    const serverScores = new Float64Array(this.serverCount);
+    const serverScores = trace
+      ? new Float64Array(this.serverCount)
+      : (this.serverScratch ??= new Float64Array(this.serverCount)).fill(0);
     accumulate(this.serverPostings!, terms, serverScores);
     if (trace) trace.serverScores = serverScores;
     const lambda = this.options.serverWeight;
-    for (const i of this.touched) {
+    const touched = this.touched.list;
+    for (let a = 0; a < this.touched.count; a++) {
+      const i = touched[a]!;
       const s = this.serverOf[i]!;
       if (s >= 0 && scores[i]! > 0) scores[i]! += lambda * serverScores[s]!;
     }
@@ -294,7 +308,7 @@ export class DefaultIndex implements RankerIndex {
     // One pass over the scores for all suggested servers, not one per server.
     const slot = new Map(chosen.map((r, k) => [this.serverNames.indexOf(r.name), k]));
     const tools: { index: number; score: number }[][] = chosen.map(() => []);
-    for (const i of this.touched) {
+    for (const i of this.touched.view()) {
       if (!(scores[i]! > 0)) continue;
       const k = slot.get(this.serverOf[i]!);
       if (k !== undefined) tools[k]!.push({ index: i, score: scores[i]! });
@@ -316,12 +330,31 @@ export class DefaultIndex implements RankerIndex {
    */
   confidence(query: ParsedQuery, top: string): number {
     const i = this.indexOf(top);
-    const own = [...new Set(indexTerms(words(query.text)))];
+    // The search just tokenized this text (C12 follows it): its own stems are reused.
+    const stems = this.lastScored?.text === query.text ? this.lastScored.own : indexTerms(words(query.text));
+    const own = [...new Set(stems)];
     if (i < 0 || own.length === 0) return 0;
     let hit = 0;
     for (const term of own) if (postingWeight(this.postings, term, i) > 0) hit++;
     return hit >= 2 ? 1 : hit / own.length;
   }
+}
+
+/** The clause pass's buffers: per-clause scores, each tool's best normalized clause score, and who is in them. */
+interface ClauseBuffers {
+  clauseScores: Float64Array;
+  best: Float64Array;
+  inClause: TouchedSet;
+  inAny: TouchedSet;
+}
+
+function clauseBuffers(n: number): ClauseBuffers {
+  return {
+    clauseScores: new Float64Array(n),
+    best: new Float64Array(n),
+    inClause: new TouchedSet(n),
+    inAny: new TouchedSet(n),
+  };
 }
 
 /**
