@@ -117,8 +117,10 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
         (toolSearch['audit'] !== undefined ? auditOptions(toolSearch['audit'], config.source) : undefined));
   const audit = auditConfig && new AuditLog(operations.events, { logger, ...auditConfig });
   const learning = resolveLearning(toolSearch.learning, options.learning, options.learningByDefault === true);
-  const learner =
-    learning && new Learner({ store: new LearnedFileStore(learning.path, logger), limits: learning.limits, logger });
+  // C13: replicas sharing a Redis store learn together; one gateway keeps a file.
+  const learnedStore =
+    learning && (redis ? redis.learnedStore(learning.limits.total * 4) : new LearnedFileStore(learning.path, logger));
+  const learner = learning && learnedStore && new Learner({ store: learnedStore, limits: learning.limits, logger });
   const common = {
     ...(toolSearch.mode !== undefined && { mode: toolSearch.mode }),
     ...(toolSearch.contextWindow !== undefined && { contextWindow: toolSearch.contextWindow }),

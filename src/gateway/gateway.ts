@@ -356,7 +356,7 @@ export class ToolsearchGateway {
     this.firstConnect.stop();
     this.unsubscribeBus();
     this.proxy.close();
-    this.learner?.flush();
+    await this.learner?.close();
     this.parked.close();
     const servers = [...this.live.values()];
     this.live.clear();

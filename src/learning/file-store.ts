@@ -2,21 +2,32 @@
  * C13 — the learned log on disk: one JSON file, replaced atomically (written to a temporary file
  * in the same directory, then renamed over the old one), so a crash mid-write leaves the previous
  * file whole. A file that cannot be read as a learned log is ignored with one warning and
- * rewritten at the next save. Saves are debounced: a burst of recordings is one write.
+ * rewritten at the next save. When the file changed since this process last read or wrote it
+ * (`toolsearch learned forget` while a gateway runs), the file's log is taken and this process's
+ * unsaved changes are applied on top, so neither side's changes are lost.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { LearnedLog, type LearnedLogLimits } from '../search/learning/log.js';
+import { applyLearnedOp, type LearnedOp } from '../search/learning/ops.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 
+/** Where a learner keeps its log, shared with whoever else uses the same store. */
 export interface LearnedPersistence {
-  /** The log as stored (empty when there is none or it is unreadable). */
-  load(limits?: LearnedLogLimits): LearnedLog;
-  save(log: LearnedLog): void;
+  /**
+   * Write `pending` (changes already applied to `log`) and bring `log` up to date with what
+   * others wrote since. A synchronous store has finished when this returns.
+   */
+  sync(log: LearnedLog, pending: readonly LearnedOp[]): void | Promise<void>;
+  /** Where, for messages (no credentials). */
+  readonly display: string;
 }
 
 export class LearnedFileStore implements LearnedPersistence {
+  /** The file's identity when this process last read or wrote it. */
+  private seen: string | undefined;
+
   constructor(
     readonly path: string,
     private readonly logger?: Pick<Logger, 'warn'>,
@@ -41,15 +52,41 @@ export class LearnedFileStore implements LearnedPersistence {
     }
   }
 
+  get display(): string {
+    return this.path;
+  }
+
+  sync(log: LearnedLog, pending: readonly LearnedOp[]): void {
+    const now = fileIdentity(this.path);
+    if (now !== this.seen) {
+      const fresh = this.load(log.limits);
+      for (const op of pending) applyLearnedOp(fresh, op);
+      log.replaceWith(fresh);
+      this.seen = now;
+    }
+    if (pending.length > 0) this.save(log);
+  }
+
   save(log: LearnedLog): void {
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     const temporary = `${this.path}.${process.pid}.${Date.now()}.tmp`;
     try {
       writeFileSync(temporary, JSON.stringify(log.toJSON()), { mode: 0o600 });
       renameSync(temporary, this.path);
+      this.seen = fileIdentity(this.path);
     } catch (error) {
       rmSync(temporary, { force: true });
       throw error;
     }
+  }
+}
+
+/** Inode, size and modification time: changes whenever another process replaces the file. */
+function fileIdentity(path: string): string {
+  try {
+    const stat = statSync(path, { bigint: true });
+    return `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
+  } catch {
+    return 'absent';
   }
 }

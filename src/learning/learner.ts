@@ -1,12 +1,14 @@
 /**
  * C13 — a gateway's (or an agent loop's) learning: the log, the ranking that reads it, and where
- * it is persisted. `record` is the one way evidence comes in; saves are debounced and `close`
- * flushes. A tool whose input schema changes loses what it learned (its description may change).
+ * it is persisted. `record` is the one way evidence comes in; every change is also queued as an
+ * op for the store (saves debounced, `close` flushes), and the store is polled for others' ops. A
+ * tool whose input schema changes loses what it learned (its description may change).
  */
 import type { ToolSpec } from '../core/tool.js';
 import { LearnedLog, type LearnedLogLimits } from '../search/learning/log.js';
+import { applyLearnedOp, type LearnedOp } from '../search/learning/ops.js';
 import { LearnedRanking, type LearnedRankingOptions } from '../search/learning/learned-ranking.js';
-import { schemaFingerprint } from '../search/learning/terms.js';
+import { learnedTerms, schemaFingerprint } from '../search/learning/terms.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { LearnedPersistence } from './file-store.js';
@@ -18,6 +20,8 @@ export interface LearnerOptions {
   readonly ranking?: LearnedRankingOptions;
   /** Debounce of saves (ms). Default 1000. */
   readonly saveDelayMs?: number;
+  /** How often what others wrote to the store is read (ms); 0: only when saving. Default 2000. */
+  readonly pollMs?: number;
   readonly logger?: Pick<Logger, 'warn'>;
 }
 
@@ -37,35 +41,50 @@ export interface LearnedToolSummary {
 export class Learner {
   readonly log: LearnedLog;
   readonly ranking: LearnedRanking;
+  /** Settles once the store's evidence is in (at once for the file store). */
+  readonly ready: Promise<void>;
+  /** Changes not yet in the store (already in `log`). */
+  private pending: LearnedOp[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private dirty = false;
+  private readonly poller: NodeJS.Timeout | undefined;
+  /** The store exchange under way (one at a time, in order). */
+  private syncing: Promise<void> | undefined;
 
   constructor(private readonly options: LearnerOptions = {}) {
-    this.log = options.store?.load(options.limits) ?? new LearnedLog(options.limits);
+    this.log = new LearnedLog(options.limits);
     this.ranking = new LearnedRanking(this.log, options.ranking);
+    this.ready = this.sync();
+    const pollMs = options.pollMs ?? 2_000;
+    if (options.store && pollMs > 0) {
+      this.poller = setInterval(() => void this.sync(), pollMs);
+      this.poller.unref();
+    }
   }
 
   /** A search for `query` led to `tool` (a call of one of its results, or a select:). */
   record(query: string, tool: ToolSpec | string, at = Date.now()): boolean {
     const name = typeof tool === 'string' ? tool : tool.name;
     const schema = typeof tool === 'string' ? undefined : schemaFingerprint(tool);
-    const added = this.log.record({ query, tool: name, at, ...(schema !== undefined && { schema }) });
-    if (added) this.changed();
-    return added;
+    const terms = learnedTerms(query);
+    if (terms.length === 0 || name === '') return false;
+    this.apply({ kind: 'add', tool: name, terms, at, ...(schema !== undefined && { schema }) });
+    return true;
   }
 
   /** Drop evidence of tools whose input schema is no longer the one it was learned under. */
   checkSchemas(tools: readonly ToolSpec[]): void {
-    const before = this.log.version;
-    for (const tool of tools)
-      if (this.log.evidence(tool.name)) this.log.checkSchema(tool.name, schemaFingerprint(tool));
-    if (this.log.version !== before) this.changed();
+    const at = Date.now();
+    for (const tool of tools) {
+      const schema = this.log.evidence(tool.name)?.schema;
+      if (schema !== undefined && schema !== schemaFingerprint(tool))
+        this.apply({ kind: 'forget', tool: tool.name, at });
+    }
   }
 
+  /** Forget one tool's evidence (or all of it); how many tools had some. */
   forget(tool?: string): number {
-    const count = tool === undefined ? this.log.toolNames().length : this.log.forget(tool) ? 1 : 0;
-    if (tool === undefined) this.log.clear();
-    if (count > 0 || tool === undefined) this.changed();
+    const count = tool === undefined ? this.log.toolNames().length : this.log.evidence(tool) ? 1 : 0;
+    this.apply({ kind: 'forget', at: Date.now(), ...(tool !== undefined && { tool }) });
     return count;
   }
 
@@ -73,28 +92,61 @@ export class Learner {
     return learnedSummary(this.log, options);
   }
 
-  /** Write pending changes now (and stop the timer). */
-  flush(): void {
+  /**
+   * Exchange with the store now: pending changes go out, others' come in. The file store has
+   * finished when this returns; the promise is for stores that talk to a server.
+   */
+  flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (!this.dirty || !this.options.store) return;
-    this.dirty = false;
-    try {
-      this.options.store.save(this.log);
-    } catch (error) {
-      this.options.logger?.warn(`learned search: not saved: ${errorMessage(error)}`);
-    }
+    return this.sync();
   }
 
-  close(): void {
-    this.flush();
+  async close(): Promise<void> {
+    if (this.poller) clearInterval(this.poller);
+    await this.flush();
   }
 
-  private changed(): void {
-    this.dirty = true;
-    if (!this.options.store || this.timer) return;
-    this.timer = setTimeout(() => this.flush(), this.options.saveDelayMs ?? 1_000);
+  private apply(op: LearnedOp): void {
+    applyLearnedOp(this.log, op);
+    if (!this.options.store) return;
+    this.pending.push(op);
+    if (this.timer) return;
+    this.timer = setTimeout(() => void this.flush(), this.options.saveDelayMs ?? 1_000);
     this.timer.unref();
+  }
+
+  private sync(): Promise<void> {
+    const store = this.options.store;
+    if (!store) return Promise.resolve();
+    // One exchange at a time, in order; when none is waiting on a server, run at once (not after
+    // a microtask), so a synchronous store has finished when this returns.
+    if (this.syncing) return (this.syncing = this.syncing.then(() => this.exchange(store)));
+    const result = this.exchange(store);
+    if (!result) return Promise.resolve();
+    const tracked: Promise<void> = result.finally(() => {
+      if (this.syncing === tracked) this.syncing = undefined;
+    });
+    this.syncing = tracked;
+    return tracked;
+  }
+
+  /** One exchange with the store; a promise only when the store answers later. */
+  private exchange(store: LearnedPersistence): Promise<void> | undefined {
+    const batch = this.pending;
+    this.pending = [];
+    const failed = (error: unknown) => {
+      // Kept for the next exchange: nothing recorded is dropped because a write failed once.
+      this.pending = [...batch, ...this.pending];
+      const what = batch.length > 0 ? 'not saved to' : 'cannot read';
+      this.options.logger?.warn(`learned search: ${what} ${store.display}: ${errorMessage(error)}`);
+    };
+    try {
+      return store.sync(this.log, batch)?.catch(failed);
+    } catch (error) {
+      failed(error);
+      return undefined;
+    }
   }
 }
 

@@ -2,12 +2,14 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runLearnedForget } from '../../src/cli/commands/learned.js';
 import { LearnedFileStore } from '../../src/learning/file-store.js';
-import { Learner } from '../../src/learning/learner.js';
+import { Learner, learnedSummary } from '../../src/learning/learner.js';
 import { defaultLearnedPath } from '../../src/learning/paths.js';
 import { resolveLearning } from '../../src/learning/settings.js';
 import { UsageSignal } from '../../src/learning/signal.js';
 import { LearnedLog } from '../../src/search/learning/log.js';
+import { waitFor } from '../fixtures/wait.js';
 
 function tempFile(): string {
   return join(mkdtempSync(join(tmpdir(), 'ts-learned-')), 'sub', 'learned.json');
@@ -76,6 +78,55 @@ describe('C13: the learned file store', () => {
     expect(reloaded.forget('mcp__books__invoices')).toBe(1);
     reloaded.close();
     expect(new LearnedFileStore(path).load().entryCount).toBe(0);
+  });
+
+  it('C13: `learned forget` while a gateway runs sticks: the gateway takes the new file within its poll and keeps only its own newer recordings', async () => {
+    const path = tempFile();
+    const gateway = new Learner({ store: new LearnedFileStore(path), saveDelayMs: 60_000, pollMs: 20 });
+    gateway.record('rotate the signing keys', 'mcp__vault__rotate', Date.now() - 5_000);
+    gateway.record('send the invoice', 'mcp__books__invoice', Date.now() - 5_000);
+    await gateway.flush();
+    // Recorded before the forget, not yet saved: it must not bring the tool back.
+    gateway.record('rotate keys now', 'mcp__vault__rotate', Date.now() - 1_000);
+    const lines: string[] = [];
+    await runLearnedForget({ file: path, tool: 'mcp__vault__rotate' }, (l) => lines.push(l));
+    expect(lines).toEqual(['Forgot what mcp__vault__rotate learned.']);
+    await waitFor(() => gateway.summary({ tool: 'mcp__vault__rotate' }).length === 0, 'the gateway to take the forget');
+    gateway.record('email the invoice', 'mcp__books__invoice');
+    await gateway.close();
+    const stored = new LearnedFileStore(path).load();
+    expect(stored.evidence('mcp__vault__rotate')).toBeUndefined();
+    expect(learnedSummary(stored)).toEqual([expect.objectContaining({ tool: 'mcp__books__invoice', searches: 2 })]);
+    // Forget --all the same way; a recording made afterwards counts.
+    const again = new Learner({ store: new LearnedFileStore(path), saveDelayMs: 60_000, pollMs: 0 });
+    await runLearnedForget({ file: path, all: true }, () => undefined);
+    again.record('rotate keys', 'mcp__vault__rotate', Date.now() + 1);
+    await again.close();
+    expect(learnedSummary(new LearnedFileStore(path).load())).toEqual([
+      expect.objectContaining({ tool: 'mcp__vault__rotate', searches: 1 }),
+    ]);
+  });
+
+  it('C13: a store that fails keeps the changes for the next exchange (nothing recorded is dropped)', async () => {
+    const w = warnings();
+    let fail = false;
+    const seen: number[] = [];
+    const store = {
+      display: 'flaky',
+      sync: (_log: unknown, pending: readonly unknown[]) => {
+        if (fail) throw new Error('disk full');
+        seen.push(pending.length);
+      },
+    };
+    const learner = new Learner({ store, saveDelayMs: 60_000, pollMs: 0, logger: w });
+    fail = true;
+    learner.record('rotate the signing keys', 'a');
+    await learner.flush();
+    expect(w.messages).toEqual(['learned search: not saved to flaky: disk full']);
+    fail = false;
+    learner.record('send the invoice', 'b');
+    await learner.flush();
+    expect(seen).toEqual([0, 2]);
   });
 
   it('C13: default path in the user state directory; config, option and default decide whether to learn', () => {

@@ -1,29 +1,56 @@
 /**
  * C13 — `toolsearch learned show [--tool T]` and `toolsearch learned forget [--tool T | --all]`:
  * what searches learned from use, and how to correct it. Reads (and for `forget` rewrites,
- * atomically) the store file a gateway keeps; a running gateway keeps its own copy in memory, so
- * forget while it is stopped (or restart it afterwards).
+ * atomically) the store file a gateway keeps, or with `--session-store` the replicas' Redis stream
+ * (a forget there is one more change every replica reads). A running gateway notices the new file within its
+ * poll interval (2 s), takes it and re-applies only its own newer recordings on top, so a forget
+ * sticks without a restart.
  */
 import type { Command } from 'commander';
+import { connectRedisBackend } from '../../gateway/redis/backend.js';
+import { SESSION_STORE_ENV } from '../../gateway/redis/store-url.js';
 import { LearnedFileStore } from '../../learning/file-store.js';
-import { learnedSummary } from '../../learning/learner.js';
+import { Learner, learnedSummary } from '../../learning/learner.js';
 import { defaultLearnedPath } from '../../learning/paths.js';
+import { DEFAULT_LEARNED_LIMITS } from '../../search/learning/log.js';
 import { createStderrLogger } from '../../util/log.js';
 
 interface LearnedOptions {
   file?: string;
+  /** The replicas' shared Redis (`serve --session-store`): their learned stream instead of a file. */
+  sessionStore?: string;
   tool?: string;
   all?: boolean;
   json?: boolean;
 }
 
-function store(options: LearnedOptions): LearnedFileStore {
-  return new LearnedFileStore(options.file ?? defaultLearnedPath(), createStderrLogger('warn'));
+/** The store the options name, opened and read; `close` writes what changed. */
+async function openLearned(
+  options: LearnedOptions,
+): Promise<{ learner: Learner; where: string; close(): Promise<void> }> {
+  const logger = createStderrLogger('warn');
+  const url =
+    options.sessionStore ?? (options.file === undefined ? process.env[SESSION_STORE_ENV] || undefined : undefined);
+  if (url !== undefined) {
+    const redis = await connectRedisBackend(url, { logger });
+    const store = redis.learnedStore(DEFAULT_LEARNED_LIMITS.total * 4);
+    const learner = new Learner({ store, pollMs: 0, logger });
+    await learner.ready;
+    const close = async () => {
+      await learner.close();
+      await redis.close();
+    };
+    return { learner, where: store.display, close };
+  }
+  const store = new LearnedFileStore(options.file ?? defaultLearnedPath(), logger);
+  const learner = new Learner({ store, pollMs: 0, logger });
+  return { learner, where: store.path, close: () => learner.close() };
 }
 
-export function runLearnedShow(options: LearnedOptions, write: (line: string) => void): void {
-  const file = store(options);
-  const rows = learnedSummary(file.load(), { ...(options.tool !== undefined && { tool: options.tool }), terms: true });
+export async function runLearnedShow(options: LearnedOptions, write: (line: string) => void): Promise<void> {
+  const { learner, where, close } = await openLearned(options);
+  const rows = learnedSummary(learner.log, { ...(options.tool !== undefined && { tool: options.tool }), terms: true });
+  await close();
   if (options.json) {
     for (const row of rows) write(JSON.stringify(row));
     return;
@@ -31,12 +58,12 @@ export function runLearnedShow(options: LearnedOptions, write: (line: string) =>
   if (rows.length === 0) {
     write(
       options.tool !== undefined
-        ? `Nothing learned for ${options.tool} (${file.path}).`
-        : `Nothing learned yet (${file.path}).`,
+        ? `Nothing learned for ${options.tool} (${where}).`
+        : `Nothing learned yet (${where}).`,
     );
     return;
   }
-  write(`Learned from use (${file.path}):`);
+  write(`Learned from use (${where}):`);
   for (const row of rows) {
     const when = new Date(row.last).toISOString().slice(0, 16).replace('T', ' ');
     write(`  ${row.tool}: ${row.searches} search(es), ${row.entries} distinct, last ${when} UTC`);
@@ -44,21 +71,18 @@ export function runLearnedShow(options: LearnedOptions, write: (line: string) =>
   }
 }
 
-export function runLearnedForget(options: LearnedOptions, write: (line: string) => void): void {
+/**
+ * Marked even when nothing is there yet: a running gateway's unsaved recordings of the tool (made
+ * before now) are dropped too when it next reads the store.
+ */
+export async function runLearnedForget(options: LearnedOptions, write: (line: string) => void): Promise<void> {
   if ((options.tool === undefined) === (options.all !== true))
     throw new Error('Say what to forget: --tool NAME or --all.');
-  const file = store(options);
-  const log = file.load();
-  if (options.all) {
-    const count = log.toolNames().length;
-    log.clear();
-    file.save(log);
-    write(`Forgot what ${count} tool(s) learned (${file.path}).`);
-    return;
-  }
-  const forgotten = log.forget(options.tool!);
-  if (forgotten) file.save(log);
-  write(forgotten ? `Forgot what ${options.tool} learned.` : `Nothing learned for ${options.tool}.`);
+  const { learner, where, close } = await openLearned(options);
+  const count = learner.forget(options.tool);
+  await close();
+  if (options.all) write(`Forgot what ${count} tool(s) learned (${where}).`);
+  else write(count > 0 ? `Forgot what ${options.tool} learned.` : `Nothing learned for ${options.tool}.`);
 }
 
 export function registerLearnedCommand(program: Command): void {
@@ -71,6 +95,7 @@ export function registerLearnedCommand(program: Command): void {
     .description('tools with learned evidence: how many searches led to each, when, and their main terms')
     .option('--tool <name>', 'one tool (model-facing name)')
     .option('--file <file>', `the store (default ${defaultLearnedPath()})`)
+    .option('--session-store <url>', `the replicas' shared Redis instead (or ${SESSION_STORE_ENV})`)
     .option('--json', 'one JSON line per tool')
     .action((options: LearnedOptions) => runLearnedShow(options, out));
   learned
@@ -79,5 +104,6 @@ export function registerLearnedCommand(program: Command): void {
     .option('--tool <name>', 'the tool (model-facing name)')
     .option('--all', 'everything')
     .option('--file <file>', `the store (default ${defaultLearnedPath()})`)
+    .option('--session-store <url>', `the replicas' shared Redis instead (or ${SESSION_STORE_ENV})`)
     .action((options: LearnedOptions) => runLearnedForget(options, out));
 }

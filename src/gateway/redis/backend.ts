@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { silentLogger, type Logger } from '../../util/log.js';
 import { SessionStoreConfigError } from '../errors.js';
 import { RedisNotificationBus, type RedisPublisher, type RedisSubscriber } from './bus.js';
+import { RedisLearnedStore, type RedisStreamClient } from './learned-store.js';
 import { watchRedisHealth, type RedisEventSource } from './health.js';
 import { RedisSessionStore, type RedisEvalClient } from './store.js';
 import { parseSessionStoreUrl, redisPasswordFromEnv } from './store-url.js';
@@ -17,6 +18,8 @@ export interface RedisBackend {
   bus: RedisNotificationBus;
   /** `redis://host:port/db`, no credentials. */
   display: string;
+  /** C13: learned search shared by the replicas (a stream keeping the last `maxOps` changes). */
+  learnedStore(maxOps: number): RedisLearnedStore;
   close(): Promise<void>;
 }
 
@@ -32,6 +35,7 @@ export interface RedisBackendOptions {
 
 /** The parts of an ioredis client used here. */
 type RedisClient = RedisEvalClient &
+  RedisStreamClient &
   RedisPublisher &
   RedisSubscriber &
   RedisEventSource & {
@@ -83,6 +87,8 @@ export async function connectRedisBackend(url: string, options: RedisBackendOpti
     sessions,
     bus,
     display: connection.display,
+    learnedStore: (maxOps) =>
+      new RedisLearnedStore({ client, key: `${prefix}learned`, maxOps, display: connection.display }),
     close: async () => {
       await bus.close();
       // The HTTP side is closed by now: nothing pending is worth waiting for (quit would wait out an outage).

@@ -29,11 +29,19 @@ export interface LearnedLogLimits {
 
 export const DEFAULT_LEARNED_LIMITS: LearnedLogLimits = { perTool: 200, total: 50_000 };
 
-/** The persisted form: version 1, tool → [terms joined by spaces, count, last]. */
+/**
+ * The persisted form: version 1, tool → [terms joined by spaces, count, last]; and when
+ * something was forgotten, when (so a recording made earlier elsewhere does not bring it back).
+ */
 export interface LearnedLogJson {
   readonly version: 1;
   readonly tools: Record<string, { schema?: string; entries: [string, number, number][] }>;
+  readonly forgotten?: Record<string, number>;
+  readonly clearedAt?: number;
 }
+
+/** Forget marks kept (the most recent): enough to outlast any store's sync delay. */
+const MAX_FORGET_MARKS = 1_000;
 
 export interface LearnedRecord {
   readonly query: string;
@@ -46,6 +54,10 @@ export interface LearnedRecord {
 export class LearnedLog {
   private readonly tools = new Map<string, ToolEvidence>();
   private size = 0;
+  /** Per tool, when it was last forgotten; evidence from no later than that is not taken. */
+  private readonly forgotten = new Map<string, number>();
+  /** When everything was last forgotten. */
+  private clearedAt = -Infinity;
   /** Bumped on every change, so a derived index knows when to rebuild. */
   version = 0;
 
@@ -65,6 +77,7 @@ export class LearnedLog {
 
   /** Add counted evidence (a merge from another store, or a load). */
   add(tool: string, terms: readonly string[], count: number, last: number, schema?: string): void {
+    if (last <= this.clearedAt || last <= (this.forgotten.get(tool) ?? -Infinity)) return;
     let evidence = this.tools.get(tool);
     if (evidence && schema !== undefined && evidence.schema !== undefined && evidence.schema !== schema) {
       // The schema changed: what the old tool learned does not carry over.
@@ -115,6 +128,43 @@ export class LearnedLog {
     this.version++;
   }
 
+  /**
+   * Forget `tool` (absent: every tool) as of `at`, and remember when: evidence recorded no later
+   * than `at` that arrives afterwards (from another process's store) is not taken either. Entries
+   * last used after `at` stay (they arrived first).
+   */
+  forgetAt(tool: string | undefined, at: number): void {
+    if (tool === undefined) this.clearedAt = Math.max(this.clearedAt, at);
+    else {
+      const mark = Math.max(at, this.forgotten.get(tool) ?? -Infinity);
+      // Re-inserted so the map's order is by recency (the oldest mark goes first past the cap).
+      this.forgotten.delete(tool);
+      this.forgotten.set(tool, mark);
+      if (this.forgotten.size > MAX_FORGET_MARKS) this.forgotten.delete(this.forgotten.keys().next().value!);
+    }
+    for (const [name, evidence] of this.tools) {
+      if (tool !== undefined && name !== tool) continue;
+      for (const [key, entry] of evidence.entries)
+        if (entry.last <= at) {
+          evidence.entries.delete(key);
+          this.size--;
+        }
+      if (evidence.entries.size === 0) this.tools.delete(name);
+    }
+    this.version++;
+  }
+
+  /** Take `other`'s content (a store's newer copy) in place, so what holds this log sees it. */
+  replaceWith(other: LearnedLog): void {
+    this.tools.clear();
+    for (const [name, evidence] of other.tools) this.tools.set(name, evidence);
+    this.size = other.size;
+    this.forgotten.clear();
+    for (const [name, at] of other.forgotten) this.forgotten.set(name, at);
+    this.clearedAt = other.clearedAt;
+    this.version++;
+  }
+
   /** Drop a tool's evidence when its schema is no longer the one it was learned under. */
   checkSchema(tool: string, schema: string): void {
     const evidence = this.tools.get(tool);
@@ -129,12 +179,20 @@ export class LearnedLog {
         entries: [...evidence.entries.values()].map((e) => [e.terms.join(' '), e.count, e.last]),
       };
     }
-    return { version: 1, tools };
+    return {
+      version: 1,
+      tools,
+      ...(this.forgotten.size > 0 && { forgotten: Object.fromEntries(this.forgotten) }),
+      ...(Number.isFinite(this.clearedAt) && { clearedAt: this.clearedAt }),
+    };
   }
 
   /** Merge a persisted form in. Throws a TypeError when `json` is not one. */
   load(json: unknown): void {
-    for (const [tool, value] of Object.entries(checkJson(json).tools)) {
+    const checked = checkJson(json);
+    if (checked.clearedAt !== undefined) this.forgetAt(undefined, checked.clearedAt);
+    for (const [tool, at] of Object.entries(checked.forgotten ?? {})) this.forgetAt(tool, at);
+    for (const [tool, value] of Object.entries(checked.tools)) {
       for (const [terms, count, last] of value.entries)
         this.add(tool, terms.split(' ').filter(Boolean), count, last, value.schema);
     }
@@ -176,6 +234,11 @@ function checkJson(json: unknown): LearnedLogJson {
   const j = json as LearnedLogJson;
   if (typeof j !== 'object' || j === null || j.version !== 1 || typeof j.tools !== 'object' || j.tools === null)
     throw new TypeError('not a learned-search file (version 1)');
+  const marksOk =
+    (j.clearedAt === undefined || Number.isFinite(j.clearedAt)) &&
+    (j.forgotten === undefined ||
+      (typeof j.forgotten === 'object' && j.forgotten !== null && Object.values(j.forgotten).every(Number.isFinite)));
+  if (!marksOk) throw new TypeError('learned-search file has malformed forget marks');
   for (const value of Object.values(j.tools)) {
     const ok =
       typeof value === 'object' &&
