@@ -119,10 +119,20 @@ function retrievalRows(): string[] {
     browseOrSuggest: number;
   }
   const blank = (): Tally => ({ groups: 0, visible: 0, recallHits: 0, browse: 0, browseOrSuggest: 0 });
-  const tally = { before: blank(), after: blank() };
+  const tally = { before: blank(), after: blank(), recent: blank() };
+  let recentNamed = 0;
   const split = { named: { groups: 0, hits: 0 }, unnamed: { groups: 0, hits: 0 } };
   for (const q of set.queries) {
-    const top5 = new Set(searcher.search(pool, q.query, { maxResults: 5 }).matches.map((n) => idOf.get(n)!));
+    const matches = searcher.search(pool, q.query, { maxResults: 5 }).matches;
+    const top5 = new Set(matches.map((n) => idOf.get(n)!));
+    // The gateway loads a search's results into the session: their servers are then "recent" and the
+    // session's next tools/list names them first (E4, src/gateway/tools/announcement.ts).
+    const recentServers = matches.flatMap((n) => {
+      const t = pool.tools.find((x) => x.name === n);
+      return t?.origin.kind === 'mcp' ? [t.origin.server] : [];
+    });
+    const afterRecent = namedServers(announceDeferred(pool, pool.deferred, { recentServers }));
+    recentNamed += afterRecent.size;
     const suggested = new Set((ranker.suggestServers?.(parseKeywordQuery(q.query), 3) ?? []).map((s) => s.server));
     for (const group of q.gold) {
       const servers = group.map(serverOf).filter((s): s is string => s !== undefined);
@@ -130,6 +140,7 @@ function retrievalRows(): string[] {
       for (const [when, visibleSet] of [
         ['before', allServers],
         ['after', after],
+        ['recent', afterRecent],
       ] as const) {
         const t = tally[when];
         const visible = servers.some((s) => visibleSet.has(s));
@@ -153,6 +164,11 @@ function retrievalRows(): string[] {
     '|---|---|---|---|---|---|',
     row('before: every server (E3)', tally.before, allServers.size),
     row('after: E4 budget (2,000 tokens)', tally.after, after.size),
+    row(
+      'after, once the first search loaded its 5 results (their servers named first)',
+      tally.recent,
+      Math.round(recentNamed / set.queries.length),
+    ),
     '',
     `Search R@5 after, split by whether the gold tool's server is named: named ${f(split.named.hits / Math.max(1, split.named.groups))} (${split.named.groups} groups), not named ${f(split.unnamed.hits / Math.max(1, split.unnamed.groups))} (${split.unnamed.groups} groups). The ranking itself does not read the announcement, so R@5 is the same before and after; what changes is which servers the model can browse without searching.`,
   ];

@@ -19,7 +19,8 @@ import type { UpstreamCaller } from './ports.js';
 import { errorMessage } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { ToolCalls } from './tools/calls.js';
-import { CALL_TOOL_NAME, callToolDefinition, searchToolDefinition } from './tools/definitions.js';
+import { CALL_TOOL_NAME, callToolDefinition } from './tools/definitions.js';
+import { AnnouncedSearchTool } from './tools/announcement.js';
 import { deferredNames, parseGatewayMode, type GatewayMode } from './tools/deferral.js';
 import { VisibleTools } from './tools/visible.js';
 import { defaultGatewaySearcher, type GatewaySearcher } from './tools/search.js';
@@ -119,7 +120,8 @@ export class ToolsearchGateway {
   private shuttingDown = false;
   private deferredCache: { version: number; names: Set<string> } | undefined;
   private readonly visibleTools: VisibleTools;
-  private searchToolCache: { version: number; deferred: ReadonlySet<string>; tool: Tool } | undefined;
+  /** `tool_search` with its announcement, per catalog version and recent servers (E4, tools/announcement.ts). */
+  private readonly searchTool: AnnouncedSearchTool;
 
   constructor(options: GatewayOptions) {
     this.catalog = options.catalog;
@@ -134,6 +136,14 @@ export class ToolsearchGateway {
     this.callThrough = options.callThrough ?? true;
     this.deferredTokenBudget = options.deferredTokenBudget;
     this.visibleTools = new VisibleTools(this.catalog);
+    this.searchTool = new AnnouncedSearchTool(
+      this.catalog,
+      () => ({
+        callThrough: this.callThrough,
+        ...(this.deferredTokenBudget !== undefined && { tokenBudget: this.deferredTokenBudget }),
+      }),
+      learner && (() => learner.summary()),
+    );
     this.pendingWaitMs = options.pendingWaitMs ?? DEFAULT_PENDING_WAIT_MS;
     this.firstConnect = firstConnectTracker(this.catalog);
     this.logger = options.logger ?? silentLogger;
@@ -308,19 +318,6 @@ export class ToolsearchGateway {
     return this.deferredCache.names;
   }
 
-  /** The search tool with its announcement, rebuilt only when the catalog changes (it was ~40 % of tools/list). */
-  private searchTool(deferred: ReadonlySet<string>): Tool {
-    const version = this.catalog.version;
-    if (this.searchToolCache?.version !== version || this.searchToolCache.deferred !== deferred) {
-      const budget = {
-        callThrough: this.callThrough,
-        ...(this.deferredTokenBudget !== undefined && { tokenBudget: this.deferredTokenBudget }),
-      };
-      this.searchToolCache = { version, deferred, tool: searchToolDefinition(this.catalog, deferred, budget) };
-    }
-    return this.searchToolCache.tool;
-  }
-
   /**
    * D3: what this session's model sees. Discovered tools no longer in the pool drop out. Without a
    * session: what a new session sees (no store access, so it works while a shared store is down).
@@ -330,7 +327,9 @@ export class ToolsearchGateway {
     const discovered = sessionId === undefined ? [] : await this.discovered(sessionId);
     const tools: Tool[] = [];
     if (deferred.size > 0 || this.catalog.pendingServers.length > 0) {
-      tools.push(this.searchTool(deferred));
+      // E4: past the budget, the servers this session loaded from are named first; the text changes
+      // only with its discoveries or the catalog, when its tool list changes anyway.
+      tools.push(this.searchTool.tool(deferred, discovered));
       if (this.callThrough) tools.push(callToolDefinition());
     }
     // Cached per catalog version: a request costs the session's discoveries, not a pass over the pool.

@@ -5,8 +5,8 @@
  * within the deferred-token budget (E4) at any catalog size.
  */
 import type { Tool } from '@modelcontextprotocol/server';
-import { fullAnnouncement } from '../../core/announce.js';
-import { boundedJsonTextTokens, DEFAULT_DEFERRED_TOKEN_BUDGET } from '../../core/announce-budget.js';
+import { fullAnnouncement, groupKeyOf } from '../../core/announce.js';
+import { boundedJsonTextTokens, DEFAULT_DEFERRED_TOKEN_BUDGET, type GroupRanking } from '../../core/announce-budget.js';
 import type { PoolView } from '../../core/catalog.js';
 import { searchToolSpec } from '../../core/search-tool.js';
 import { ALWAYS_LOAD_META_KEY, type ToolSpec } from '../../core/tool.js';
@@ -34,7 +34,7 @@ export const CALL_TOOL_TOKENS = 107;
 /** Servers still connecting named in the description before "and N more" (C8; a cold start may have hundreds). */
 const PENDING_NAMED = 10;
 
-export interface AnnounceBudget {
+export interface AnnounceBudget extends GroupRanking {
   /** Tokens for the search tool + announcement + `call_tool` (default GATEWAY_DEFERRED_TOKEN_BUDGET). */
   readonly tokenBudget?: number;
   /** Whether `call_tool` is listed beside the search tool (its tokens come out of the budget). */
@@ -42,23 +42,47 @@ export interface AnnounceBudget {
 }
 
 export function searchToolDefinition(pool: PoolView, deferred: ReadonlySet<string>, budget: AnnounceBudget = {}): Tool {
+  return searchToolAnnouncing(pool, deferred, budget).tool;
+}
+
+/** The search tool, and how many servers its announcement left behind the one line for the rest (E4). */
+export function searchToolAnnouncing(
+  pool: PoolView,
+  deferred: ReadonlySet<string>,
+  budget: AnnounceBudget = {},
+): { tool: Tool; leftOut: number } {
   const spec = searchToolSpec();
-  return {
+  const { text, leftOut } = announcement(pool, deferred, budget);
+  const tool: Tool = {
     name: spec.name,
-    description: `${spec.description}\n${announceDeferred(pool, deferred, budget)}`,
+    description: `${spec.description}\n${text}`,
     inputSchema: spec.inputSchema as Tool['inputSchema'],
     _meta: { ...OWN_TOOL_META },
   };
+  return { tool, leftOut };
 }
 
 /** E1–E4 via core (text counted as the client receives it, JSON-escaped), within what the budget leaves after the two tools; pending servers named (C8). */
 export function announceDeferred(pool: PoolView, deferred: ReadonlySet<string>, budget: AnnounceBudget = {}): string {
+  return announcement(pool, deferred, budget).text;
+}
+
+function announcement(
+  pool: PoolView,
+  deferred: ReadonlySet<string>,
+  budget: AnnounceBudget,
+): { text: string; leftOut: number } {
   const tools = pool.tools.filter((t) => deferred.has(t.name));
   const pending = pendingLine(pool.pendingServers);
   const left = gatewayAnnouncementBudget(budget) - (pending ? boundedJsonTextTokens(pending) : 0);
-  const lines = [fullAnnouncement(tools, { tokenBudget: left, countTextTokens: boundedJsonTextTokens }).text];
-  if (pending) lines.push(pending);
-  return lines.join('\n');
+  const full = fullAnnouncement(tools, {
+    tokenBudget: left,
+    countTextTokens: boundedJsonTextTokens,
+    ...(budget.recentServers !== undefined && { recentServers: budget.recentServers }),
+    ...(budget.priority !== undefined && { priority: budget.priority }),
+  });
+  const leftOut = full.form === 'grouped' ? new Set(tools.map(groupKeyOf)).size - full.added.length : 0;
+  return { text: pending ? `${full.text}\n${pending}` : full.text, leftOut };
 }
 
 /** E4: what the budget leaves for the announcement once `tool_search` and `call_tool` are paid for. */
