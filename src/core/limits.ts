@@ -48,6 +48,10 @@ export interface Limits {
   readonly initializePerMinute: number;
   /** `initialize` requests one client address may send at once before `initializePerMinute` paces it. */
   readonly initializeBurst: number;
+  /** Per-session upstream connections one `"isolation": "session"` server may hold; past it the session's request fails naming this limit. */
+  readonly sessionConnectionsPerServer: number;
+  /** Close a per-session upstream connection unused this long (ms; 0: only when its session closes). */
+  readonly sessionConnectionIdleMs: number;
 }
 
 export const DEFAULT_LIMITS: Limits = Object.freeze({
@@ -71,6 +75,9 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   streamQueuedBytes: 8 * 1024 * 1024,
   initializePerMinute: 600,
   initializeBurst: 300,
+  // Per-session upstream connections (issue 21, `"isolation": "session"`).
+  sessionConnectionsPerServer: 50,
+  sessionConnectionIdleMs: 10 * 60 * 1000,
 });
 
 export type LimitName = keyof Limits;
@@ -85,6 +92,8 @@ const ZERO_MEANS_OFF: ReadonlySet<LimitName> = new Set([
   // Per-session HTTP bounds (issue 21).
   'streamQueuedBytes',
   'initializePerMinute',
+  // Per-session upstream connections (issue 21).
+  'sessionConnectionIdleMs',
 ]);
 
 /** A limit set to something that is not a usable number. */

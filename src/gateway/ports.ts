@@ -18,6 +18,8 @@ export interface UpstreamCaller {
       onprogress?: (progress: UpstreamProgress) => void;
       /** G9: `_meta` for the upstream request (W3C trace context). */
       meta?: Record<string, unknown>;
+      /** G5: the gateway session it is for (an `"isolation": "session"` server runs it on that session's connection). */
+      session?: string;
     },
   ): Promise<UpstreamCallResult>;
 }
@@ -30,7 +32,13 @@ export interface UpstreamProxy extends UpstreamCaller {
   request(server: string, request: McpMessage, options?: Partial<ForwardContext>): Promise<Record<string, unknown>>;
   notifyAll(notification: McpMessage): void;
   capabilities(server: string): UpstreamCapabilities | undefined;
-  onNotification(listener: (server: string, notification: McpMessage) => void): () => void;
+  /** `session`: it came on that gateway session's own connection (G5, `"isolation": "session"`). */
+  onNotification(listener: (server: string, notification: McpMessage, session?: string) => void): () => void;
+  /** G5: which servers get one connection per session, and closing a session's connections. */
+  readonly isolated?: {
+    isolates(server: string): boolean;
+    closeSession(session: string): Promise<void>;
+  };
 }
 
 export function isUpstreamProxy(upstream: UpstreamCaller | undefined): upstream is UpstreamProxy {

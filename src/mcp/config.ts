@@ -46,6 +46,13 @@ const deferralFields = {
   tools: toolRulesSchema.optional(),
   /** G5: the roots a multi-user gateway answers this server's `roots/list` with (paths or file:// URIs). */
   roots: z.array(z.string().min(1)).optional(),
+  /**
+   * G5: `"session"` gives each HTTP gateway session its own upstream connection for calls and
+   * server → client traffic (session-connections.ts); `"shared"` (the default) one for all.
+   */
+  isolation: z
+    .enum(['shared', 'session'], { error: 'expected "shared" (the default) or "session" (one connection per session)' })
+    .optional(),
 };
 
 const stdioServerSchema = z.looseObject({

@@ -2,7 +2,8 @@
 import type { Catalog } from '../core/catalog.js';
 import type { Limits } from '../core/limits.js';
 import type { Logger } from '../util/log.js';
-import type { ConnectionFactory, McpMessage } from './connection.js';
+import type { ServerConfig, ToolSearchConfig } from './config.js';
+import type { ConnectionFactory, ForwardOptions, McpMessage } from './connection.js';
 import type { ReconnectOptions } from './server-state.js';
 
 export interface HubOptions {
@@ -26,9 +27,29 @@ export interface HubOptions {
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
-/** Routes a server → client request (sampling, elicitation, roots) to a client; the gateway sets it. */
+/**
+ * Routes a server → client request (sampling, elicitation, roots) to a client; the gateway sets it.
+ * `session`: it came on that gateway session's own connection (G5, `"isolation": "session"`).
+ */
 export type ServerRequestHandler = (
   server: string,
   request: McpMessage,
   signal: AbortSignal,
+  session?: string,
 ) => Promise<Record<string, unknown>>;
+
+/** A request forwarded through the hub. */
+export type HubForwardOptions = Omit<ForwardOptions, 'timeoutMs'> & {
+  /** G5: the gateway session it is for; an `"isolation": "session"` server runs it on that session's connection. */
+  session?: string;
+};
+
+/** Connect timeout of a server: its own, else the config's default, else the hub's, else 30 s. */
+export function connectTimeoutOf(config: ServerConfig, toolSearch: ToolSearchConfig, options: HubOptions): number {
+  return config.timeoutMs ?? toolSearch.connectTimeoutMs ?? options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+}
+
+/** Per-call timeout of a server: its own, else the config's default, else the hub's, else 60 s. */
+export function callTimeoutOf(config: ServerConfig, toolSearch: ToolSearchConfig, options: HubOptions): number {
+  return config.callTimeoutMs ?? toolSearch.callTimeoutMs ?? options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+}

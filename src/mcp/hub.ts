@@ -23,7 +23,6 @@ import { errorCode, withoutRpcPrefix } from './rpc-errors.js';
 import { fetchServerFeatures, McpAggregate } from './aggregate.js';
 import type {
   ConnectionFactory,
-  ForwardOptions,
   McpConnection,
   McpMessage,
   UpstreamCallResult,
@@ -47,12 +46,17 @@ import { CatalogFeed } from './catalog-feed.js';
 import { createServerEntry, describeState, entryStatus, type ServerEntry } from './server-entry.js';
 import { failureOutcome } from './failure-outcome.js';
 import { missingCwd, redactConfigSecrets, writtenCommand } from './server-messages.js';
-import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from './hub-options.js';
-import type { HubOptions, ServerRequestHandler } from './hub-options.js';
+import { callTimeoutOf, connectTimeoutOf, DEFAULT_CONNECT_TIMEOUT_MS } from './hub-options.js';
+import type { HubForwardOptions, HubOptions, ServerRequestHandler } from './hub-options.js';
+import { SessionConnections } from './session-connections.js';
+import { terminateProcesses } from './terminate.js';
+import { type NotificationListener, UpstreamTraffic } from './upstream-traffic.js';
 
 export type { HubOptions, ServerRequestHandler } from './hub-options.js';
 
 export type { ReconnectOptions, ServerState, ServerStatus } from './server-state.js';
+
+type Ready = { connection: McpConnection; timeoutMs: number; rules: ToolRules };
 
 export class McpHub {
   readonly catalog: Catalog;
@@ -60,7 +64,8 @@ export class McpHub {
   readonly features: McpAggregate;
   /** Set by the gateway; without it, server → client requests are refused. */
   serverRequestHandler: ServerRequestHandler | undefined;
-  private readonly notificationListeners = new Set<(server: string, notification: McpMessage) => void>();
+  /** What every connection's server sends on its own: to the gateway (upstream-traffic.ts). */
+  private readonly traffic = new UpstreamTraffic(() => this.serverRequestHandler);
   private current: HubConfig;
   /** What connections are made from: replaced entry by entry on reload (G7). */
   private readonly serverConfigs: Record<string, ServerConfig>;
@@ -71,6 +76,8 @@ export class McpHub {
   readonly limits: Limits;
   /** What the hub writes into the catalog and the feature aggregate (catalog-feed.ts). */
   private readonly feed: CatalogFeed;
+  /** G5: `"isolation": "session"` servers' per-session connections. */
+  readonly isolated: SessionConnections;
   private closed = false;
   private started = false;
 
@@ -96,6 +103,8 @@ export class McpHub {
       config: () => this.current,
     });
     for (const [name, serverConfig] of Object.entries(config.servers)) this.addEntry(name, serverConfig);
+    const { factory, limits, logger, traffic } = this;
+    this.isolated = new SessionConnections({ factory, limits, logger, traffic, config: (s) => this.serverConfigs[s] });
   }
 
   /** The config in force (after a reload, the reloaded one). */
@@ -153,7 +162,7 @@ export class McpHub {
     this.features.removeServer(name);
     this.catalog.removeServer(name);
     this.catalog.setServerInfo(name, {});
-    await connection?.close();
+    await Promise.all([connection?.close(), this.isolated.closeServer(name)]);
   }
 
   /**
@@ -186,17 +195,19 @@ export class McpHub {
     server: string,
     toolName: string,
     args: Record<string, unknown>,
-    options: Omit<ForwardOptions, 'timeoutMs'> = {},
+    { session, ...options }: HubForwardOptions = {},
   ): Promise<UpstreamCallResult> {
-    const { connection, timeoutMs, rules } = this.ready(server);
-    const visibility = rules.visibility(toolName);
+    const visibility = this.ready(server).rules.visibility(toolName);
     if (!visibility.visible)
       throw new UpstreamError(server, `does not offer "${toolName}" here: the config hides it (${visibility.reason})`);
+    const { connection, timeoutMs, done } = await this.connectionFor(server, session);
     try {
       return await connection.callTool(toolName, args, { ...options, timeoutMs });
     } catch (error) {
       this.signInLost(server, connection, error);
       throw new UpstreamError(server, `failed to run "${toolName}": ${this.redact(errorMessage(error))}`);
+    } finally {
+      done?.();
     }
   }
 
@@ -207,11 +218,13 @@ export class McpHub {
   async request(
     server: string,
     request: McpMessage,
-    options: Omit<ForwardOptions, 'timeoutMs'> = {},
+    { session, ...options }: HubForwardOptions = {},
   ): Promise<Record<string, unknown>> {
-    const { connection, timeoutMs } = this.ready(server);
-    if (!connection.request)
+    const { connection, timeoutMs, done } = await this.connectionFor(server, session);
+    if (!connection.request) {
+      done?.();
       throw new UpstreamError(server, `cannot forward ${request.method} (its connection does not support it)`);
+    }
     try {
       return await connection.request(request, { ...options, timeoutMs });
     } catch (error) {
@@ -220,6 +233,8 @@ export class McpHub {
         `failed to answer ${request.method}: ${this.redact(withoutRpcPrefix(errorMessage(error)))}`,
         errorCode(error),
       );
+    } finally {
+      done?.();
     }
   }
 
@@ -242,23 +257,29 @@ export class McpHub {
   }
 
   /** Upstream notifications the gateway relays (`resources/updated`, logging `message`). */
-  onNotification(listener: (server: string, notification: McpMessage) => void): () => void {
-    this.notificationListeners.add(listener);
-    return () => this.notificationListeners.delete(listener);
+  onNotification(listener: NotificationListener): () => void {
+    return this.traffic.listen(listener);
   }
 
-  private ready(server: string): { connection: McpConnection; timeoutMs: number; rules: ToolRules } {
+  private ready(server: string): Ready {
     const entry = this.entries.get(server);
     if (!entry) throw new UpstreamError(server, 'is not configured');
     if (entry.state !== 'connected' || !entry.connection) {
       throw new UpstreamError(server, `is not connected (${describeState(entry)})`);
     }
-    const timeoutMs =
-      entry.config.callTimeoutMs ??
-      this.config.toolSearch.callTimeoutMs ??
-      this.options.callTimeoutMs ??
-      DEFAULT_CALL_TIMEOUT_MS;
+    const timeoutMs = callTimeoutOf(entry.config, this.config.toolSearch, this.options);
     return { connection: entry.connection, timeoutMs, rules: entry.rules };
+  }
+
+  /**
+   * G5: the connection a request runs on: the shared one (which must be ready: it feeds the
+   * catalog), or for an `"isolation": "session"` server and a gateway session, that session's own.
+   */
+  private async connectionFor(server: string, session?: string): Promise<Ready & { done?: () => void }> {
+    const shared = this.ready(server);
+    if (session === undefined || !this.isolated.isolates(server)) return shared;
+    const connectMs = connectTimeoutOf(this.entries.get(server)!.config, this.config.toolSearch, this.options);
+    return { ...shared, ...(await this.isolated.acquire(server, session, connectMs)) };
   }
 
   /** Close every connection and stop reconnecting. */
@@ -271,23 +292,12 @@ export class McpHub {
       entry.resolveFirstAttempt();
       if (entry.connection) closing.push(entry.connection.close());
     }
-    await Promise.allSettled(closing);
+    await Promise.allSettled([...closing, this.isolated.close()]);
   }
 
-  /**
-   * Last resort for process exit (signals, `process.exit`): SIGTERM every spawned server now,
-   * synchronously, so none outlives the hub as an orphan. `close()` is the graceful path.
-   */
+  /** Last resort at process exit: SIGTERM every spawned server now (terminate.ts); `close()` is the graceful one. */
   terminateNow(): void {
-    for (const entry of this.entries.values()) {
-      const pid = entry.connection?.pid;
-      if (pid === undefined) continue;
-      try {
-        process.kill(pid, 'SIGTERM');
-      } catch {
-        // Already gone.
-      }
-    }
+    terminateProcesses([...[...this.entries.values()].map((entry) => entry.connection?.pid), ...this.isolated.pids()]);
   }
 
   private async attempt(entry: ServerEntry): Promise<void> {
@@ -301,23 +311,11 @@ export class McpHub {
       onInvalidTool: (tool, reason) => this.logger.error(`"${entry.name}": skipping tool "${tool}": ${reason}`),
       onLimit: (message) => this.logger.warn(message),
       onListChanged: (kind) => this.feed.scheduleFeatureRefresh(entry, connection, kind),
-      onNotification: (notification) => {
-        for (const listener of this.notificationListeners) listener(entry.name, notification);
-      },
-      onServerRequest: (request, signal) => {
-        if (!this.serverRequestHandler)
-          return Promise.reject(
-            new UpstreamError(entry.name, `sent ${request.method}, but no client is attached to answer it`),
-          );
-        return this.serverRequestHandler(entry.name, request, signal);
-      },
+      onNotification: (notification) => this.traffic.notify(entry.name, notification),
+      onServerRequest: (request, signal) => this.traffic.ask(entry.name, request, signal),
     });
     entry.connection = connection;
-    const timeoutMs =
-      entry.config.timeoutMs ??
-      this.config.toolSearch.connectTimeoutMs ??
-      this.options.connectTimeoutMs ??
-      DEFAULT_CONNECT_TIMEOUT_MS;
+    const timeoutMs = connectTimeoutOf(entry.config, this.config.toolSearch, this.options);
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
     try {

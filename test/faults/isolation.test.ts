@@ -4,14 +4,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/create.js';
-import { startHttpGateway, type RunningHttpGateway } from '../../src/gateway/transports/http/server.js';
-import { parseHubConfig } from '../../src/mcp/config.js';
 import { referenceServerConfig } from '../../src/mcp/defaults.js';
 import { PEER_SERVER } from '../fixtures/servers/index.js';
+import { httpGateway, type HttpGatewayFixture } from '../fixtures/http-gateway.js';
 import { waitFor } from '../fixtures/wait.js';
 import { capableClient, type CapableClient } from '../gateway/fidelity-clients.js';
 
@@ -25,11 +23,10 @@ const peer = { command: process.execPath, args: [PEER_SERVER] };
  * nothing a session causes or sends reaches another (sampling, elicitation, logs, roots).
  */
 describe('G5 isolation: two users of one HTTP gateway and a shared upstream', () => {
-  let stack: GatewayStack;
-  let http: RunningHttpGateway;
+  let gateway: HttpGatewayFixture;
   let alice: CapableClient;
   let bob: CapableClient;
-  const open = () => new StreamableHTTPClientTransport(new URL(http.url));
+  const open = () => gateway.open();
   const lastSample = async () =>
     waitFor(async () => {
       const outcome = (await alice.call('mcp__peer__last_sample')).text;
@@ -37,22 +34,13 @@ describe('G5 isolation: two users of one HTTP gateway and a shared upstream', ()
     }, 'the late sampling to finish');
 
   beforeAll(async () => {
-    stack = await createGatewayFromConfig({
-      // One server per case: an ended call claims its server's messages for the grace period.
-      config: parseHubConfig(
-        { mcpServers: { peer: { ...peer, roots: ['/srv/operator'] }, logs: peer, levels: peer } },
-        'test',
-      ),
-      gateway: { mode: 'never' },
-    });
-    http = await startHttpGateway(stack.gateway, { port: 0 });
-    await stack.hub.settled();
+    // One server per case: an ended call claims its server's messages for the grace period.
+    gateway = await httpGateway({ peer: { ...peer, roots: ['/srv/operator'] }, logs: peer, levels: peer });
     [alice, bob] = await Promise.all([capableClient('Alice', open()), capableClient('Bob', open())]);
   }, 30_000);
   afterAll(async () => {
     await Promise.allSettled([alice?.close(), bob?.close()]);
-    await http?.close();
-    await stack?.close();
+    await gateway?.close();
   });
 
   it("G5: sampling after Bob's call ended, while Alice's call is in flight, is refused — Alice never sees Bob's text", async () => {
@@ -118,30 +106,23 @@ describe('G5 isolation: two users of one HTTP gateway and a shared upstream', ()
 });
 
 describe('G5 roots: the filesystem sandbox stays the operator’s over HTTP', () => {
-  let stack: GatewayStack;
-  let http: RunningHttpGateway;
+  let gateway: HttpGatewayFixture;
   let client: Client;
   const dir = mkdtempSync(join(tmpdir(), 'toolsearch-roots-'));
   writeFileSync(join(dir, 'inside.txt'), 'inside the root');
 
   beforeAll(async () => {
-    stack = await createGatewayFromConfig({
-      config: parseHubConfig({ mcpServers: { fs: referenceServerConfig('filesystem', { root: dir }) } }, 'test'),
-      gateway: { mode: 'never' },
-    });
-    http = await startHttpGateway(stack.gateway, { port: 0 });
-    await stack.hub.settled();
+    gateway = await httpGateway({ fs: referenceServerConfig('filesystem', { root: dir }) });
     // The attacker's client: it claims the whole disk as its root and announces a change.
     client = new Client({ name: 'wide-roots', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
     client.setRequestHandler(ListRootsRequestSchema, async () => ({
       roots: [{ uri: 'file:///', name: 'everything' }],
     }));
-    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    await client.connect(gateway.open());
   }, 30_000);
   afterAll(async () => {
     await client?.close();
-    await http?.close();
-    await stack?.close();
+    await gateway?.close();
   });
 
   it('G5: a client answering file:/// cannot read outside --root', async () => {
@@ -162,7 +143,9 @@ describe('G5 roots over stdio: one user, whose roots replace --root', () => {
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolsearch-stdio-roots-'));
     const config = join(dir, 'mcp.json');
-    writeFileSync(config, JSON.stringify({ mcpServers: { peer }, toolSearch: { mode: 'never' } }));
+    // `iso`: per-session connections change nothing for one user (one session, the shared connection).
+    const iso = { ...peer, isolation: 'session' };
+    writeFileSync(config, JSON.stringify({ mcpServers: { peer, iso }, toolSearch: { mode: 'never' } }));
     client = await capableClient(
       'S',
       new StdioClientTransport({
@@ -194,5 +177,13 @@ describe('G5 roots over stdio: one user, whose roots replace --root', () => {
   it('G5: a late sampling request with nothing in flight goes to the one user', async () => {
     await client.call('mcp__peer__late_sample', { secret: 'only user', delayMs: 50 });
     await waitFor(() => client.sampled.includes('only user'), 'the sampling request');
+  });
+
+  it('G5: "isolation": "session" changes nothing over stdio: the same connection, the client\'s roots', async () => {
+    const pid = (await client.call('mcp__iso__pid')).text;
+    expect((await client.call('mcp__iso__pid')).text).toBe(pid);
+    expect((await client.call('mcp__iso__roots')).text).toContain('file:///work/S');
+    await client.call('mcp__iso__late_sample', { secret: 'only user, isolated server', delayMs: 50 });
+    await waitFor(() => client.sampled.includes('only user, isolated server'), 'the sampling request');
   });
 });

@@ -15,6 +15,7 @@ import type { ReloadEvent } from '../../src/mcp/config-reloader.js';
 import { httpClient, type TestClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
+import { isAlive } from '../fixtures/spawned.js';
 
 const TOKEN = 'reload-test-token';
 
@@ -221,15 +222,6 @@ describe('G7 SIGHUP reloads a running toolsearch serve', () => {
     expect(records[0]!.detail).toContain('added beta');
   }, 60_000);
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function run(args: string[]): Promise<string> {
   return new Promise((resolve) => {

@@ -8,15 +8,7 @@ import { ConfigReloader } from '../../src/mcp/config-reloader.js';
 import { McpHub } from '../../src/mcp/hub.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { isAlive } from '../fixtures/spawned.js';
 
 describe('G7 hub reconfigure', () => {
   const hubs: McpHub[] = [];

@@ -60,19 +60,23 @@ export class SessionLogging {
     void this.recompute().catch(() => undefined);
   }
 
-  /** An upstream log message: to the session that caused it, when its level lets it through. */
-  deliver(server: string, params: Record<string, unknown>): void {
+  /**
+   * An upstream log message: to the session that caused it, when its level lets it through.
+   * `session`: it came on that session's own connection (G5, `"isolation": "session"`).
+   */
+  deliver(server: string, params: Record<string, unknown>, session?: string): void {
     const rank = LOG_LEVELS.indexOf(params['level'] as LoggingLevel);
     const logger = typeof params['logger'] === 'string' ? `${server}/${params['logger']}` : server;
-    for (const sessionId of this.recipients(server)) {
+    for (const sessionId of this.recipients(server, session)) {
       const level = this.levels.get(sessionId);
       if (level !== undefined && rank < LOG_LEVELS.indexOf(level)) continue;
       this.options.send(sessionId, { ...params, logger });
     }
   }
 
-  private recipients(server: string): string[] {
+  private recipients(server: string, session: string | undefined): string[] {
     const live = [...this.options.liveSessions()];
+    if (session !== undefined) return live.includes(session) ? [session] : [];
     if (this.options.singleUser()) return live;
     const owner = this.options.owner(server);
     return owner !== undefined && live.includes(owner) ? [owner] : [];

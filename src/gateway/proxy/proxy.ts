@@ -68,6 +68,7 @@ export class GatewayProxy implements ProxyContext {
       liveSessions: options.liveSessions,
       ...(options.operatorRoots !== undefined && { operatorRoots: options.operatorRoots }),
       ...(options.attributionGraceMs !== undefined && { graceMs: options.attributionGraceMs }),
+      isolates: (server) => this.upstream?.isolated?.isolates(server) ?? false,
     });
     this.notifications = new SessionNotifications(options.send, options.sendAll);
     this.subscriptions = new Subscriptions(async (server, method, uri, sessionId) => {
@@ -83,11 +84,14 @@ export class GatewayProxy implements ProxyContext {
     });
     const upstream = this.upstream;
     if (!upstream) return;
-    upstream.serverRequestHandler = (server, request, signal) => this.router.route(server, request, signal);
+    upstream.serverRequestHandler = (server, request, signal, session) =>
+      this.router.route(server, request, signal, session);
     this.stop.push(
       () => (upstream.serverRequestHandler = undefined),
       upstream.features.onChange((kind) => this.notifications.listChanged(kind)),
-      upstream.onNotification((server, notification) => this.onUpstreamNotification(server, notification)),
+      upstream.onNotification((server, notification, session) =>
+        this.onUpstreamNotification(server, notification, session),
+      ),
       upstream.features.onServerJoined((server) => this.restoreServerState(server, logger)),
     );
     logger.debug('gateway proxies resources, prompts, completions, logging and server requests');
@@ -121,10 +125,11 @@ export class GatewayProxy implements ProxyContext {
     this.router.singleUser = value;
   }
 
-  /** The session closed: release its subscriptions and log level. */
+  /** The session closed: release its subscriptions, log level and own upstream connections (G5). */
   detach(sessionId: string): void {
     this.subscriptions.release(sessionId);
     this.logging.forget(sessionId);
+    void this.upstream?.isolated?.closeSession(sessionId).catch(() => undefined);
   }
 
   /**
@@ -158,14 +163,16 @@ export class GatewayProxy implements ProxyContext {
     }
   }
 
-  private onUpstreamNotification(server: string, notification: McpMessage): void {
+  /** `session`: it came on that session's own connection (G5), so it is for that session only. */
+  private onUpstreamNotification(server: string, notification: McpMessage, session?: string): void {
     const params = notification.params ?? {};
     if (notification.method === 'notifications/resources/updated' && typeof params['uri'] === 'string') {
       for (const { sessionId, uri } of this.subscriptions.recipients(server, params['uri'])) {
+        if (session !== undefined && sessionId !== session) continue;
         this.notifications.toSession(sessionId, { method: notification.method, params: { ...params, uri } });
       }
     } else if (notification.method === 'notifications/message') {
-      this.logging.deliver(server, params);
+      this.logging.deliver(server, params, session);
     }
   }
 

@@ -26,7 +26,8 @@ import {
 import type { McpMessage, UpstreamProgress } from '../../mcp/connection.js';
 import { ProxyError } from '../errors.js';
 import { AttributionTable } from './attribution.js';
-import { AnyResult, type ClientChannel, sessionChannel } from './channel.js';
+import { AnyResult, type ClientChannel, type ClientMessage, sessionChannel } from './channel.js';
+import { isStateless } from '../tools/stateless.js';
 
 export type SessionExtra = ServerContext;
 
@@ -34,6 +35,8 @@ export type SessionExtra = ServerContext;
 export interface ForwardContext {
   signal: AbortSignal;
   onprogress?: (progress: UpstreamProgress) => void;
+  /** G5: the session whose own connection runs it (an `"isolation": "session"` server, src/mcp/session-connections.ts). */
+  session?: string;
 }
 
 /**
@@ -53,6 +56,8 @@ export interface RequestRouterOptions {
   operatorRoots?: (server: string) => Array<{ uri: string; name?: string }>;
   /** See `DEFAULT_ATTRIBUTION_GRACE_MS`. */
   graceMs?: number;
+  /** G5: servers configured `"isolation": "session"` (one upstream connection per session). */
+  isolates?: (server: string) => boolean;
 }
 
 export class RequestRouter {
@@ -83,10 +88,12 @@ export class RequestRouter {
     channel: ClientChannel,
     run: (context: ForwardContext) => Promise<T>,
   ): Promise<T> {
-    const end = this.table.begin(server, sessionId, channel, channel.lingers);
+    const session = this.ownConnection(server, sessionId);
+    const key = session === undefined ? server : sessionKey(server, session);
+    const end = this.table.begin(key, sessionId, channel, channel.lingers);
     try {
       const onprogress = channel.progress();
-      return await run({ signal: channel.signal, ...(onprogress && { onprogress }) });
+      return await run({ signal: channel.signal, ...(onprogress && { onprogress }), ...(session && { session }) });
     } finally {
       end();
     }
@@ -110,11 +117,31 @@ export class RequestRouter {
     return this.table.attribute(server).sessionId;
   }
 
-  /** The hub's `serverRequestHandler`: answer an upstream's request through the right client. */
-  async route(server: string, request: McpMessage, signal: AbortSignal): Promise<Record<string, unknown>> {
+  /**
+   * G5: the session whose own upstream connection runs its requests on `server`: an
+   * `"isolation": "session"` server, on a multi-user gateway, for a 2025 session. A 2026-07-28
+   * request has no session (its pseudo id lives one request), so it takes the shared connection,
+   * where the attribution table and MRTR (input-required.ts) tie what the server asks to the call.
+   */
+  ownConnection(server: string, sessionId: string): string | undefined {
+    if (this.singleUser || isStateless(sessionId) || !this.options.isolates?.(server)) return undefined;
+    return sessionId;
+  }
+
+  /**
+   * The hub's `serverRequestHandler`: answer an upstream's request through the right client.
+   * `session`: it came on that session's own connection, so it is that session's (src/mcp/session-connections.ts).
+   */
+  async route(
+    server: string,
+    request: McpMessage,
+    signal: AbortSignal,
+    session?: string,
+  ): Promise<Record<string, unknown>> {
     if (request.method === 'roots/list' && !this.singleUser)
       return { roots: this.options.operatorRoots?.(server) ?? [] };
     const message = { method: request.method, params: request.params ?? {} };
+    if (session !== undefined) return this.routeToSession(server, session, message, signal);
     const { sessionId, live, sessions } = this.table.attribute(server);
     if (sessions > 1) {
       throw new ProxyError(
@@ -142,6 +169,35 @@ export class RequestRouter {
     })) as Record<string, unknown>;
   }
 
+  /**
+   * From a session's own connection: to that session and no other. On the request's own stream
+   * while one of its requests runs on the server, else on the session's standalone stream (a
+   * sampling sent after the call ended still reaches the session that caused it).
+   */
+  private async routeToSession(
+    server: string,
+    session: string,
+    message: ClientMessage,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    const { live } = this.table.attribute(sessionKey(server, session));
+    if (live) {
+      this.requireCapability(live.capabilities(), server, message);
+      return live.ask(message, signal, CLIENT_ANSWER_TIMEOUT_MS);
+    }
+    const client = this.options.sessionServer(session);
+    if (!client)
+      throw new ProxyError(
+        ErrorCode.InternalError,
+        `toolsearch gateway: refused ${message.method} from "${server}": the session whose connection sent it has closed.`,
+      );
+    this.requireCapability(client.getClientCapabilities(), server, message);
+    return (await client.request(message, AnyResult, { signal, timeout: CLIENT_ANSWER_TIMEOUT_MS })) as Record<
+      string,
+      unknown
+    >;
+  }
+
   private onlySession(): { sessionId: string; server: Server } | undefined {
     const live = this.options.liveSessions();
     const server = live.length === 1 ? this.options.sessionServer(live[0]!) : undefined;
@@ -156,6 +212,11 @@ export class RequestRouter {
         `toolsearch gateway: the client session that caused ${request.method} from "${server}" does not support ${missing}.`,
       );
   }
+}
+
+/** The attribution key of a session's own connection to `server` (apart from the shared connection's). */
+function sessionKey(server: string, session: string): string {
+  return `${server}\n${session}`;
 }
 
 /** The client capability a server → client request needs, when the session's client lacks it. */

@@ -1,0 +1,193 @@
+/**
+ * G5 — `"isolation": "session"`: one upstream connection per gateway session for a server.
+ *
+ * Under the 2025 protocol a shared connection's sampling, elicitation, roots requests and log
+ * lines do not say which client request caused them, so the gateway attributes them by timing
+ * (src/gateway/proxy/attribution.ts) and refuses what it cannot attribute. A session's own
+ * connection needs no attribution: everything the server sends on it is that session's.
+ *
+ * - Made lazily, on the session's first request to the server (call, read, prompt, completion).
+ * - The shared connection stays: it lists the tools, resources and prompts for the catalog;
+ *   a session connection's own list changes are not read (the catalog is one for everyone).
+ * - At most `sessionConnectionsPerServer` per server: the next session's request fails with an
+ *   error naming that limit (a child process per session must not be unbounded).
+ * - Closed when unused for `sessionConnectionIdleMs` (never while a request runs on it), when its
+ *   session closes, and when the server is stopped or the hub closes; a stdio server's process
+ *   ends with it. A connection that drops is forgotten; the session's next request makes another.
+ */
+import type { Limits } from '../core/limits.js';
+import type { ServerConfig } from './config.js';
+import { errorMessage } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import type { ConnectionFactory, McpConnection, McpConnectionEvents } from './connection.js';
+import { withTimeout } from './deadlines.js';
+import { UpstreamError } from './errors.js';
+import type { UpstreamTraffic } from './upstream-traffic.js';
+
+/** A session's connection in use; `done()` when the request ended (starts the idle clock). */
+export interface HeldConnection {
+  readonly connection: McpConnection;
+  done(): void;
+}
+
+interface Held {
+  readonly ready: Promise<McpConnection>;
+  readonly connection: McpConnection;
+  busy: number;
+  idleTimer: NodeJS.Timeout | undefined;
+}
+
+export interface SessionConnectionsOptions {
+  readonly factory: ConnectionFactory;
+  readonly limits: Pick<Limits, 'sessionConnectionsPerServer' | 'sessionConnectionIdleMs'>;
+  readonly logger: Logger;
+  /** Where what a session connection's server sends goes, tagged with its session. */
+  readonly traffic: UpstreamTraffic;
+  /** The server's config in force (a reload may change it). */
+  readonly config: (server: string) => ServerConfig | undefined;
+}
+
+export class SessionConnections {
+  /** server → session → its connection. */
+  private readonly byServer = new Map<string, Map<string, Held>>();
+  private readonly factory: ConnectionFactory;
+  private readonly limits: SessionConnectionsOptions['limits'];
+  private readonly logger: Logger;
+  private readonly traffic: UpstreamTraffic;
+
+  constructor(private readonly options: SessionConnectionsOptions) {
+    ({ factory: this.factory, limits: this.limits, logger: this.logger, traffic: this.traffic } = options);
+  }
+
+  /** Whether `server` is configured `"isolation": "session"`. */
+  isolates(server: string): boolean {
+    return this.options.config(server)?.isolation === 'session';
+  }
+
+  /** The session's connection to `server`, made (and connected within `connectTimeoutMs`) on first use. */
+  async acquire(server: string, session: string, connectTimeoutMs: number): Promise<HeldConnection> {
+    const sessions = this.byServer.get(server) ?? new Map<string, Held>();
+    this.byServer.set(server, sessions);
+    let held = sessions.get(session);
+    if (!held) {
+      this.refuseOverCap(server, sessions.size);
+      held = this.open(server, session, connectTimeoutMs);
+      sessions.set(session, held);
+    }
+    held.busy++;
+    clearTimeout(held.idleTimer);
+    const entry = held;
+    try {
+      const connection = await held.ready;
+      return { connection, done: () => this.release(server, session, entry) };
+    } catch (error) {
+      entry.busy--;
+      throw error;
+    }
+  }
+
+  /** How many session connections `server` holds (connecting ones included). */
+  count(server: string): number {
+    return this.byServer.get(server)?.size ?? 0;
+  }
+
+  /** Process ids of the stdio children (the hub's last-resort kill at exit). */
+  pids(): number[] {
+    const pids: number[] = [];
+    for (const sessions of this.byServer.values())
+      for (const held of sessions.values()) if (held.connection.pid !== undefined) pids.push(held.connection.pid);
+    return pids;
+  }
+
+  /** The gateway session closed: close its connections (and their processes). */
+  async closeSession(session: string): Promise<void> {
+    await Promise.allSettled([...this.byServer.keys()].map((server) => this.evict(server, session)));
+  }
+
+  /** The server was stopped or reconfigured: close every session's connection to it. */
+  async closeServer(server: string): Promise<void> {
+    const sessions = [...(this.byServer.get(server)?.keys() ?? [])];
+    await Promise.allSettled(sessions.map((session) => this.evict(server, session)));
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.byServer.keys()].map((server) => this.closeServer(server)));
+  }
+
+  private refuseOverCap(server: string, open: number): void {
+    const max = this.limits.sessionConnectionsPerServer;
+    if (open < max) return;
+    this.logger.warn(`"${server}": ${max} per-session connections open, the limit (sessionConnectionsPerServer)`);
+    throw new UpstreamError(
+      server,
+      `has ${max} per-session connections open, the limit (sessionConnectionsPerServer): this session gets none until another session ends or goes idle. Try again later.`,
+    );
+  }
+
+  private open(server: string, session: string, connectTimeoutMs: number): Held {
+    let held: Held | undefined;
+    const connection = this.factory(
+      server,
+      this.events(server, session, () => held),
+    );
+    const ready = withTimeout(
+      connection.connect(new AbortController().signal),
+      connectTimeoutMs,
+      `timed out after ${connectTimeoutMs} ms`,
+    ).then(
+      () => connection,
+      async (error: unknown) => {
+        if (held) this.forget(server, session, held);
+        await connection.close();
+        throw new UpstreamError(server, `could not open this session's connection: ${errorMessage(error)}`);
+      },
+    );
+    ready.catch(() => undefined);
+    this.logger.debug(`"${server}": opening a connection for session ${session}`);
+    held = { ready, connection, busy: 0, idleTimer: undefined };
+    return held;
+  }
+
+  /** A session connection's events: what it sends is its session's; its own lists are not read. */
+  private events(server: string, session: string, held: () => Held | undefined): McpConnectionEvents {
+    return {
+      onToolsChanged: () => {},
+      onClosed: (reason) => {
+        this.logger.debug(`"${server}": session ${session}'s connection closed: ${reason}`);
+        const current = held();
+        if (current) this.forget(server, session, current);
+      },
+      onStderr: (line) => this.logger.debug(`[${server} ${session}] ${line}`),
+      onLimit: (message) => this.logger.warn(message),
+      onNotification: (notification) => this.traffic.notify(server, notification, session),
+      onServerRequest: (request, signal) => this.traffic.ask(server, request, signal, session),
+    };
+  }
+
+  private release(server: string, session: string, held: Held): void {
+    held.busy--;
+    const idleMs = this.limits.sessionConnectionIdleMs;
+    if (held.busy > 0 || idleMs <= 0) return;
+    clearTimeout(held.idleTimer);
+    held.idleTimer = setTimeout(() => {
+      this.logger.debug(`"${server}": closing session ${session}'s connection, idle ${idleMs} ms`);
+      void this.evict(server, session, held);
+    }, idleMs);
+    held.idleTimer.unref();
+  }
+
+  private async evict(server: string, session: string, only?: Held): Promise<void> {
+    const held = this.byServer.get(server)?.get(session);
+    if (!held || (only !== undefined && held !== only)) return;
+    this.forget(server, session, held);
+    await held.connection.close();
+  }
+
+  private forget(server: string, session: string, held: Held): void {
+    clearTimeout(held.idleTimer);
+    const sessions = this.byServer.get(server);
+    if (sessions?.get(session) !== held) return;
+    sessions.delete(session);
+    if (sessions.size === 0) this.byServer.delete(server);
+  }
+}
