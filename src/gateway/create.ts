@@ -24,6 +24,7 @@ import { VERSION } from '../util/version.js';
 import { resolveLearning, type LearningSettings } from '../learning/settings.js';
 import { Learner } from '../learning/learner.js';
 import { LearnedFileStore } from '../learning/file-store.js';
+import { profileLearnedPath } from '../learning/paths.js';
 
 export interface GatewayFromConfigOptions extends DefaultServersOptions {
   /** A config file path or a validated config; absent: the embedded reference servers. */
@@ -117,10 +118,19 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
         (toolSearch['audit'] !== undefined ? auditOptions(toolSearch['audit'], config.source) : undefined));
   const audit = auditConfig && new AuditLog(operations.events, { logger, ...auditConfig });
   const learning = resolveLearning(toolSearch.learning, options.learning, options.learningByDefault === true);
-  // C13: replicas sharing a Redis store learn together; one gateway keeps a file.
-  const learnedStore =
-    learning && (redis ? redis.learnedStore(learning.limits.total * 4) : new LearnedFileStore(learning.path, logger));
-  const learner = learning && learnedStore && new Learner({ store: learnedStore, limits: learning.limits, logger });
+  // C13: replicas sharing a Redis store learn together; one gateway keeps a file; each profile (G9)
+  // learns apart from the others, since its users and tools are its own.
+  const learnerFor = (profile?: string) => {
+    if (!learning) return undefined;
+    const store = redis
+      ? redis.learnedStore(learning.limits.total * 4, profile)
+      : new LearnedFileStore(
+          profile === undefined ? learning.path : profileLearnedPath(learning.path, profile),
+          logger,
+        );
+    return new Learner({ store, limits: learning.limits, logger });
+  };
+  const learner = learnerFor();
   const common = {
     ...(toolSearch.mode !== undefined && { mode: toolSearch.mode }),
     ...(toolSearch.contextWindow !== undefined && { contextWindow: toolSearch.contextWindow }),
@@ -146,17 +156,20 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     parseProfiles(config.profiles, config.source, Object.keys(config.servers)),
     hub.catalog,
     operations,
-    (catalog, profileOperations) =>
-      new ToolsearchGateway({
+    (catalog, profileOperations, name) => {
+      const profileLearner = learnerFor(name);
+      return new ToolsearchGateway({
         searcher: embeddings
           ? embeddingGatewaySearcher(embeddings, catalog, logger, limits)
-          : defaultGatewaySearcher(limits),
+          : defaultGatewaySearcher(limits, profileLearner?.ranking),
+        ...(profileLearner && { learner: profileLearner }),
         ...common,
         catalog,
         upstream: hub,
         logger,
         operations: profileOperations,
-      }),
+      });
+    },
   );
   if (options.startHub !== false) hub.start();
   const reloader =

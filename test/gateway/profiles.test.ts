@@ -5,7 +5,7 @@
  * announcements and calls (direct and through call_tool); tool globs narrow it further; a profile
  * with its own token refuses the gateway's; the hub keeps one connection per server.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,14 +21,17 @@ let served: Awaited<ReturnType<typeof runServe>>;
 let base: string;
 let support: TestClient;
 let eng: TestClient;
+let learnedPath: string;
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ts-profiles-'));
   const config = join(dir, 'mcp.json');
+  learnedPath = join(dir, 'learned.json');
   writeFileSync(
     config,
     JSON.stringify({
       mcpServers: { alpha: fixtureServer('alpha'), beta: fixtureServer('beta'), gamma: fixtureServer('gamma') },
+      toolSearch: { learning: { path: learnedPath } },
       profiles: {
         support: { servers: ['alpha'], tools: { deny: ['fail', 'mcp__alpha__die'] } },
         eng: { servers: ['beta', 'gamma'], tools: { allow: ['ping', 'add', 'mcp__gamma__*'] }, token: ENG_TOKEN },
@@ -168,5 +171,32 @@ describe('G9 profile config', () => {
     await expect(
       runServe({ config, profile: 'nope', logLevel: 'silent', allowOrigin: [], allowHost: [], settleMs: 0 }, () => {}),
     ).rejects.toThrow(/--profile nope: no such profile in the config \(profiles: support\)/);
+  });
+});
+
+describe('C13 with G9: each profile learns apart', () => {
+  it('C13: a search → call in one profile teaches that profile only, kept in its own file', async () => {
+    const pings = (learner: { summary(o: { tool: string }): { searches: number }[] }) =>
+      learner.summary({ tool: 'mcp__alpha__ping' })[0]?.searches ?? 0;
+    const mainBefore = pings(served.stack.learner!);
+    const found = await support.call('tool_search', { query: 'reply pong to a ping', max_results: 5 });
+    expect(found.text).toContain('mcp__alpha__ping');
+    await support.call('mcp__alpha__ping', {});
+    const learner = (name: string) => served.stack.profiles.get(name)!.gateway.learner!;
+    // Earlier tests' searches and calls taught each profile too: only ever its own servers' tools.
+    const learnedServers = (name: string) =>
+      servers(
+        learner(name)
+          .summary()
+          .map((r) => r.tool)
+          .join(' '),
+      );
+    expect(pings(learner('support'))).toBeGreaterThan(0);
+    expect(learnedServers('support')).toEqual(new Set(['alpha']));
+    for (const server of learnedServers('eng')) expect(['beta', 'gamma']).toContain(server);
+    expect(pings(served.stack.learner!)).toBe(mainBefore);
+    await learner('support').flush();
+    const stored = JSON.parse(readFileSync(join(learnedPath, '..', 'learned.support.json'), 'utf8'));
+    expect(Object.keys(stored.tools)).toContain('mcp__alpha__ping');
   });
 });

@@ -18,8 +18,11 @@ export interface RedisBackend {
   bus: RedisNotificationBus;
   /** `redis://host:port/db`, no credentials. */
   display: string;
-  /** C13: learned search shared by the replicas (a stream keeping the last `maxOps` changes). */
-  learnedStore(maxOps: number): RedisLearnedStore;
+  /**
+   * C13: learned search shared by the replicas (a stream keeping the last `maxOps` changes); with
+   * a profile (G9), that profile's own stream.
+   */
+  learnedStore(maxOps: number, profile?: string): RedisLearnedStore;
   close(): Promise<void>;
 }
 
@@ -87,8 +90,13 @@ export async function connectRedisBackend(url: string, options: RedisBackendOpti
     sessions,
     bus,
     display: connection.display,
-    learnedStore: (maxOps) =>
-      new RedisLearnedStore({ client, key: `${prefix}learned`, maxOps, display: connection.display }),
+    learnedStore: (maxOps, profile) =>
+      new RedisLearnedStore({
+        client,
+        key: `${prefix}learned${profile === undefined ? '' : `:${profile}`}`,
+        maxOps,
+        display: connection.display,
+      }),
     close: async () => {
       await bus.close();
       // The HTTP side is closed by now: nothing pending is worth waiting for (quit would wait out an outage).
