@@ -48,6 +48,11 @@ export interface LearningSpeed {
   learnedP50: number;
   staticMean: number;
   learnedMean: number;
+  /** The field off (the kNN channel alone: what a log the replay does not trust costs). */
+  knnP50: number;
+  knnMean: number;
+  /** The field weight the replay chose for the synthetic log. */
+  weight: number;
   queries: number;
 }
 
@@ -58,6 +63,7 @@ export function measureLearningSpeed(rounds = 5): LearningSpeed {
   const ranking = new LearnedRanking(log);
   const plain = new ToolSearcher();
   const learned = new ToolSearcher({ learned: ranking });
+  const knn = new ToolSearcher({ learned: new LearnedRanking(log, { field: false }) });
   const list = [...loadSet('livemcpbench').queries.map((q) => q.query), ...SHORT];
   const started = performance.now();
   learned.search(pool, 'warm up the learned channel');
@@ -65,9 +71,11 @@ export function measureLearningSpeed(rounds = 5): LearningSpeed {
   for (const q of list) {
     plain.search(pool, q);
     learned.search(pool, q);
+    knn.search(pool, q);
   }
   const a: number[] = [];
   const b: number[] = [];
+  const c: number[] = [];
   // Interleaved, so both see the same machine load.
   for (let r = 0; r < rounds; r++)
     for (const q of list) {
@@ -77,9 +85,13 @@ export function measureLearningSpeed(rounds = 5): LearningSpeed {
       t = performance.now();
       learned.search(pool, q);
       b.push(performance.now() - t);
+      t = performance.now();
+      knn.search(pool, q);
+      c.push(performance.now() - t);
     }
   a.sort((x, y) => x - y);
   b.sort((x, y) => x - y);
+  c.sort((x, y) => x - y);
   const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
   return {
     tools: tools.length,
@@ -89,6 +101,9 @@ export function measureLearningSpeed(rounds = 5): LearningSpeed {
     learnedP50: percentile(b, 50),
     staticMean: mean(a),
     learnedMean: mean(b),
+    knnP50: percentile(c, 50),
+    knnMean: mean(c),
+    weight: ranking.calibration?.weight ?? 0,
     queries: list.length,
   };
 }

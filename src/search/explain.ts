@@ -36,6 +36,8 @@ export interface HitExplanation {
   readonly embedding?: { readonly rank?: number; readonly lexicalRank?: number };
   /** C13: earlier searches like this one that led to this tool (similarity 0–1 of the closest). */
   readonly learned?: { readonly searches: number; readonly similarity: number };
+  /** C13: the lift from the words earlier searches that led to this tool used (over the top lexical score). */
+  readonly learnedWords?: number;
 }
 
 function round(n: number): string {
@@ -66,6 +68,8 @@ export function formatExplanation(e: HitExplanation): string[] {
       `learned: ${n} earlier search${n === 1 ? '' : 'es'} like this led here (similarity ${round(e.learned.similarity)})`,
     );
   }
+  if (e.learnedWords !== undefined)
+    lines.push(`learned: words of earlier searches that led here add +${round(e.learnedWords)}`);
   if (e.embedding) {
     const emb = e.embedding.rank !== undefined ? `embedding rank ${e.embedding.rank}` : 'not in the embedding top 50';
     const lex =

@@ -43,6 +43,8 @@ export interface FusedHit {
   readonly embeddingRank?: number;
   /** C13: learned evidence that lifted or brought this tool. */
   readonly learned?: LearnedMatch;
+  /** C13: the learned field's lift (the words of earlier searches that led here), over the top lexical score. */
+  readonly words?: number;
 }
 
 export function fuseRanked(

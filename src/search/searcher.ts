@@ -198,6 +198,7 @@ export class ToolSearcher {
     return base.map((e, i) => {
       const hit = hits[i]!;
       if (hit.learned) e = { ...e, learned: { searches: hit.learned.searches, similarity: hit.learned.similarity } };
+      if (hit.words !== undefined) e = { ...e, learnedWords: hit.words };
       if (!hit.fused) return e;
       return {
         ...e,
@@ -272,6 +273,7 @@ export class ToolSearcher {
         name: r.name,
         fused: false,
         ...(r.learned && { learned: r.learned }),
+        ...(r.words !== undefined && { words: r.words }),
       }));
     if (!this.embedder) return lexicalOnly();
     const vector = queryVector ?? this.syncQueryVector(query.text);
@@ -291,7 +293,9 @@ export class ToolSearcher {
   ): readonly LearnedHit[] {
     const search = (depth: number) => rankerIndex.search(query, depth, accept);
     if (!this.learned) return search(limit);
-    return this.learned.rank(index.deferredTools, query.text, search, limit, accept);
+    // The log's replay (the learned field's weight) searches past queries with the same ranker.
+    const lexicalFor = (text: string, depth: number) => rankerIndex.search(parseKeywordQuery(text), depth);
+    return this.learned.rank(index.deferredTools, query.text, search, limit, accept, lexicalFor);
   }
 
   /** C10: RRF of the lexical list and the ranking by vectors the caller computed (an embedding server). */

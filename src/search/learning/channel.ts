@@ -125,9 +125,12 @@ export class LearnedChannel {
    * lists); and its norm must lie within [gate·|q|, |q|/gate].
    */
   match(query: string): LearnedMatch[] {
-    if (this.docs.length === 0) return [];
-    const terms = learnedTerms(query);
-    if (terms.length === 0) return [];
+    return this.matchTerms(learnedTerms(query));
+  }
+
+  /** `match` for a query's learned terms (`learnedTerms`), when the caller has them already. */
+  matchTerms(terms: readonly string[]): LearnedMatch[] {
+    if (this.docs.length === 0 || terms.length === 0) return [];
     const ids: number[] = [];
     let sq = 0;
     for (const term of terms) {

@@ -1,30 +1,61 @@
 /**
- * C13 — the searcher's view of a learned log: a channel per pool, rebuilt when the log changes.
- * A large log is rebuilt at most once per `REBUILD_INTERVAL_MS` (its build is not free), a small one
- * at once, so a search right after a call already sees that call.
+ * C13 — the searcher's view of a learned log: per pool, the kNN channel (a query like an earlier
+ * search lifts the tools it led to) and the learned field (the words of earlier searches, per
+ * tool), rebuilt when the log changes. A large log is rebuilt at most once per
+ * `REBUILD_INTERVAL_MS` (its build is not free), a small one at once, so a search right after a
+ * call already sees that call. The field's weight comes from replaying the log (calibrate.ts),
+ * redone when the log has grown by a tenth since; until a replay shows it helps, the field is off
+ * and costs nothing.
  */
 import type { ToolSpec } from '../../core/tool.js';
 import type { RankedTool } from '../ranker.js';
+import { type Calibration, calibrateField, type LexicalFor, pastSearches } from './calibrate.js';
 import { DEFAULT_LEARNED_CHANNEL, LearnedChannel, type LearnedChannelOptions } from './channel.js';
-import { DEFAULT_LEARNED_FUSION, rankWithLearning, type LearnedFusionOptions, type LearnedHit } from './fuse.js';
+import { LearnedField } from './field.js';
+import {
+  DEFAULT_LEARNED_FUSION,
+  type FieldLift,
+  rankWithLearning,
+  type LearnedFusionOptions,
+  type LearnedHit,
+} from './fuse.js';
 import type { LearnedLog } from './log.js';
+import { learnedTerms } from './terms.js';
 
 /** A log below this many entries is re-indexed on every change. */
 const SMALL_LOG = 2_000;
 const REBUILD_INTERVAL_MS = 2_000;
+/** The field's weight is replayed again once the log has grown (or shrunk) by this share. */
+const RECALIBRATE_SHARE = 0.1;
+/** The field's best tools that may enter a result without a lexical match. */
+const FIELD_CANDIDATES = 20;
 
 export interface LearnedRankingOptions {
   readonly channel?: Partial<LearnedChannelOptions>;
   readonly fusion?: Partial<LearnedFusionOptions>;
+  /** The learned field (words of earlier searches per tool, weighed by the log's replay); default on. */
+  readonly field?: boolean;
   /** The clock (tests). */
   readonly now?: () => number;
+}
+
+interface Built {
+  /** Built on first use: only while the field is off (see `rank`). */
+  channel?: LearnedChannel;
+  readonly field: LearnedField;
+  readonly present: (tool: string) => boolean;
+  readonly version: number;
+  readonly pool: readonly ToolSpec[];
+  readonly at: number;
 }
 
 export class LearnedRanking {
   readonly channelOptions: LearnedChannelOptions;
   readonly fusionOptions: LearnedFusionOptions;
   private readonly now: () => number;
-  private built: { channel: LearnedChannel; version: number; pool: readonly ToolSpec[]; at: number } | undefined;
+  private readonly fieldOn: boolean;
+  private built: Built | undefined;
+  private calibrated: (Calibration & { entries: number }) | undefined;
 
   constructor(
     readonly log: LearnedLog,
@@ -33,33 +64,110 @@ export class LearnedRanking {
     this.channelOptions = { ...DEFAULT_LEARNED_CHANNEL, ...options.channel };
     this.fusionOptions = { ...DEFAULT_LEARNED_FUSION, ...options.fusion };
     this.now = options.now ?? Date.now;
+    this.fieldOn = options.field ?? true;
+  }
+
+  /** The last replay's verdict on the learned field (undefined before the first). */
+  get calibration(): Calibration | undefined {
+    return this.calibrated;
   }
 
   /** The channel for this pool of deferred tools (only its tools take part). */
   channel(pool: readonly ToolSpec[]): LearnedChannel {
+    const built = this.build(pool);
+    built.channel ??= new LearnedChannel(this.log, this.channelOptions, built.at, built.present);
+    return built.channel;
+  }
+
+  private build(pool: readonly ToolSpec[]): Built {
     const now = this.now();
     const b = this.built;
     const fresh =
       b !== undefined &&
       b.pool === pool &&
       (b.version === this.log.version || (this.log.entryCount >= SMALL_LOG && now - b.at < REBUILD_INTERVAL_MS));
-    if (fresh) return b.channel;
+    if (fresh) return b;
     const names = new Set(pool.map((t) => t.name));
-    const channel = new LearnedChannel(this.log, this.channelOptions, now, (tool) => names.has(tool));
-    this.built = { channel, version: this.log.version, pool, at: now };
-    return channel;
+    const present = (tool: string) => names.has(tool);
+    const field = new LearnedField(this.log, this.decay(now), present);
+    this.built = { field, present, version: this.log.version, pool, at: now };
+    return this.built;
   }
 
-  /** The keyword ranking with learned evidence fused in (the lexical order when none matches). */
+  private decay(now: number): (last: number) => number {
+    const halfLife = this.channelOptions.halfLifeDays * 86_400_000;
+    return (last) => (halfLife > 0 ? 0.5 ** (Math.max(0, now - last) / halfLife) : 1);
+  }
+
+  /** The field's weight for this pool, replaying the log when it has changed enough (needs `lexicalFor`). */
+  private fieldWeight(pool: readonly ToolSpec[], built: Built, lexicalFor: LexicalFor | undefined): number {
+    const entries = this.log.entryCount;
+    const c = this.calibrated;
+    const stale = c === undefined || Math.abs(entries - c.entries) > RECALIBRATE_SHARE * c.entries;
+    if (!this.fieldOn) return 0;
+    if (stale && lexicalFor && built.field.size > 0) {
+      const names = new Set(pool.map((t) => t.name));
+      const searches = pastSearches(this.log, (tool) => names.has(tool));
+      const decay = this.decay(this.now());
+      const result = calibrateField(built.field, searches, lexicalFor, decay, this.fusionOptions.depth);
+      this.calibrated = { ...result, entries };
+    }
+    return this.calibrated?.weight ?? 0;
+  }
+
+  /**
+   * The keyword ranking with learned evidence fused in (the lexical order when none applies).
+   * `lexicalFor` (the same ranker for any text) lets the log be replayed to weigh the field.
+   */
   rank(
     pool: readonly ToolSpec[],
     query: string,
     lexicalSearch: (depth: number) => readonly RankedTool[],
     limit: number,
     accept?: (name: string) => boolean,
+    lexicalFor?: LexicalFor,
   ): LearnedHit[] {
     if (this.log.entryCount === 0) return rankWithLearning(lexicalSearch, [], limit, this.fusionOptions);
-    const matches = this.channel(pool).match(query);
-    return rankWithLearning(lexicalSearch, matches, limit, this.fusionOptions, accept);
+    const built = this.build(pool);
+    const terms = learnedTerms(query);
+    const weight = this.fieldWeight(pool, built, lexicalFor);
+    const field = weight > 0 ? fieldLift(built.field, terms, weight) : undefined;
+    // With the field on, a repeated intent is in its tool's learned words already; the kNN
+    // channel (a walk over similar past searches, the dearer of the two) is the fallback.
+    const matches = weight === 0 ? this.channel(pool).matchTerms(terms) : [];
+    return rankWithLearning(lexicalSearch, matches, limit, this.fusionOptions, accept, field);
   }
+}
+
+/** The field's scores for a query as the fusion reads them; undefined when no query term was ever logged. */
+function fieldLift(field: LearnedField, terms: readonly string[], weight: number): FieldLift | undefined {
+  const ids: number[] = [];
+  for (const term of terms) {
+    const id = field.termId(term);
+    if (id !== undefined) ids.push(id);
+  }
+  if (ids.length === 0) return undefined;
+  const { tools, scores } = field.score(ids);
+  return {
+    weight,
+    scoreOf: (name) => {
+      const id = field.toolId(name);
+      return id === undefined ? 0 : scores[id]!;
+    },
+    candidates: topTools(tools, scores, FIELD_CANDIDATES).map((d) => field.toolNames[d]!),
+  };
+}
+
+/** The `k` best of `tools` by `scores`, best first (an insertion into a short sorted list). */
+function topTools(tools: readonly number[], scores: Float64Array, k: number): number[] {
+  const top: number[] = [];
+  for (const d of tools) {
+    const s = scores[d]!;
+    if (top.length === k && s <= scores[top[k - 1]!]!) continue;
+    let i = Math.min(top.length, k - 1);
+    while (i > 0 && scores[top[i - 1]!]! < s) i--;
+    top.splice(i, 0, d);
+    if (top.length > k) top.pop();
+  }
+  return top;
 }

@@ -1,0 +1,148 @@
+/**
+ * C13 — how much the learned field may count, decided by the log itself. Each of the latest
+ * searches is replayed as if it had not been logged (leave-one-out): its words are searched, the
+ * field (without it) is fused at each candidate weight, and the weight that finds the most of the
+ * tools it led to wins — 0 (the field off) unless another finds at least one more. Where people
+ * repeat intents in their own words the replay shows the field finding what the tools' text misses
+ * and the weight rises; where the log's look-alike words lead to different tools (catalogs of near
+ * twins: gcd, math.gcd, number_theory.gcd) it shows the field pulling in the wrong twin and keeps
+ * it off. One rule for every catalog; what differs is the evidence.
+ */
+import type { RankedTool } from '../ranker.js';
+import type { LearnedField } from './field.js';
+import type { LearnedLog } from './log.js';
+
+/** Candidate weights of the field (in units of the top lexical score). */
+export const FIELD_WEIGHTS: readonly number[] = [0, 0.1, 0.25, 0.5, 1, 2, 4];
+
+/** At most this many of the latest distinct searches are replayed. */
+export const CALIBRATION_SAMPLE = 150;
+
+/** Depth of the lexical list the replay fuses (as the query path does). */
+const REPLAY_CUT = 5;
+
+/** Search text → the lexical ranking (the searcher's own ranker), `depth` deep. */
+export type LexicalFor = (text: string, depth: number) => readonly RankedTool[];
+
+/** One distinct past search: its terms and the pool tools it led to. */
+export interface PastSearch {
+  readonly terms: readonly string[];
+  readonly tools: readonly string[];
+  readonly last: number;
+}
+
+export interface Calibration {
+  /** The field's weight: 0 = off. */
+  readonly weight: number;
+  /** Searches replayed. */
+  readonly replayed: number;
+  /** Mean recall@5 of the replayed searches' tools, per weight of `FIELD_WEIGHTS`. */
+  readonly recall: readonly number[];
+  /** Per weight: replayed searches it found more (fewer) of the tools for than the field off. */
+  readonly helped: readonly number[];
+  readonly hurt: readonly number[];
+}
+
+/** Distinct term sets of the log with the tools each led to (a search that led to several tools is one). */
+export function pastSearches(log: LearnedLog, present: (tool: string) => boolean): PastSearch[] {
+  const byKey = new Map<string, { terms: readonly string[]; tools: string[]; last: number }>();
+  for (const [tool, evidence] of log.entries()) {
+    if (!present(tool)) continue;
+    for (const [key, entry] of evidence.entries) {
+      const seen = byKey.get(key);
+      if (!seen) byKey.set(key, { terms: entry.terms, tools: [tool], last: entry.last });
+      else {
+        seen.tools.push(tool);
+        seen.last = Math.max(seen.last, entry.last);
+      }
+    }
+  }
+  return [...byKey.values()];
+}
+
+export function calibrateField(
+  field: LearnedField,
+  searches: readonly PastSearch[],
+  lexicalFor: LexicalFor,
+  decay: (last: number) => number,
+  depth: number,
+): Calibration {
+  const latest = [...searches].sort((a, b) => b.last - a.last).slice(0, CALIBRATION_SAMPLE);
+  const found = FIELD_WEIGHTS.map(() => 0);
+  const helped = FIELD_WEIGHTS.map(() => 0);
+  const hurt = FIELD_WEIGHTS.map(() => 0);
+  let replayed = 0;
+  for (const search of latest) {
+    const tools = new Set<number>();
+    for (const name of search.tools) {
+      const id = field.toolId(name);
+      if (id !== undefined) tools.add(id);
+    }
+    if (tools.size === 0) continue;
+    const terms: number[] = [];
+    for (const term of search.terms) {
+      const id = field.termId(term);
+      if (id !== undefined) terms.push(id);
+    }
+    const held = { terms, tools, weight: decay(search.last) };
+    const scores = field.score(terms, held);
+    const lexical = lexicalFor(search.terms.join(' '), depth);
+    const gold = new Set(search.tools);
+    const base = recallAt(lexical, field, scores.tools, scores.scores, 0, gold);
+    for (const [k, weight] of FIELD_WEIGHTS.entries()) {
+      const recall = k === 0 ? base : recallAt(lexical, field, scores.tools, scores.scores, weight, gold);
+      found[k]! += recall;
+      if (recall > base + 1e-9) helped[k]!++;
+      else if (recall < base - 1e-9) hurt[k]!++;
+    }
+    replayed++;
+  }
+  const recall = found.map((f) => (replayed > 0 ? f / replayed : 0));
+  // The weight with the largest clear gain over none, the smallest on ties; none when no gain is clear.
+  let best = 0;
+  let bestGain = 0;
+  for (let k = 1; k < FIELD_WEIGHTS.length; k++) {
+    const gain = found[k]! - found[0]!;
+    if (clearGain(gain, helped[k]!, hurt[k]!) && gain > bestGain + 1e-9) {
+      best = k;
+      bestGain = gain;
+    }
+  }
+  return { weight: FIELD_WEIGHTS[best]!, replayed, recall, helped, hurt };
+}
+
+/**
+ * A gain (in tools found) is clear when it is at least `MIN_GAIN` and, like a sign test, at least
+ * `Z` standard deviations of the searches it changed (each one a coin flip if the field were noise):
+ * a few lucky replays on a small log do not turn the field on.
+ */
+function clearGain(gain: number, helped: number, hurt: number): boolean {
+  return gain > 0 && helped - hurt >= MIN_GAIN && helped - hurt >= Z * Math.sqrt(helped + hurt);
+}
+
+const MIN_GAIN = 2;
+const Z = 2;
+
+/** Share of `gold` in the top `REPLAY_CUT` of lexical + weight × field (both over the top lexical score). */
+function recallAt(
+  lexical: readonly RankedTool[],
+  field: LearnedField,
+  fieldTools: readonly number[],
+  fieldScores: Float64Array,
+  weight: number,
+  gold: ReadonlySet<string>,
+): number {
+  const top = lexical[0]?.score ?? 0;
+  const unit = top > 0 ? top : 1;
+  const scored = new Map<string, number>();
+  for (const hit of lexical) scored.set(hit.name, hit.score / unit);
+  if (weight > 0)
+    for (const d of fieldTools) {
+      const name = field.toolNames[d]!;
+      scored.set(name, (scored.get(name) ?? 0) + (weight * fieldScores[d]!) / unit);
+    }
+  const ranked = [...scored].sort((a, b) => b[1] - a[1]);
+  let hits = 0;
+  for (let i = 0; i < Math.min(REPLAY_CUT, ranked.length); i++) if (gold.has(ranked[i]![0])) hits++;
+  return hits / gold.size;
+}

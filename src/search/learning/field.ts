@@ -1,0 +1,165 @@
+/**
+ * C13 — the learned field: per tool, the words of the searches that led to it, scored like a BM25
+ * field of its own (IDF over the tools that have learned words, not over tool text). Where a
+ * tool's callers keep using words its description lacks ("ingredient" for a recipe API), this
+ * finds it; a query need not resemble any single past search as a whole (the kNN channel's bar),
+ * only share its rarer words with what led to a tool. How much it counts is not fixed: the log's
+ * own replay decides (calibrate.ts), since on catalogs of look-alike tools the same words lead to
+ * different tools and the field would only pull in the wrong twin.
+ */
+import type { LearnedLog } from './log.js';
+
+const K1 = 1.2;
+/** An entry decayed below this (about ten months at the default half-life) no longer counts. */
+const MIN_WEIGHT = 0.1;
+const B = 0.75;
+
+/** How the field scored one query: tools with a positive score, unordered. */
+export interface FieldScores {
+  readonly tools: readonly number[];
+  /** Indexed by tool; valid only at `tools`. */
+  readonly scores: Float64Array;
+}
+
+/** A search held out of the field (calibration's leave-one-out): its terms and the tools it led to. */
+export interface HeldOut {
+  readonly terms: readonly number[];
+  readonly tools: ReadonlySet<number>;
+  /** The decayed weight the search added to each of its tools' term counts. */
+  readonly weight: number;
+}
+
+/** In the learned words of more than half the tools (and of at least `MIN_GENERIC_DF`). */
+function isGeneric(df: number, tools: number): boolean {
+  return df >= MIN_GENERIC_DF && df * 2 > tools;
+}
+
+const MIN_GENERIC_DF = 3;
+
+export class LearnedField {
+  readonly toolNames: string[] = [];
+  private readonly toolIndex = new Map<string, number>();
+  private readonly termIds = new Map<string, number>();
+  /** Per tool: term → decayed count (read only when holding a search out). */
+  private readonly tf: Map<number, number>[] = [];
+  private length = new Float64Array(0);
+  private avgLength = 1;
+  private idf = new Float64Array(0);
+  /** Per term: the tools whose learned words contain it, and each one's BM25 term score. */
+  private postTools: Int32Array[] = [];
+  private postScores: Float64Array[] = [];
+  private scratch = new Float64Array(0);
+  private touched: number[] = [];
+
+  constructor(log: LearnedLog, decay: (last: number) => number, present?: (tool: string) => boolean) {
+    const lengths: number[] = [];
+    for (const [name, evidence] of log.entries()) {
+      if (present && !present(name)) continue;
+      const counts = new Map<number, number>();
+      let length = 0;
+      for (const entry of evidence.entries.values()) {
+        const w = entry.count * decay(entry.last);
+        if (w < MIN_WEIGHT) continue;
+        for (const term of entry.terms) {
+          const id = this.intern(term);
+          counts.set(id, (counts.get(id) ?? 0) + w);
+        }
+        length += w * entry.terms.length;
+      }
+      if (counts.size === 0) continue;
+      this.toolIndex.set(name, this.toolNames.push(name) - 1);
+      this.tf.push(counts);
+      lengths.push(length);
+    }
+    this.length = Float64Array.from(lengths);
+    this.index();
+  }
+
+  get size(): number {
+    return this.toolNames.length;
+  }
+
+  /** The id of a term the field knows, else undefined. */
+  termId(term: string): number | undefined {
+    return this.termIds.get(term);
+  }
+
+  toolId(name: string): number | undefined {
+    return this.toolIndex.get(name);
+  }
+
+  private intern(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) this.termIds.set(term, (id = this.termIds.size));
+    return id;
+  }
+
+  private index(): void {
+    const n = this.toolNames.length;
+    const df = new Uint32Array(this.termIds.size);
+    for (const counts of this.tf) for (const t of counts.keys()) df[t]!++;
+    this.idf = Float64Array.from(df, (d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+    this.avgLength = n > 0 ? this.length.reduce((s, x) => s + x, 0) / n || 1 : 1;
+    // A word most tools' callers used says nothing about which tool: it gets no postings.
+    for (let t = 0; t < df.length; t++) if (isGeneric(df[t]!, n)) df[t] = 0;
+    const fill = new Uint32Array(df.length);
+    this.postTools = Array.from(df, (d) => new Int32Array(d));
+    this.postScores = Array.from(df, (d) => new Float64Array(d));
+    for (let tool = 0; tool < n; tool++)
+      for (const [t, tf] of this.tf[tool]!) {
+        if (df[t] === 0) continue;
+        const k = fill[t]!++;
+        this.postTools[t]![k] = tool;
+        this.postScores[t]![k] = this.termScore(t, tf, this.length[tool]!);
+      }
+    this.scratch = new Float64Array(n);
+  }
+
+  private termScore(term: number, tf: number, length: number): number {
+    if (tf <= 0) return 0;
+    return (this.idf[term]! * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * length) / this.avgLength));
+  }
+
+  /**
+   * BM25 of `terms` (ids from `termId`) against each tool's learned words. With `held`, as if
+   * that search had not been logged (its tools' counts and lengths without it; the IDF is kept,
+   * a close approximation that keeps this a lookup).
+   */
+  score(terms: readonly number[], held?: HeldOut): FieldScores {
+    const scores = this.scratch;
+    for (const d of this.touched) scores[d] = 0;
+    const touched: number[] = [];
+    for (const t of terms) {
+      const tools = this.postTools[t]!;
+      const add = this.postScores[t]!;
+      for (let k = 0; k < tools.length; k++) {
+        const d = tools[k]!;
+        if (scores[d] === 0) touched.push(d);
+        scores[d]! += add[k]!;
+      }
+    }
+    this.touched = touched;
+    if (!held) return { tools: touched, scores };
+    for (const tool of held.tools) this.rescoreWithout(tool, terms, held, scores, touched);
+    return { tools: touched.filter((d) => scores[d]! > 0), scores };
+  }
+
+  private rescoreWithout(
+    tool: number,
+    terms: readonly number[],
+    held: HeldOut,
+    scores: Float64Array,
+    touched: number[],
+  ) {
+    const counts = this.tf[tool]!;
+    const heldTerms = new Set(held.terms);
+    const length = Math.max(0, this.length[tool]! - held.weight * held.terms.length);
+    let s = 0;
+    for (const t of terms) {
+      const tf = (counts.get(t) ?? 0) - (heldTerms.has(t) ? held.weight : 0);
+      if (tf > 1e-9 && this.postTools[t]!.length > 0) s += this.termScore(t, tf, length);
+    }
+    if (scores[tool] === 0 && s > 0) touched.push(tool);
+    scores[tool] = s;
+  }
+}

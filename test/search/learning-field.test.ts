@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { calibrateField, pastSearches } from '../../src/search/learning/calibrate.js';
+import { LearnedField } from '../../src/search/learning/field.js';
+import { LearnedLog } from '../../src/search/learning/log.js';
+import { LearnedRanking } from '../../src/search/learning/learned-ranking.js';
+import { learnedTerms } from '../../src/search/learning/terms.js';
+import { formatExplanation } from '../../src/search/explain.js';
+import { parseKeywordQuery } from '../../src/search/query.js';
+import { createRanker } from '../../src/search/rankers.js';
+import { ToolSearcher } from '../../src/search/searcher.js';
+import { mcp, poolOf } from './helpers.js';
+
+/** Terse descriptions that lack the words their callers use (as many real catalogs' do). */
+const kitchen = [
+  mcp('kitchen', 'suggest', 'Suggest dishes'),
+  mcp('pantry', 'stock', 'List stored items'),
+  mcp('travel', 'trip', 'Plan an itinerary'),
+  mcp('files', 'read_file', 'Read a file from disk'),
+  mcp('weather', 'forecast', 'Get the weather forecast for a city'),
+  mcp('notes', 'write', 'Write a note'),
+];
+
+/** Each tool's callers keep using the same words for it, in different searches. */
+function kitchenLog(): LearnedLog {
+  const log = new LearnedLog();
+  let at = Date.now() - 60_000;
+  const add = (query: string, tool: string) => log.record({ query, tool, at: at++ });
+  for (const food of ['salmon', 'eggs', 'leftover rice', 'tofu', 'lentils'])
+    add(`what can I cook quickly with ${food}`, 'mcp__kitchen__suggest');
+  for (const food of ['flour', 'olive oil', 'coffee beans', 'tea', 'sugar'])
+    add(`do we still have ${food} in the cupboard quickly`, 'mcp__pantry__stock');
+  for (const city of ['lisbon', 'kyoto', 'oslo', 'lima', 'cairo'])
+    add(`holiday route through ${city} quickly`, 'mcp__travel__trip');
+  return log;
+}
+
+const lexicalFor = (tools: ReturnType<typeof mcp>[]) => {
+  const index = createRanker('default').build(tools);
+  return (text: string, depth: number) => index.search(parseKeywordQuery(text), depth);
+};
+
+describe('C13: the learned field (words of earlier searches, per tool)', () => {
+  it('C13: scores a tool by the words its callers used; a held-out search no longer counts', () => {
+    const log = new LearnedLog();
+    log.record({ query: 'rotate the signing keys', tool: 'vault' });
+    log.record({ query: 'weather in oslo', tool: 'forecast' });
+    const field = new LearnedField(log, () => 1);
+    const ids = learnedTerms('rotate keys').map((t) => field.termId(t)!);
+    const scored = field.score(ids);
+    expect(scored.tools.map((d) => field.toolNames[d])).toEqual(['vault']);
+    const vault = field.toolId('vault')!;
+    const held = {
+      terms: learnedTerms('rotate the signing keys').map((t) => field.termId(t)!),
+      tools: new Set([vault]),
+      weight: 1,
+    };
+    expect(field.score(ids, held).tools).toEqual([]);
+  });
+
+  it('C13: a word in most tools’ learned words (generic) lifts nothing', () => {
+    const field = new LearnedField(kitchenLog(), () => 1);
+    expect(field.termId('quickli')).toBeDefined();
+    expect(field.score([field.termId('quickli')!]).tools).toEqual([]);
+  });
+
+  it('C13: the log’s replay turns the field on where callers repeat their words', () => {
+    const log = kitchenLog();
+    const field = new LearnedField(log, () => 1);
+    const searches = pastSearches(log, () => true);
+    const c = calibrateField(field, searches, lexicalFor(kitchen), () => 1, 30);
+    expect(c.replayed).toBe(15);
+    expect(c.weight).toBeGreaterThan(0);
+  });
+
+  it('C13: a repeated intent in new words ranks its tool first; explain says the learned words did it', () => {
+    const pool = poolOf(kitchen);
+    const query = 'do we still have salt in the cupboard';
+    const plain = new ToolSearcher().search(pool, query);
+    const searcher = new ToolSearcher({ learned: new LearnedRanking(kitchenLog()) });
+    const learned = searcher.search(pool, query, { explain: true });
+    expect(plain.matches).toEqual([]);
+    expect(learned.matches[0]).toBe('mcp__pantry__stock');
+    expect(searcher.search(pool, 'holiday route through rome').matches[0]).toBe('mcp__travel__trip');
+    const lines = formatExplanation(learned.explanations![0]!);
+    expect(lines.some((l) => /learned: words of earlier searches that led here add \+/.test(l))).toBe(true);
+  });
+
+  it('C13: queries sharing only generic or unseen words keep the lexical order', () => {
+    const pool = poolOf(kitchen);
+    const searcher = new ToolSearcher({ learned: new LearnedRanking(kitchenLog()) });
+    for (const query of ['quickly read a file from disk', 'get the weather forecast quickly', 'write a note']) {
+      expect(searcher.search(pool, query).matches).toEqual(new ToolSearcher().search(pool, query).matches);
+    }
+  });
+
+  it('C13: where past searches of look-alike tools lead to different twins, the replay keeps the field off', () => {
+    const twins = ['gcd', 'math_gcd', 'number_theory_gcd', 'calc_gcd', 'gcd_v2', 'int_gcd', 'hcf', 'divisor_gcd'].map(
+      (name) => mcp('math', name, 'Greatest common divisor of two integers'),
+    );
+    const tools = [...twins, mcp('math', 'lcm', 'Least common multiple of two integers')];
+    const log = new LearnedLog();
+    const pairs = [
+      [12, 18],
+      [36, 48],
+      [8, 20],
+      [100, 75],
+      [9, 27],
+      [14, 49],
+      [64, 80],
+      [21, 35],
+    ];
+    for (const [i, [a, b]] of pairs.entries())
+      log.record({ query: `find the greatest common divisor of ${a} and ${b}`, tool: twins[i]!.name, at: i });
+    const field = new LearnedField(log, () => 1);
+    const c = calibrateField(
+      field,
+      pastSearches(log, () => true),
+      lexicalFor(tools),
+      () => 1,
+      30,
+    );
+    expect(c.weight).toBe(0);
+  });
+});
