@@ -22,6 +22,7 @@ import {
   LoggingMessageNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { PEER_SERVER } from '../test/fixtures/servers/index.js';
+import { boundsAttacks } from './attack-bounds.js';
 
 const rootIndex = process.argv.indexOf('--root');
 const ROOT = resolve(rootIndex >= 0 ? process.argv[rootIndex + 1]! : '.');
@@ -30,6 +31,7 @@ const { createGatewayFromConfig } = await load('src/gateway/create.ts');
 const { startHttpGateway } = await load('src/gateway/transports/http/server.ts');
 const { parseHubConfig } = await load('src/mcp/config.ts');
 const { referenceServerConfig } = await load('src/mcp/defaults.ts');
+const { DEFAULT_LIMITS } = await load('src/core/limits.ts');
 
 const peer = (env: Record<string, string> = {}) => ({ command: process.execPath, args: [PEER_SERVER], env });
 const text = (r: unknown) => (r as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
@@ -61,12 +63,16 @@ async function user(
   return { client, seen };
 }
 
-async function gateway(servers: Record<string, unknown>) {
+async function gateway(
+  servers: Record<string, unknown>,
+  options: { limits?: Record<string, number>; http?: Record<string, unknown>; mode?: string } = {},
+) {
   const stack = await createGatewayFromConfig({
     config: parseHubConfig({ mcpServers: servers }, 'bench'),
-    gateway: { mode: 'never' },
+    gateway: { mode: options.mode ?? 'never' },
+    ...(options.limits && { limits: options.limits }),
   });
-  const http = await startHttpGateway(stack.gateway, { port: 0 });
+  const http = await startHttpGateway(stack.gateway, { port: 0, ...options.http });
   await stack.hub.settled();
   return {
     url: http.url as string,
@@ -186,9 +192,17 @@ async function httpHuge(): Promise<void> {
   child.kill();
 }
 
-await crossSession();
-await sandbox();
-await redos();
-await httpHuge();
+// `--only a,b` runs some cases: cross, sandbox, redos, huge, and bench/attack-bounds.ts's bounds
+// (all of them) or stream, initialize, relist.
+const onlyIndex = process.argv.indexOf('--only');
+const only = onlyIndex >= 0 ? new Set(process.argv[onlyIndex + 1]!.split(',')) : undefined;
+const cases: [string, () => Promise<void>][] = [
+  ['cross', crossSession],
+  ['sandbox', sandbox],
+  ['redos', redos],
+  ['huge', httpHuge],
+];
+for (const [name, run] of cases) if (!only || only.has(name)) await run();
+await boundsAttacks({ gateway, row, peer, defaults: DEFAULT_LIMITS }, only);
 process.stdout.write(`\n| attack (issue 21) | outcome |\n|---|---|\n${rows.join('\n')}\n`);
 process.exit(0);

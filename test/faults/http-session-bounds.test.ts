@@ -1,4 +1,3 @@
-import { connect, type Socket } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -10,9 +9,9 @@ import { QueuedBytes } from '../../src/gateway/transports/http/stream-queue.js';
 import { parseHubConfig } from '../../src/mcp/config.js';
 import type { Logger } from '../../src/util/log.js';
 import { PEER_SERVER } from '../fixtures/servers/index.js';
+import { initializeAndDelete, rawCall, rawSession, unreadStream } from '../fixtures/raw-http.js';
 import { waitFor } from '../fixtures/wait.js';
 
-const PROTOCOL = '2025-06-18';
 const text = (result: unknown) =>
   (result as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 const capture = (warnings: string[]): Logger => ({
@@ -21,53 +20,6 @@ const capture = (warnings: string[]): Logger => ({
   info: () => undefined,
   debug: () => undefined,
 });
-
-const initializeBody = (id = 1) => ({
-  jsonrpc: '2.0',
-  id,
-  method: 'initialize',
-  params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-});
-
-/** A raw session: initialize + initialized over fetch; returns its id. */
-async function rawSession(url: string): Promise<string> {
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  const init = await fetch(url, { method: 'POST', headers, body: JSON.stringify(initializeBody()) });
-  expect(init.status).toBe(200);
-  await init.text();
-  const sessionId = init.headers.get('mcp-session-id')!;
-  const sessionHeaders = { ...headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL };
-  const body = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  expect((await fetch(url, { method: 'POST', headers: sessionHeaders, body })).status).toBe(202);
-  return sessionId;
-}
-
-/** A tools/call on a raw session, its SSE answer read in full. */
-async function rawCall(url: string, sessionId: string, name: string, args: Record<string, unknown>): Promise<string> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-session-id': sessionId,
-      'mcp-protocol-version': PROTOCOL,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: args } }),
-  });
-  return res.text();
-}
-
-/** The session's GET stream on a socket that is never read (paused before anything arrives). */
-function unreadStream(url: string, sessionId: string): Socket {
-  const { hostname, port, pathname } = new URL(url);
-  const socket = connect(Number(port), hostname);
-  socket.pause();
-  socket.write(
-    `GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/event-stream\r\n` +
-      `mcp-session-id: ${sessionId}\r\nmcp-protocol-version: ${PROTOCOL}\r\n\r\n`,
-  );
-  return socket;
-}
 
 /** G5 — bytes queued per session stream (streamQueuedBytes), over real HTTP with a real upstream. */
 describe('G5 a stream its client never reads is closed, not buffered', () => {
@@ -95,7 +47,6 @@ describe('G5 a stream its client never reads is closed, not buffered', () => {
     const socket = unreadStream(http.url, sessionId);
     let closed = false;
     socket.once('close', () => (closed = true));
-    socket.on('error', () => undefined);
     // Let the GET stream open before the flood (its first bytes are then queued behind the paused socket).
     await waitFor(() => (stack.gateway.liveSessions >= 1 ? true : undefined), 'the session');
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -144,20 +95,14 @@ describe('G5 initialize is rate-limited per client address', () => {
     await stack?.close();
   });
 
-  /** One initialize + DELETE (the loop of issue 21) from `localAddress`; the initialize's status. */
-  const initializeAndDelete = async (
-    localAddress: string,
-  ): Promise<{ status: number; retryAfter?: string; body: string }> => {
-    const { status, headers, body } = await rawPost(http.url, localAddress, JSON.stringify(initializeBody()));
-    const sessionId = headers['mcp-session-id'];
-    if (typeof sessionId === 'string')
-      await fetch(http.url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } });
-    return { status, body, ...(typeof headers['retry-after'] === 'string' && { retryAfter: headers['retry-after'] }) };
+  const initialize = async (localAddress: string) => {
+    const answer = await initializeAndDelete(http.url, localAddress);
+    return { ...answer, retryAfter: answer.headers['retry-after'] };
   };
 
   it('G5: initializeBurst + 1 initialize + DELETE from one address: the last gets 429 with Retry-After; another address is not affected', async () => {
-    for (let i = 0; i < BURST; i++) expect((await initializeAndDelete('127.0.0.1')).status).toBe(200);
-    const refused = await initializeAndDelete('127.0.0.1');
+    for (let i = 0; i < BURST; i++) expect((await initialize('127.0.0.1')).status).toBe(200);
+    const refused = await initialize('127.0.0.1');
     expect(refused.status).toBe(429);
     expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
     const error = JSON.parse(refused.body) as { jsonrpc: string; error: { message: string } };
@@ -165,7 +110,7 @@ describe('G5 initialize is rate-limited per client address', () => {
     expect(error.error.message).toMatch(/initializeBurst, initializePerMinute/);
     expect(warnings.some((w) => w.includes('initialize from 127.0.0.1 refused: 429'))).toBe(true);
     // Another client address (loopback has all of 127/8) still opens sessions.
-    expect((await initializeAndDelete('127.0.0.2')).status).toBe(200);
+    expect((await initialize('127.0.0.2')).status).toBe(200);
     expect(http.sessionCount()).toBe(0);
   });
 });
@@ -200,30 +145,3 @@ describe('G5 the pieces: token bucket and queued bytes', () => {
     expect(queue.push(5, 0)).toBe(0);
   });
 });
-
-/** A POST from a chosen local address (fetch cannot pick one). */
-async function rawPost(
-  url: string,
-  localAddress: string,
-  body: string,
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  const { request } = await import('node:http');
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        localAddress,
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      },
-      (res) => {
-        let data = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (data += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
