@@ -206,10 +206,11 @@ export class ToolsearchGateway {
    * G8: a server for 2026-07-28 requests, which carry no session: the HTTP entry makes one per
    * request, stdio one per connection. Deferral without a session is tools/stateless.ts; an
    * upstream's question during a call goes back as `input_required` (proxy/input-required.ts).
+   * `client` names who sent the request (tools/stateless.ts), so its searches can teach (C13).
    */
-  createStatelessServer(): Server {
+  createStatelessServer(client?: string): Server {
     const server = new Server(GATEWAY_SERVER_INFO, { capabilities: GATEWAY_CAPABILITIES, instructions: INSTRUCTIONS });
-    const id = statelessRequestId();
+    const id = statelessRequestId(client);
     server.setRequestHandler('tools/list', async () => ({ tools: await this.listTools() }));
     server.setRequestHandler('tools/call', (request, ctx) => {
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;

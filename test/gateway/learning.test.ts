@@ -7,11 +7,14 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { runServe } from '../../src/cli/commands/serve.js';
 import { resolvePackageBin } from '../../src/mcp/defaults.js';
 import { connectClient, httpClient, type TestClient } from '../fixtures/clients.js';
+import { statelessClient, statelessRequestId, usageKey } from '../../src/gateway/tools/stateless.js';
+import { eraClient } from './eras-clients.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const QUERY = 'look up alice in the knowledge graph';
@@ -109,6 +112,60 @@ describe('C13 the gateway learns from use', () => {
     } finally {
       await second.close();
     }
+  });
+
+  it('C13 (2026-07-28 over HTTP, no session): a search → call by the same credentials teaches; the next search ranks the tool first', async () => {
+    const { config } = writeConfig('file');
+    const served = await runServe(
+      {
+        config,
+        token: 'alice',
+        logLevel: 'silent',
+        http: '127.0.0.1:0',
+        allowOrigin: [],
+        allowHost: [],
+        settleMs: 20_000,
+      },
+      () => {},
+    );
+    const modern = (token: string) =>
+      eraClient(
+        'pin',
+        new StreamableHTTPClientTransport(new URL(served.http!.url), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
+    const lines = (text: string) =>
+      text
+        .split('\n')
+        .filter((l) => l.startsWith('- '))
+        .map((l) => l.slice(2));
+    try {
+      const alice = await modern('alice');
+      expect(alice.era).toBe('modern');
+      const before = lines((await alice.call('tool_search', { query: QUERY })).text);
+      expect(before).toContain(TARGET);
+      expect(before[0]).not.toBe(TARGET);
+      expect((await alice.call(TARGET, { query: 'alice' })).isError).not.toBe(true);
+      expect(served.stack.learner?.summary()).toEqual([expect.objectContaining({ tool: TARGET, searches: 1 })]);
+      expect(lines((await alice.call('tool_search', { query: QUERY })).text)[0]).toBe(TARGET);
+      await alice.close();
+    } finally {
+      await served.stack.close();
+    }
+  });
+
+  it('C13: 2026 requests pair by credentials (a digest, never the token), 2025 sessions and stdio connections by their own id', () => {
+    const alice = statelessClient('Bearer alice');
+    const first = statelessRequestId(alice);
+    const second = statelessRequestId(alice);
+    expect(first).not.toBe(second);
+    expect(usageKey(first)).toBe(usageKey(second));
+    expect(usageKey(statelessRequestId(statelessClient('Bearer bob')))).not.toBe(usageKey(first));
+    expect(first).not.toContain('alice');
+    const stdioConnection = statelessRequestId();
+    expect(usageKey(stdioConnection)).toBe(stdioConnection);
+    expect(usageKey('0b9f3c1e-session')).toBe('0b9f3c1e-session');
   });
 
   it('C13: toolSearch.learning false: nothing is learned', async () => {

@@ -22,7 +22,7 @@ import { searchWhilePending } from './pending-wait.js';
 import { formatSearchOutcome, type GatewaySearcher, type SearchOutcome } from './search.js';
 import { type CallTarget, resolveCallTarget } from './call-target.js';
 import type { UsageSignal } from '../../learning/signal.js';
-import { isStateless } from './stateless.js';
+import { isStateless, usageKey } from './stateless.js';
 
 /** What the calls need from the gateway. */
 export interface ToolCallDeps {
@@ -117,7 +117,7 @@ export class ToolCalls {
       () => this.deps.firstConnectPending(),
     );
     probe?.end(outcome.matches, outcome.lowConfidence === true);
-    this.deps.usage?.searched(sessionId, query, outcome);
+    this.deps.usage?.searched(usageKey(sessionId), query, outcome);
     const deferred = this.deps.deferred();
     const found = outcome.matches.map((n) => this.deps.catalog.get(n)).filter((t): t is ToolSpec => t !== undefined);
     // G8: without a session nothing is recorded; the definitions below are the whole answer.
@@ -154,7 +154,7 @@ export class ToolCalls {
     const probe = this.deps.operations?.startCall(sessionId, extra.mcpReq.id, name, server, args);
     const result = await this.route(sessionId, name, target, args, extra, probe, channel);
     // C13: a call that reached the tool is a label (its own error, e.g. bad arguments, counts too).
-    if (!gatewayErrors.has(result)) this.deps.usage?.called(sessionId, tool?.name ?? name);
+    if (!gatewayErrors.has(result)) this.deps.usage?.called(usageKey(sessionId), tool?.name ?? name);
     if (probe) {
       const text = result.isError === true && result.content[0]?.type === 'text' ? result.content[0].text : undefined;
       probe.end(callOutcome(result), Buffer.byteLength(JSON.stringify(result)), text);

@@ -7,14 +7,38 @@
  *   - `call_tool` runs any tool of the catalog by name, and so does a direct `tools/call` by the
  *     tool's gateway name: nothing is "not loaded" without a session to load it into.
  * Each such request gets its own pseudo session id (for the router and probes), never stored.
+ *
+ * C13 still needs "the same client" to pair a search with the call that follows it: over HTTP
+ * that is the requests with the same credentials (`client`, a digest of the Authorization header,
+ * in the id); over stdio, one connection. `usageKey` reads that back.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 const PREFIX = 'stateless:';
+/** Between the client part and the request's own UUID. */
+const SEPARATOR = '/';
 
 /** A fresh id for one 2026-era request. Never a store key: HTTP session ids are bare UUIDs. */
-export function statelessRequestId(): string {
-  return `${PREFIX}${randomUUID()}`;
+export function statelessRequestId(client?: string): string {
+  return `${PREFIX}${client === undefined ? '' : `${client}${SEPARATOR}`}${randomUUID()}`;
+}
+
+/**
+ * C13: the key a search and a later call must share to teach: a 2026 request's client part (its
+ * credentials), or the session id itself (a 2025 session; a stdio connection's one id).
+ */
+export function usageKey(sessionId: string): string {
+  if (!isStateless(sessionId)) return sessionId;
+  const cut = sessionId.lastIndexOf(SEPARATOR);
+  return cut < 0 ? sessionId : sessionId.slice(0, cut);
+}
+
+/** A 2026 HTTP request's client, for `usageKey`: a digest of its credentials (never the token itself). */
+export function statelessClient(authorization: string | null | undefined): string {
+  const digest = createHash('sha256')
+    .update(authorization ?? '')
+    .digest('base64url');
+  return `client-${digest.slice(0, 16)}`;
 }
 
 export function isStateless(sessionId: string): boolean {

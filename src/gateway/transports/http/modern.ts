@@ -11,6 +11,7 @@ import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { Logger } from '../../../util/log.js';
 import type { ToolsearchGateway } from '../../gateway.js';
+import { statelessClient } from '../../tools/stateless.js';
 
 export interface ModernEntry {
   handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void>;
@@ -23,12 +24,16 @@ export async function isModernRequest(req: IncomingMessage, body: unknown): Prom
 }
 
 export function modernEntry(gateway: ToolsearchGateway, maxBodyBytes: number, logger: Logger): ModernEntry {
-  const handler = createMcpHandler(() => gateway.createStatelessServer(), {
-    legacy: 'reject',
-    bus: gateway.listeners.bus,
-    maxRequestBodySize: maxBodyBytes,
-    onerror: (error) => logger.debug(`2026-07-28 request: ${error.message}`),
-  });
+  // C13: requests with the same credentials count as one client for learning (tools/stateless.ts).
+  const handler = createMcpHandler(
+    (context) => gateway.createStatelessServer(statelessClient(context.requestInfo?.headers.get('authorization'))),
+    {
+      legacy: 'reject',
+      bus: gateway.listeners.bus,
+      maxRequestBodySize: maxBodyBytes,
+      onerror: (error) => logger.debug(`2026-07-28 request: ${error.message}`),
+    },
+  );
   const serve = toNodeHandler(handler, { maxRequestBodySize: maxBodyBytes });
   return {
     async handle(req, res, body) {
