@@ -37,6 +37,7 @@ export interface UpstreamProxy extends UpstreamCaller {
   /** G5: which servers get one connection per session, and closing a session's connections. */
   readonly isolated?: {
     isolates(server: string): boolean;
+    setLogLevel(session: string, level: string): Promise<void>;
     closeSession(session: string): Promise<void>;
   };
 }

@@ -11,6 +11,7 @@
  *   a session connection's own list changes are not read (the catalog is one for everyone).
  * - At most `sessionConnectionsPerServer` per server: the next session's request fails with an
  *   error naming that limit (a child process per session must not be unbounded).
+ * - A session's `logging/setLevel` is sent to its own connections, and to each it opens later.
  * - Closed when unused for `sessionConnectionIdleMs` (never while a request runs on it), when its
  *   session closes, and when the server is stopped or the hub closes; a stdio server's process
  *   ends with it. A connection that drops is forgotten; the session's next request makes another.
@@ -50,6 +51,8 @@ export interface SessionConnectionsOptions {
 export class SessionConnections {
   /** server → session → its connection. */
   private readonly byServer = new Map<string, Map<string, Held>>();
+  /** session → the log level it asked for (what its connections are set to). */
+  private readonly logLevels = new Map<string, string>();
   private readonly factory: ConnectionFactory;
   private readonly limits: SessionConnectionsOptions['limits'];
   private readonly logger: Logger;
@@ -99,8 +102,16 @@ export class SessionConnections {
     return pids;
   }
 
+  /** A session's `logging/setLevel`: to its open connections now, and to those it opens later. */
+  async setLogLevel(session: string, level: string): Promise<void> {
+    this.logLevels.set(session, level);
+    const open = [...this.byServer.values()].map((sessions) => sessions.get(session)?.connection);
+    await Promise.allSettled(open.map((connection) => connection && sendLogLevel(connection, level)));
+  }
+
   /** The gateway session closed: close its connections (and their processes). */
   async closeSession(session: string): Promise<void> {
+    this.logLevels.delete(session);
     await Promise.allSettled([...this.byServer.keys()].map((server) => this.evict(server, session)));
   }
 
@@ -135,7 +146,11 @@ export class SessionConnections {
       connectTimeoutMs,
       `timed out after ${connectTimeoutMs} ms`,
     ).then(
-      () => connection,
+      async () => {
+        const level = this.logLevels.get(session);
+        if (level !== undefined) await sendLogLevel(connection, level).catch(() => undefined);
+        return connection;
+      },
       async (error: unknown) => {
         if (held) this.forget(server, session, held);
         await connection.close();
@@ -190,4 +205,12 @@ export class SessionConnections {
     sessions.delete(session);
     if (sessions.size === 0) this.byServer.delete(server);
   }
+}
+
+/** How long a log level change may take on one connection. */
+const SET_LEVEL_TIMEOUT_MS = 10_000;
+
+async function sendLogLevel(connection: McpConnection, level: string): Promise<void> {
+  if (connection.capabilities?.logging === undefined || !connection.request) return;
+  await connection.request({ method: 'logging/setLevel', params: { level } }, { timeoutMs: SET_LEVEL_TIMEOUT_MS });
 }

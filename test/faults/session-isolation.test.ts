@@ -70,6 +70,16 @@ describe('G5 isolation "session": one upstream connection per HTTP session', () 
     expect(bob.logs.some((l) => String(l.data).includes('4111'))).toBe(false);
   });
 
+  it("G5: a session's logging/setLevel reaches its own connection as it is, and no other session's", async () => {
+    const level = async (client: CapableClient) => (await client.call('mcp__iso__log_level')).text;
+    await alice.client.setLoggingLevel('debug');
+    expect(await level(alice)).toBe('debug');
+    expect(await level(bob)).toBe('none');
+    await bob.client.setLoggingLevel('error');
+    expect(await level(bob)).toBe('error');
+    expect(await level(alice)).toBe('debug');
+  });
+
   it("G5: roots of a session's connection are the operator's, never the client's", async () => {
     const roots = (await alice.call('mcp__iso__roots')).text;
     expect(roots).toContain('file:///srv/operator');
@@ -123,12 +133,14 @@ describe('G5 isolation "session": idle connections are reaped', () => {
     await gateway?.close();
   });
 
-  it('G5: a connection unused for sessionConnectionIdleMs is closed; the next call makes another', async () => {
+  it("G5: a connection unused for sessionConnectionIdleMs is closed; the next call makes another, at the session's log level", async () => {
+    await dave.client.setLoggingLevel('notice');
     const first = await pidOf(dave);
     await waitFor(() => !isAlive(first), 'the idle connection to be closed');
     expect(gateway.stack.hub.isolated.count('iso')).toBe(0);
     const second = await pidOf(dave);
     expect(second).not.toBe(first);
+    expect((await dave.call('mcp__iso__log_level')).text).toBe('notice');
   });
 });
 

@@ -108,6 +108,9 @@ export class GatewayProxy implements ProxyContext {
     registerCompletionHandler(server, this, sessionId);
     server.setRequestHandler('logging/setLevel', async (request) => {
       await this.logging.setLevel(sessionId, request.params.level);
+      // G5: a session's own upstream connections take its level as it is (nobody else reads them).
+      if (this.router.mayOwnConnections(sessionId))
+        await this.upstream?.isolated?.setLogLevel(sessionId, request.params.level);
       return {};
     });
     // Single user: its roots replace --root, and upstreams re-ask for them. Several users: roots

@@ -124,8 +124,12 @@ export class RequestRouter {
    * where the attribution table and MRTR (input-required.ts) tie what the server asks to the call.
    */
   ownConnection(server: string, sessionId: string): string | undefined {
-    if (this.singleUser || isStateless(sessionId) || !this.options.isolates?.(server)) return undefined;
-    return sessionId;
+    return this.mayOwnConnections(sessionId) && this.options.isolates?.(server) ? sessionId : undefined;
+  }
+
+  /** A 2025 session on a multi-user gateway (see `ownConnection`). */
+  mayOwnConnections(sessionId: string): boolean {
+    return !this.singleUser && !isStateless(sessionId);
   }
 
   /**
