@@ -47,9 +47,10 @@ describe('G5 isolation: two users of one HTTP gateway and a shared upstream', ()
     expect((await bob.call('mcp__peer__late_sample', { secret: 'private text of Bob', delayMs: 300 })).text).toBe(
       'later',
     );
-    // Alice's call is in flight when (or after) the server samples; Bob's ended call still claims it.
+    // Alice's call is in flight when (or, on a loaded machine, just after) the server samples; Bob's
+    // ended call still claims it. Either way it is refused: two sessions claim it, or an ended call.
     expect((await alice.call('mcp__peer__hold', { ms: 1_000 })).text).toBe('held');
-    expect(await lastSample()).toMatch(/^error: .*cannot route sampling\/createMessage from "peer"/);
+    expect(await lastSample()).toMatch(/^error: .*(cannot route|refused) sampling\/createMessage from "peer"/);
     expect(alice.sampled).toEqual([]);
     expect(bob.sampled).toEqual([]);
   });
