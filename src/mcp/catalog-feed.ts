@@ -66,6 +66,20 @@ export class CatalogFeed {
     return untrustedText(text, this.deps.limits);
   }
 
+  /**
+   * A server removed for good (reload) leaves no gate behind: names come and go with configs, and
+   * a server added again under the same name starts with fresh gates. A refresh already queued
+   * keeps its own gate and finds its server closed.
+   */
+  forgetServer(name: string): void {
+    for (const key of this.refreshGates.keys()) if (key.startsWith(`${name}\n`)) this.refreshGates.delete(key);
+  }
+
+  /** How many servers × list kinds have refresh gates (bounded by the servers configured now). */
+  get refreshGateCount(): number {
+    return this.refreshGates.size;
+  }
+
   /** G5: one refresh of each kind waiting at most, started no closer than refreshMinGapMs (refresh-gate.ts). */
   private gate(entry: ServerEntry, kind: string): RefreshGate {
     const key = `${entry.name}\n${kind}`;

@@ -162,6 +162,7 @@ export class McpHub {
     this.features.removeServer(name);
     this.catalog.removeServer(name);
     this.catalog.setServerInfo(name, {});
+    this.feed.forgetServer(name);
     await Promise.all([connection?.close(), this.isolated.closeServer(name)]);
   }
 
