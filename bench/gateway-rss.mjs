@@ -1,7 +1,8 @@
 /**
  * `node --expose-gc bench/gateway-rss.mjs [copies]` (after `npm run build`) — the gateway process's
  * RSS with Smithery's tools (× copies, servers renamed) indexed, from the built package: plain Node,
- * no tsx loader in the process (bench/gateway-scale.ts runs it; its own children carry tsx).
+ * no tsx loader in the process (bench/gateway-scale.ts runs it; its own children carry tsx). Read
+ * after a GC and one idle second (the freed pages' release settled).
  * Prints one JSON line.
  */
 import { readFileSync } from 'node:fs';
@@ -37,6 +38,9 @@ await client.listTools();
 for (const query of ['weather forecast', 'send a message to a slack channel', 'create a github issue'])
   await client.callTool({ name: 'tool_search', arguments: { query } });
 globalThis.gc?.();
+// V8 hands the pages a GC freed back to the OS on a background thread: read RSS once that settled
+// (immediately after gc() it still counts them, 25–35 MB at 50k tools, varying run to run).
+await new Promise((resolve) => setTimeout(resolve, 1000));
 const m = process.memoryUsage();
 process.stdout.write(
   `${JSON.stringify({ tools: catalog.tools.length, rssMb: m.rss / 1e6, heapMb: m.heapUsed / 1e6, externalMb: (m.external + m.arrayBuffers) / 1e6 })}\n`,

@@ -7,7 +7,7 @@
  */
 import { DuplicateToolError, UnknownToolError } from './errors.js';
 import { isProviderSafeName, MCP_PREFIX, qualifyMcpName, toProviderSafeName } from './names.js';
-import { defineTool, describeOrigin, type ServerInfo, type ToolInput, type ToolSpec } from './tool.js';
+import { defineTool, describeOrigin, type ServerInfo, type ToolInput, type ToolOrigin, type ToolSpec } from './tool.js';
 import { isModelVisible } from './visibility.js';
 
 export interface CatalogDelta {
@@ -72,6 +72,12 @@ type Listener = (delta: CatalogDelta) => void;
 export class Catalog implements PoolView {
   private readonly byName = new Map<string, ToolSpec>();
   private readonly byId = new Map<string, ToolSpec>();
+  /**
+   * MCP tools per server, in insertion order: a server's (re)listing reads its own tools instead of
+   * copying and filtering the whole pool (at 3,775 servers × 50k tools, gigabytes of garbage that
+   * grew the heap for good).
+   */
+  private readonly byServer = new Map<string, Map<string, ToolSpec>>();
   private readonly pending = new Set<string>();
   private failed = new Map<string, string>();
   /** G7: per server, hidden tools by model-facing name. */
@@ -176,7 +182,8 @@ export class Catalog implements PoolView {
 
   /** Every tool of one server, those only its app may see included (G8). */
   serverTools(server: string): ToolSpec[] {
-    return [...this.byName.values()].filter((t) => t.origin.kind === 'mcp' && t.origin.server === server);
+    const tools = this.byServer.get(server);
+    return tools ? [...tools.values()] : [];
   }
 
   /**
@@ -270,7 +277,9 @@ export class Catalog implements PoolView {
    * anything changes.
    */
   setServerTools(server: string, tools: Iterable<Omit<ToolInput, 'origin'>>): CatalogDelta {
-    const specs = [...tools].map((t) => admitTool({ ...t, origin: { kind: 'mcp', server } }));
+    // One origin object for the server's tools (read-only): 50k tools held 50k equal copies.
+    const origin: ToolOrigin = { kind: 'mcp', server };
+    const specs = [...tools].map((t) => admitTool({ ...t, origin }));
     const before = new Map(this.serverTools(server).map((t) => [t.name, t] as const));
     const previous = new Set(before.keys());
     this.checkNoDuplicates(specs, previous);
@@ -328,6 +337,11 @@ export class Catalog implements PoolView {
     const existing = this.byName.get(spec.name);
     if (existing) throw new DuplicateToolError(spec.name, describeOrigin(existing.origin), describeOrigin(spec.origin));
     this.byName.set(spec.name, spec);
+    if (spec.origin.kind === 'mcp') {
+      let tools = this.byServer.get(spec.origin.server);
+      if (!tools) this.byServer.set(spec.origin.server, (tools = new Map()));
+      tools.set(spec.name, spec);
+    }
     this.toolsSnapshot = undefined;
     this.upstreamIndex = undefined;
     if (spec.id !== undefined) this.byId.set(spec.id, spec);
@@ -338,6 +352,11 @@ export class Catalog implements PoolView {
     const tool = this.byName.get(name);
     if (!tool) return false;
     this.byName.delete(name);
+    if (tool.origin.kind === 'mcp') {
+      const tools = this.byServer.get(tool.origin.server);
+      tools?.delete(name);
+      if (tools?.size === 0) this.byServer.delete(tool.origin.server);
+    }
     this.toolsSnapshot = undefined;
     this.upstreamIndex = undefined;
     if (tool.id !== undefined) this.byId.delete(tool.id);

@@ -47,7 +47,8 @@ const MAX_LISTED_SERVERS = 20;
 
 /** Everything derived from one set of deferred tools, built once and reused (C4's "index"). */
 interface PoolIndex {
-  key: string;
+  /** The deferred names, sorted: the pool's identity (an array of the names held anyway, not one joined string: 3 MB at 50k tools). */
+  key: readonly string[];
   deferredTools: ToolSpec[];
   byName: Map<string, ToolSpec>;
   /** Pool-only facts (per-server tools and summaries, server names, prefix order), built lazily once. */
@@ -354,11 +355,8 @@ export class ToolSearcher {
       return this.withServers(this.cached, pool);
     }
     const deferredTools = pool.tools.filter((t) => pool.deferred.has(t.name));
-    const key = deferredTools
-      .map((t) => t.name)
-      .sort()
-      .join('\n');
-    if (!this.cached || this.cached.key !== key) {
+    const key = deferredTools.map((t) => t.name).sort();
+    if (!this.cached || !sameNames(this.cached.key, key)) {
       this.cached = {
         key,
         deferredTools,
@@ -422,6 +420,12 @@ export class ToolSearcher {
         pool.failedServers.length > 0 && { failedServers: [...pool.failedServers] }),
     };
   }
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** select:, exact-name and prefix hits: the rule that found them is the whole explanation. */

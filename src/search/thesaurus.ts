@@ -46,7 +46,85 @@ export function parseThesaurus(
   return into;
 }
 
-/** The shipped thesaurus (tool-text table, GloVe for the words it lacks), parsed once on first call. */
+/**
+ * The shipped thesaurus (tool-text table, GloVe for the words it lacks). Read line by line on
+ * demand: the first call indexes where each stem's line starts, and a stem's neighbours are parsed
+ * when it is first looked up. Parsing all ~35k lines up front held ~15 MB of neighbour objects in
+ * every process, for the few hundred stems queries ever expand.
+ */
 export function shippedThesaurus(): Thesaurus {
-  return (shipped ??= parseThesaurus(GLOVE_TABLE, GLOVE_SCALE, parseThesaurus(THESAURUS_TABLE)));
+  return (shipped ??= new LazyThesaurus([
+    { table: THESAURUS_TABLE, scale: 1 },
+    { table: GLOVE_TABLE, scale: GLOVE_SCALE },
+  ]));
+}
+
+/** `parseThesaurus` over several tables (the first table that has a stem wins), one line at a time. */
+export class LazyThesaurus implements ReadonlyMap<string, readonly Neighbour[]> {
+  /** Stem → table index + 2 × the offset of its line's first neighbour (tables ≤ 2). */
+  private readonly lines = new Map<string, number>();
+  private readonly parsed = new Map<string, readonly Neighbour[]>();
+
+  constructor(private readonly tables: readonly { readonly table: string; readonly scale: number }[]) {
+    tables.forEach(({ table }, t) => {
+      for (let start = 0; start < table.length; ) {
+        let end = table.indexOf('\n', start);
+        if (end < 0) end = table.length;
+        const space = table.indexOf(' ', start);
+        // Same rule as parseThesaurus: a line needs a stem and at least one neighbour with its similarity.
+        if (space > start && space < end && table.indexOf(' ', space + 1) < end && table.indexOf(' ', space + 1) > 0) {
+          const stem = table.slice(start, space);
+          if (!this.lines.has(stem)) this.lines.set(stem, t + 2 * (space + 1));
+        }
+        start = end + 1;
+      }
+    });
+  }
+
+  get size(): number {
+    return this.lines.size;
+  }
+
+  has(stem: string): boolean {
+    return this.lines.has(stem);
+  }
+
+  get(stem: string): readonly Neighbour[] | undefined {
+    let out = this.parsed.get(stem);
+    if (out !== undefined) return out;
+    const at = this.lines.get(stem);
+    if (at === undefined) return undefined;
+    const { table, scale } = this.tables[at % 2]!;
+    const from = Math.floor(at / 2);
+    let end = table.indexOf('\n', from);
+    if (end < 0) end = table.length;
+    const parts = table.slice(from, end).split(' ');
+    const neighbours: Neighbour[] = [];
+    for (let i = 0; i + 1 < parts.length; i += 2)
+      neighbours.push({ term: parts[i]!, similarity: (Number(parts[i + 1]) / 100) * scale });
+    this.parsed.set(stem, (out = neighbours));
+    return out;
+  }
+
+  forEach(
+    each: (value: readonly Neighbour[], key: string, map: ReadonlyMap<string, readonly Neighbour[]>) => void,
+  ): void {
+    for (const [key, value] of this.entries()) each(value, key, this);
+  }
+
+  *entries(): MapIterator<[string, readonly Neighbour[]]> {
+    for (const stem of this.lines.keys()) yield [stem, this.get(stem)!];
+  }
+
+  keys(): MapIterator<string> {
+    return this.lines.keys();
+  }
+
+  *values(): MapIterator<readonly Neighbour[]> {
+    for (const stem of this.lines.keys()) yield this.get(stem)!;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, readonly Neighbour[]]> {
+    return this.entries();
+  }
 }

@@ -6,7 +6,7 @@ import {
   type RareWordExpander,
 } from '../../src/search/rank-default/index.js';
 import { parseKeywordQuery } from '../../src/search/query.js';
-import { parseThesaurus, shippedThesaurus } from '../../src/search/thesaurus.js';
+import { LazyThesaurus, parseThesaurus, shippedThesaurus } from '../../src/search/thesaurus.js';
 import { mcp } from './helpers.js';
 
 const tools = [
@@ -23,6 +23,23 @@ describe('C6: rare-word expansion (issue 12)', () => {
         ?.map((n) => n.term) ?? [];
     expect(neighbours.length).toBeGreaterThan(0);
     expect(neighbours.some((t) => ['usd', 'eur', 'fiat', 'exchang'].includes(t))).toBe(true);
+  });
+
+  it('C6: the shipped thesaurus read on demand equals the tables parsed whole (first table wins, scale applied)', () => {
+    const first = 'drizzl umbrella 70 weather 60\nfile disk 90\nbroken\n';
+    const second = 'drizzl rain 80\nsun light 50 day 40';
+    const lazy = new LazyThesaurus([
+      { table: first, scale: 1 },
+      { table: second, scale: 0.5 },
+    ]);
+    const whole = parseThesaurus(second, 0.5, parseThesaurus(first));
+    expect([...lazy]).toEqual([...whole]);
+    expect(lazy.get('sun')).toEqual([
+      { term: 'light', similarity: 0.25 },
+      { term: 'day', similarity: 0.2 },
+    ]);
+    expect(lazy.get('broken')).toBeUndefined();
+    expect(lazy.size).toBe(whole.size);
   });
 
   it('C6: a word absent from the catalog is expanded with its catalog-present neighbours; a common word is not', () => {
