@@ -9,7 +9,14 @@ import { QueuedBytes } from '../../src/gateway/transports/http/stream-queue.js';
 import { parseHubConfig } from '../../src/mcp/config.js';
 import type { Logger } from '../../src/util/log.js';
 import { PEER_SERVER } from '../fixtures/servers/index.js';
-import { initializeAndDelete, rawCall, rawSession, unreadStream } from '../fixtures/raw-http.js';
+import {
+  initializeAndDelete,
+  rawCall,
+  rawSession,
+  toolCallRequest,
+  unreadPost,
+  unreadStream,
+} from '../fixtures/raw-http.js';
 import { waitFor } from '../fixtures/wait.js';
 
 const text = (result: unknown) =>
@@ -69,6 +76,32 @@ describe('G5 a stream its client never reads is closed, not buffered', () => {
     expect(Number(text(await other.callTool({ name: 'mcp__peer__lists', arguments: {} })))).toBeGreaterThan(0);
     await other.close();
     expect(warnings.filter((w) => w.includes('streamQueuedBytes'))).toHaveLength(1);
+  }, 60_000);
+
+  /** A call's response stream never read while the upstream sends 40 MB of progress: closed, and why. */
+  const unreadProgress = async (era: { sessionId: string } | 'modern', expected: string) => {
+    warnings.length = 0;
+    const { headers, body } = toolCallRequest('mcp__peer__progress_flood', { count: 4_000, bytes: LINE }, era);
+    const socket = unreadPost(http.url, headers, body);
+    let closed = false;
+    socket.once('close', () => (closed = true));
+    const warning = await waitFor(() => warnings.find((w) => w.includes('streamQueuedBytes')), 'the warning', 30_000);
+    expect(warning).toContain(expected);
+    const queued = Number(/: (\d+) bytes queued/.exec(warning)?.[1]);
+    expect(queued).toBeGreaterThan(CAP);
+    expect(queued).toBeLessThanOrEqual(CAP + LINE + 1_000);
+    socket.resume();
+    await waitFor(() => closed, 'the unread response to be closed');
+  };
+
+  it('G5: a 2025 POST response never read while the upstream sends 40 MB of progress is closed past streamQueuedBytes', async () => {
+    const sessionId = await rawSession(http.url);
+    await unreadProgress({ sessionId }, `session ${sessionId}: closed its POST stream`);
+    expect(await rawCall(http.url, sessionId, 'mcp__peer__lists', {})).toMatch(/"text":"\d+"/);
+  }, 60_000);
+
+  it('G5: a 2026-07-28 call whose response is never read is closed the same way', async () => {
+    await unreadProgress('modern', '2026-07-28 POST stream closed');
   }, 60_000);
 });
 

@@ -12,6 +12,7 @@ import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server'
 import type { Logger } from '../../../util/log.js';
 import type { ToolsearchGateway } from '../../gateway.js';
 import { statelessClient } from '../../tools/stateless.js';
+import { capResponseBody } from './stream-queue.js';
 
 export interface ModernEntry {
   handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void>;
@@ -23,7 +24,12 @@ export async function isModernRequest(req: IncomingMessage, body: unknown): Prom
   return !(await isLegacyRequest(await toWebRequest(req, body), body));
 }
 
-export function modernEntry(gateway: ToolsearchGateway, maxBodyBytes: number, logger: Logger): ModernEntry {
+export function modernEntry(
+  gateway: ToolsearchGateway,
+  maxBodyBytes: number,
+  logger: Logger,
+  maxQueuedBytes = 0,
+): ModernEntry {
   // C13: requests with the same credentials count as one client for learning (tools/stateless.ts).
   const handler = createMcpHandler(
     (context) => gateway.createStatelessServer(statelessClient(context.requestInfo?.headers.get('authorization'))),
@@ -34,7 +40,21 @@ export function modernEntry(gateway: ToolsearchGateway, maxBodyBytes: number, lo
       onerror: (error) => logger.debug(`2026-07-28 request: ${error.message}`),
     },
   );
-  const serve = toNodeHandler(handler, { maxRequestBodySize: maxBodyBytes });
+  /** G5: a response its client does not read is closed past `streamQueuedBytes` (stream-queue.ts). */
+  const serve = (req: IncomingMessage, res: ServerResponse, body: unknown) =>
+    toNodeHandler(
+      {
+        fetch: async (request, extra) =>
+          capResponseBody(await handler.fetch(request, extra), maxQueuedBytes, (queuedBytes) => {
+            res.destroy();
+            logger.warn(
+              `2026-07-28 ${req.method ?? ''} stream closed: ${queuedBytes} bytes queued that the client has not read ` +
+                `(limit streamQueuedBytes = ${maxQueuedBytes})`,
+            );
+          }),
+      },
+      { maxRequestBodySize: maxBodyBytes },
+    )(req, res, body);
   return {
     async handle(req, res, body) {
       const method = (body as { method?: unknown } | undefined)?.method;

@@ -187,7 +187,7 @@ export function createHttpGatewayHandler(
     throw new UnauthenticatedBindError(host);
   const checkHost =
     loopbackOnly || (options.allowedHosts ?? []).length > 0 ? hostChecker(host, options.allowedHosts ?? []) : undefined;
-  const modern = modernEntry(gateway, maxBodyBytes, logger);
+  const modern = modernEntry(gateway, maxBodyBytes, logger, maxQueued);
   const activity = new IdleSessionSweeper(
     options.idleSessionTimeoutMs ?? DEFAULT_IDLE_SESSION_TIMEOUT_MS,
     (sessionId) => {

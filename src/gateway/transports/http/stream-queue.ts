@@ -102,3 +102,36 @@ function measure(controller: Controller, maxBytes: number, over: (queuedBytes: n
     over(held);
   };
 }
+
+/**
+ * The same cap for a response built by the SDK's 2026-07-28 entry (a call's SSE answer, a
+ * `subscriptions/listen` stream): its body is read as fast as the SDK writes it into a stream
+ * that counts bytes (a byte-length high-water mark of `maxBytes`, so the bytes it holds are
+ * `maxBytes - desiredSize`); past the cap the SDK's stream is cancelled and `over` is told.
+ */
+export function capResponseBody(response: Response, maxBytes: number, over: (queuedBytes: number) => void): Response {
+  if (maxBytes <= 0 || response.body === null) return response;
+  const source = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const pump = async (): Promise<void> => {
+          for (;;) {
+            const { done, value } = await source.read();
+            if (done) return controller.close();
+            controller.enqueue(value);
+            const held = maxBytes - (controller.desiredSize ?? maxBytes);
+            if (held <= maxBytes) continue;
+            await source.cancel();
+            over(held);
+            return controller.error(new Error(`stream closed: ${held} bytes queued unread (limit streamQueuedBytes)`));
+          }
+        };
+        pump().catch((error: unknown) => controller.error(error));
+      },
+      cancel: (reason) => source.cancel(reason),
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: maxBytes }),
+  );
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
