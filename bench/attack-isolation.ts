@@ -114,6 +114,44 @@ async function crossSession(): Promise<void> {
   await gw.close();
 }
 
+/**
+ * The residual risk of a shared connection, and `"isolation": "session"` closing it: the server
+ * samples for Bob past `attributionGraceMs` (50 ms here) while Alice's call is the only one
+ * running. Then the cost: the first call of each of 10 sessions (one after another), which on an
+ * isolated stdio server spawns and initializes that session's own process.
+ */
+async function residual(): Promise<void> {
+  for (const isolation of ['shared', 'session']) {
+    const gw = await gateway({ peer: { ...peer(), isolation } }, { limits: { attributionGraceMs: 50 } });
+    const alice = await user(gw.url, 'alice');
+    const bob = await user(gw.url, 'bob');
+    await call(bob.client, 'mcp__peer__late_sample', { secret: 'BOB-PRIVATE', delayMs: 300 });
+    await call(alice.client, 'mcp__peer__hold', { ms: 800 });
+    await sleep(300);
+    const who = [alice.seen.sampled.includes('BOB-PRIVATE') && "**Alice's client got Bob's text**"];
+    who.push(bob.seen.sampled.includes('BOB-PRIVATE') && "Bob's client got it");
+    row(
+      `"isolation": "${isolation}": sampling 300 ms after Bob's call ended (grace 50 ms), Alice's call in flight`,
+      who.filter(Boolean).join('; ') || 'refused; nobody got it',
+    );
+    const firsts: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const u = await user(gw.url, `u${i}`);
+      const start = performance.now();
+      await call(u.client, 'mcp__peer__pid');
+      firsts.push(performance.now() - start);
+      await u.client.close();
+    }
+    firsts.sort((a, b) => a - b);
+    row(
+      `"isolation": "${isolation}": first call of a new session (10 sessions)`,
+      `p50 ${firsts[4]!.toFixed(0)} ms, max ${firsts[9]!.toFixed(0)} ms`,
+    );
+    await Promise.all([alice.client.close(), bob.client.close()]);
+    await gw.close();
+  }
+}
+
 async function sandbox(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-roots-'));
   writeFileSync(join(dir, 'in.txt'), 'in');
@@ -192,12 +230,13 @@ async function httpHuge(): Promise<void> {
   child.kill();
 }
 
-// `--only a,b` runs some cases: cross, sandbox, redos, huge, and bench/attack-bounds.ts's bounds
+// `--only a,b` runs some cases: cross, residual, sandbox, redos, huge, and bench/attack-bounds.ts's bounds
 // (all of them) or stream, initialize, relist.
 const onlyIndex = process.argv.indexOf('--only');
 const only = onlyIndex >= 0 ? new Set(process.argv[onlyIndex + 1]!.split(',')) : undefined;
 const cases: [string, () => Promise<void>][] = [
   ['cross', crossSession],
+  ['residual', residual],
   ['sandbox', sandbox],
   ['redos', redos],
   ['huge', httpHuge],
