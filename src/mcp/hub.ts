@@ -183,9 +183,10 @@ export class McpHub {
 
   /** H3: every server's state, for `inspect`, `search --json`, logs and the status page. */
   status(): ServerStatus[] {
-    return [...this.entries.values()].map((entry) =>
-      entryStatus(entry, this.catalog.serverTools(entry.name).length, this.features.counts(entry.name)),
-    );
+    return [...this.entries.values()].map((entry) => ({
+      ...entryStatus(entry, this.catalog.serverTools(entry.name).length, this.features.counts(entry.name)),
+      ...(this.isolated.isolates(entry.name) && { sessionConnections: this.isolated.count(entry.name) }),
+    }));
   }
 
   /**

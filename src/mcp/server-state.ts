@@ -36,6 +36,8 @@ export interface ServerStatus {
   /** G4 per-server counts, when the hub aggregates them. */
   readonly resources?: number;
   readonly prompts?: number;
+  /** G5: per-session connections open, for an `"isolation": "session"` server. */
+  readonly sessionConnections?: number;
 }
 
 export interface ReconnectOptions {

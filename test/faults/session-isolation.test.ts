@@ -48,6 +48,7 @@ describe('G5 isolation "session": one upstream connection per HTTP session', () 
     expect(a).not.toBe(b);
     expect(await pidOf(alice)).toBe(a);
     expect(gateway.stack.hub.isolated.pids().sort()).toEqual([a, b].sort());
+    expect(gateway.stack.hub.status()[0]).toMatchObject({ server: 'iso', sessionConnections: 2 });
   });
 
   it("G5: sampling sent after Bob's call ended (past the grace), while Alice's call runs, reaches Bob only", async () => {

@@ -235,6 +235,17 @@ export class GatewayMetrics {
         for (const status of source.servers()) this.set({ server: status.server }, status.tools);
       },
     });
+    new Gauge({
+      name: 'toolsearch_upstream_session_connections',
+      help: 'Per-session connections open to each "isolation": "session" server (G5; capped by sessionConnectionsPerServer).',
+      labelNames: ['server'],
+      registers,
+      collect() {
+        this.reset();
+        for (const status of source.servers())
+          if (status.sessionConnections !== undefined) this.set({ server: status.server }, status.sessionConnections);
+      },
+    });
     new Counter({
       name: 'toolsearch_upstream_reconnects_total',
       help: 'Reconnects (attempts after the first connect) per upstream server.',
