@@ -40,8 +40,12 @@ import { describeIssue, identityOf, LenientToolsPageSchema, requestOptions, tool
 
 export const HUB_CLIENT_INFO = { name: 'toolsearch-hub', version: VERSION } as const;
 
-/** Upstream list_changed bursts (server-everything sends one right after init) are coalesced. */
-const LIST_CHANGED_DEBOUNCE_MS = 50;
+/**
+ * Upstream list_changed bursts (server-everything sends one right after init) are coalesced: one
+ * report at most this long after the first change of a burst. Not a trailing debounce: a server
+ * changing its list more often than this would postpone the report forever (a stale list).
+ */
+const LIST_CHANGED_COALESCE_MS = 50;
 
 /** What the connections of one hub share. */
 export interface SdkConnectionOptions {
@@ -277,11 +281,11 @@ class SdkConnection implements McpConnection {
     const debounced = (report: () => void) => {
       let timer: NodeJS.Timeout | undefined;
       return () => {
-        if (timer) clearTimeout(timer);
+        if (timer) return;
         timer = setTimeout(() => {
           timer = undefined;
           if (!this.closing && this.client === client) report();
-        }, LIST_CHANGED_DEBOUNCE_MS);
+        }, LIST_CHANGED_COALESCE_MS);
         timer.unref?.();
       };
     };

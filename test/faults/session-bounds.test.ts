@@ -129,4 +129,13 @@ describe('G5 refreshes per server: one in flight plus a dirty flag, a minimum ga
     expect(relists).toBeLessThanOrEqual(Math.floor(elapsed / GAP_MS) + 2);
     expect(relists).toBeLessThan(30);
   });
+
+  // A change every 20 ms, faster than the connection coalesces them (50 ms): a trailing debounce
+  // would postpone every refresh until the server stops, leaving its list stale meanwhile.
+  it('G5: list_changed faster than the coalescing window still refreshes while it goes on', async () => {
+    const before = await lists();
+    await client.callTool({ name: 'mcp__peer__flap_paced', arguments: { n: 100, everyMs: 20 } });
+    expect((await lists()) - before).toBeGreaterThanOrEqual(2);
+    await quiet();
+  });
 });
