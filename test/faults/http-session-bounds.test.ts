@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/create.js';
+import { GatewayMetrics } from '../../src/gateway/status/metrics.js';
 import { InitializeRate } from '../../src/gateway/transports/http/initialize-rate.js';
 import { startHttpGateway, type RunningHttpGateway } from '../../src/gateway/transports/http/server.js';
 import { QueuedBytes } from '../../src/gateway/transports/http/stream-queue.js';
@@ -111,12 +112,14 @@ describe('G5 initialize is rate-limited per client address', () => {
   const warnings: string[] = [];
   let stack: GatewayStack;
   let http: RunningHttpGateway;
+  let metrics: GatewayMetrics;
 
   beforeAll(async () => {
     stack = await createGatewayFromConfig({
       config: parseHubConfig({ mcpServers: {} }, 'test'),
       gateway: { mode: 'never' },
     });
+    metrics = new GatewayMetrics({ gateway: stack.gateway, servers: () => [], processMetrics: false });
     http = await startHttpGateway(stack.gateway, {
       port: 0,
       initializeRate: { perMinute: 1, burst: BURST },
@@ -124,6 +127,7 @@ describe('G5 initialize is rate-limited per client address', () => {
     });
   }, 30_000);
   afterAll(async () => {
+    metrics?.close();
     await http?.close();
     await stack?.close();
   });
@@ -142,6 +146,7 @@ describe('G5 initialize is rate-limited per client address', () => {
     expect(error.jsonrpc).toBe('2.0');
     expect(error.error.message).toMatch(/initializeBurst, initializePerMinute/);
     expect(warnings.some((w) => w.includes('initialize from 127.0.0.1 refused: 429'))).toBe(true);
+    expect(await metrics.render()).toContain('toolsearch_limits_applied_total{limit="initializePerMinute"} 1');
     // Another client address (loopback has all of 127/8) still opens sessions.
     expect((await initialize('127.0.0.2')).status).toBe(200);
     expect(http.sessionCount()).toBe(0);

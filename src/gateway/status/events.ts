@@ -4,7 +4,7 @@
  *
  * One small observer: the gateway emits requests, tool calls, searches and sessions; other parts
  * of the codebase emit what only they see — upstream sign-ins and OAuth token refreshes (the OAuth
- * upstreams), config reloads (live reload) — through `gateway.operations.events.emit(…)`. With no
+ * upstreams), config reloads (live reload), limits the HTTP layer applies — through `gateway.operations.events.emit(…)`. With no
  * listener an emit costs one array check.
  */
 
@@ -90,7 +90,16 @@ export interface ReloadEvent {
   readonly detail?: string;
 }
 
+/** G5: a named limit applied to a client (a stream closed, an initialize refused, the gateway full). */
+export interface LimitEvent {
+  readonly type: 'limit';
+  /** The limit's name in `toolSearch.limits` (`streamQueuedBytes`, `initializePerMinute`, `sessions`). */
+  readonly limit: string;
+  readonly sessionId?: string;
+}
+
 export type OperationsEvent =
+  | LimitEvent
   | RequestEvent
   | ToolCallEvent
   | SearchEvent

@@ -113,6 +113,12 @@ export class GatewayMetrics {
       labelNames: ['server', 'outcome'],
       registers,
     });
+    const limitsApplied = new Counter({
+      name: 'toolsearch_limits_applied_total',
+      help: 'G5 limits applied to HTTP clients (a stream closed, an initialize refused, the gateway full), by limit.',
+      labelNames: ['limit'],
+      registers,
+    });
     const reloads = new Counter({
       name: 'toolsearch_config_reloads_total',
       help: 'Config reloads, by outcome.',
@@ -162,6 +168,9 @@ export class GatewayMetrics {
           return;
         case 'reload':
           reloads.inc({ outcome: event.outcome });
+          return;
+        case 'limit':
+          limitsApplied.inc({ limit: event.limit });
           return;
       }
     });

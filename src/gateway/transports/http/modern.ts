@@ -47,6 +47,7 @@ export function modernEntry(
         fetch: async (request, extra) =>
           capResponseBody(await handler.fetch(request, extra), maxQueuedBytes, (queuedBytes) => {
             res.destroy();
+            gateway.operations.events.emit({ type: 'limit', limit: 'streamQueuedBytes' });
             logger.warn(
               `2026-07-28 ${req.method ?? ''} stream closed: ${queuedBytes} bytes queued that the client has not read ` +
                 `(limit streamQueuedBytes = ${maxQueuedBytes})`,

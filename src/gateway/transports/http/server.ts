@@ -160,17 +160,19 @@ export function createHttpGatewayHandler(
   const initializeRate = new InitializeRate(perMinute, burst);
   /** G5: a slow reader's stream is closed, not buffered; the session lives on. */
   const capQueues = (transport: StreamableHTTPServerTransport, sessionId: string): void =>
-    capStreamQueues(transport, maxQueued, ({ stream, queuedBytes }) =>
+    capStreamQueues(transport, maxQueued, ({ stream, queuedBytes }) => {
+      gateway.operations.events.emit({ type: 'limit', limit: 'streamQueuedBytes', sessionId });
       logger.warn(
         `session ${sessionId}: closed its ${stream} stream: ${queuedBytes} bytes queued that the client has not read ` +
           `(limit streamQueuedBytes = ${maxQueued})`,
-      ),
-    );
+      );
+    });
   /** Initializes under way: they count against the cap until they are accepted or refused. */
   let initializing = 0;
   /** G5: one cap for sessions opened here, initializes and resumes under way. */
   const checkRoom = (): void => {
     if (sessions.occupied + initializing < maxSessions) return;
+    gateway.operations.events.emit({ type: 'limit', limit: 'sessions' });
     logger.warn(`session limit reached (${maxSessions} open, limit sessions): answering 503`);
     throw new GatewayFullError(maxSessions);
   };
@@ -238,6 +240,7 @@ export function createHttpGatewayHandler(
       const address = req.socket.remoteAddress ?? 'unknown';
       const verdict = initializeRate.take(address);
       if (!verdict.ok) {
+        gateway.operations.events.emit({ type: 'limit', limit: 'initializePerMinute' });
         logger.warn(
           `initialize from ${address} refused: 429 (limits initializePerMinute = ${perMinute}, initializeBurst = ${burst})`,
         );
