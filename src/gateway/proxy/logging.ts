@@ -94,7 +94,7 @@ export class SessionLogging {
   }
 }
 
-function mostVerbose(levels: Iterable<LoggingLevel>): LoggingLevel | undefined {
+export function mostVerbose(levels: Iterable<LoggingLevel>): LoggingLevel | undefined {
   let best: number | undefined;
   for (const level of levels) {
     const rank = LOG_LEVELS.indexOf(level);

@@ -9,13 +9,19 @@
  * servers connect and drop while a session lives): a family no connected server offers answers
  * with an empty list or a clear error.
  */
-import { ProtocolErrorCode as ErrorCode, type Server, type ServerCapabilities } from '@modelcontextprotocol/server';
+import {
+  type LoggingLevel,
+  ProtocolErrorCode as ErrorCode,
+  type Server,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/server';
 import type { McpAggregate } from '../../mcp/aggregate.js';
 import type { McpMessage } from '../../mcp/connection.js';
 import { UpstreamError } from '../../mcp/errors.js';
 import { errorMessage } from '../../util/errors.js';
 import type { Logger } from '../../util/log.js';
 import { registerCompletionHandler } from './completions.js';
+import { type FanInMember, fanInFor, type UpstreamFanIn } from './fan-in.js';
 import { isUpstreamProxy, type UpstreamCaller, type UpstreamProxy } from '../ports.js';
 import type { ProxyContext } from './context.js';
 import { SessionLogging } from './logging.js';
@@ -59,6 +65,12 @@ export class GatewayProxy implements ProxyContext {
   readonly subscriptions: Subscriptions;
   readonly logging: SessionLogging;
   private readonly stop: Array<() => void> = [];
+  private fanIn: UpstreamFanIn | undefined;
+  /** This gateway as the hub's fan-in knows it. */
+  private readonly member: FanInMember = {
+    claims: (server, session) => this.router.claims(server, session),
+    route: (server, request, signal, session) => this.router.route(server, request, signal, session),
+  };
 
   constructor(options: GatewayProxyOptions) {
     this.upstream = isUpstreamProxy(options.upstream) ? options.upstream : undefined;
@@ -84,10 +96,10 @@ export class GatewayProxy implements ProxyContext {
     });
     const upstream = this.upstream;
     if (!upstream) return;
-    upstream.serverRequestHandler = (server, request, signal, session) =>
-      this.router.route(server, request, signal, session);
+    // G5 with G9: every gateway over the hub (main endpoint, profiles) joins its one fan-in.
+    this.fanIn = fanInFor(upstream);
     this.stop.push(
-      () => (upstream.serverRequestHandler = undefined),
+      this.fanIn.join(this.member),
       upstream.features.onChange((kind) => this.notifications.listChanged(kind)),
       upstream.onNotification((server, notification, session) =>
         this.onUpstreamNotification(server, notification, session),
@@ -175,7 +187,8 @@ export class GatewayProxy implements ProxyContext {
         this.notifications.toSession(sessionId, { method: notification.method, params: { ...params, uri } });
       }
     } else if (notification.method === 'notifications/message') {
-      this.logging.deliver(server, params, session);
+      // Another gateway over the hub (profile) owns it, or several do: not ours to deliver.
+      if (this.fanIn?.owns(this.member, server, session) !== false) this.logging.deliver(server, params, session);
     }
   }
 
@@ -184,7 +197,7 @@ export class GatewayProxy implements ProxyContext {
     void this.subscriptions.restore(server).then((failed) => {
       if (failed.length > 0) logger.warn(`"${server}" reconnected; resubscribing failed for ${failed.join(', ')}`);
     });
-    const level = this.logging.requested;
+    const level = this.fanIn?.level ?? this.logging.requested;
     if (level !== undefined && this.upstream?.capabilities(server)?.logging !== undefined) {
       this.upstream
         .request(server, { method: 'logging/setLevel', params: { level } })
@@ -192,9 +205,11 @@ export class GatewayProxy implements ProxyContext {
     }
   }
 
-  private async setUpstreamLogLevel(level: string): Promise<void> {
+  private async setUpstreamLogLevel(wanted: LoggingLevel): Promise<void> {
     const upstream = this.upstream;
-    if (!upstream) return;
+    // G9: with profiles over the hub, the level sent is the most verbose any of them wants.
+    const level = this.fanIn ? this.fanIn.want(this.member, wanted) : wanted;
+    if (!upstream || level === undefined) return;
     await Promise.all(
       upstream
         .servers()

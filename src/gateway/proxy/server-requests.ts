@@ -118,6 +118,16 @@ export class RequestRouter {
   }
 
   /**
+   * G5 with G9: how many of this gateway's sessions could have caused what `server` sends now —
+   * requests in flight or within the grace period; with `session` (its own connection), 1 when
+   * that session is one of ours. The hub's fan-in (fan-in.ts) asks every gateway over it.
+   */
+  claims(server: string, session?: string): number {
+    if (session !== undefined) return this.options.sessionServer(session) ? 1 : 0;
+    return this.table.attribute(server).sessions;
+  }
+
+  /**
    * G5: the session whose own upstream connection runs its requests on `server`: an
    * `"isolation": "session"` server, on a multi-user gateway, for a 2025 session. A 2026-07-28
    * request has no session (its pseudo id lives one request), so it takes the shared connection,
