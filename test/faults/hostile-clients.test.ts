@@ -296,6 +296,26 @@ describe('G5: limits and token from the `serve` command line', () => {
     for (const secret of ['file-token-SECRET', 'hunter2-SECRET', 'KEY-SECRET']) expect(output).not.toContain(secret);
   });
 
+  it('G5: serve --limit initializeBurst=2 --limit initializePerMinute=1: the third initialize gets 429 with Retry-After', async () => {
+    const run = serve(['--http', '127.0.0.1:0', '--limit', 'initializeBurst=2', '--limit', 'initializePerMinute=1']);
+    try {
+      const url = (await waitFor(
+        () => /listening on (\S+)/.exec(run.out.stdout)?.[1],
+        'the gateway to listen',
+        20_000,
+      ))!;
+      expect((await raw(url, GOOD)).status).toBe(200);
+      expect((await raw(url, GOOD)).status).toBe(200);
+      const refused = await raw(url, GOOD);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      await waitFor(() => run.out.stderr.includes('limits initializePerMinute = 1'), 'the warning');
+    } finally {
+      run.child.kill('SIGTERM');
+      await run.exited;
+    }
+  });
+
   it('G5: serve --http 0.0.0.0:PORT without a token exits with a clear error before spawning anything', async () => {
     const run = serve(['--http', '0.0.0.0:0']);
     expect(await run.exited).toBe(1);
