@@ -48,7 +48,7 @@ import { failureOutcome } from './failure-outcome.js';
 import { missingCwd, redactConfigSecrets, writtenCommand } from './server-messages.js';
 import { callTimeoutOf, connectTimeoutOf, DEFAULT_CONNECT_TIMEOUT_MS } from './hub-options.js';
 import type { HubForwardOptions, HubOptions, ServerRequestHandler } from './hub-options.js';
-import { SessionConnections } from './session-connections.js';
+import { type HeldConnection, SessionConnections } from './session-connections.js';
 import { terminateProcesses } from './terminate.js';
 import { type NotificationListener, UpstreamTraffic } from './upstream-traffic.js';
 
@@ -56,7 +56,7 @@ export type { HubOptions, ServerRequestHandler } from './hub-options.js';
 
 export type { ReconnectOptions, ServerState, ServerStatus } from './server-state.js';
 
-type Ready = { connection: McpConnection; timeoutMs: number; rules: ToolRules };
+type Ready = { connection: McpConnection; timeoutMs: number; rules: ToolRules; done?: HeldConnection['done'] };
 
 export class McpHub {
   readonly catalog: Catalog;
@@ -222,13 +222,13 @@ export class McpHub {
     request: McpMessage,
     { session, ...options }: HubForwardOptions = {},
   ): Promise<Record<string, unknown>> {
-    const { connection, timeoutMs, done } = await this.connectionFor(server, session);
-    if (!connection.request) {
-      done?.();
+    if (!this.ready(server).connection.request)
       throw new UpstreamError(server, `cannot forward ${request.method} (its connection does not support it)`);
-    }
+    const { connection, timeoutMs, done } = await this.connectionFor(server, session);
     try {
-      return await connection.request(request, { ...options, timeoutMs });
+      const result = await connection.request!(request, { ...options, timeoutMs });
+      done?.(request); // G5: a session connection keeps what it subscribed to (session-connections.ts)
+      return result;
     } catch (error) {
       throw new UpstreamError(
         server,
@@ -277,7 +277,7 @@ export class McpHub {
    * G5: the connection a request runs on: the shared one (which must be ready: it feeds the
    * catalog), or for an `"isolation": "session"` server and a gateway session, that session's own.
    */
-  private async connectionFor(server: string, session?: string): Promise<Ready & { done?: () => void }> {
+  private async connectionFor(server: string, session?: string): Promise<Ready> {
     const shared = this.ready(server);
     if (session === undefined || !this.isolated.isolates(server)) return shared;
     const connectMs = connectTimeoutOf(this.entries.get(server)!.config, this.config.toolSearch, this.options);

@@ -12,6 +12,8 @@
  * - At most `sessionConnectionsPerServer` per server: the next session's request fails with an
  *   error naming that limit (a child process per session must not be unbounded).
  * - A session's `logging/setLevel` is sent to its own connections, and to each it opens later.
+ * - Resource subscriptions of the session are made on it: it is not idle while it holds one, and
+ *   a connection made again for the session (after a drop) subscribes to them again.
  * - Closed when unused for `sessionConnectionIdleMs` (never while a request runs on it), when its
  *   session closes, and when the server is stopped or the hub closes; a stdio server's process
  *   ends with it. A connection that drops is forgotten; the session's next request makes another.
@@ -20,7 +22,7 @@ import type { Limits } from '../core/limits.js';
 import type { ServerConfig } from './config.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import type { ConnectionFactory, McpConnection, McpConnectionEvents } from './connection.js';
+import type { ConnectionFactory, McpConnection, McpConnectionEvents, McpMessage } from './connection.js';
 import { withTimeout } from './deadlines.js';
 import { UpstreamError } from './errors.js';
 import type { UpstreamTraffic } from './upstream-traffic.js';
@@ -28,7 +30,8 @@ import type { UpstreamTraffic } from './upstream-traffic.js';
 /** A session's connection in use; `done()` when the request ended (starts the idle clock). */
 export interface HeldConnection {
   readonly connection: McpConnection;
-  done(): void;
+  /** `answered`: the request it ran, when the server answered it (a subscribe is remembered). Once only. */
+  done(answered?: McpMessage): void;
 }
 
 interface Held {
@@ -53,6 +56,8 @@ export class SessionConnections {
   private readonly byServer = new Map<string, Map<string, Held>>();
   /** session → the log level it asked for (what its connections are set to). */
   private readonly logLevels = new Map<string, string>();
+  /** `server\nsession` → resource URIs that session subscribed to there (kept across a drop). */
+  private readonly subscribed = new Map<string, Set<string>>();
   private readonly factory: ConnectionFactory;
   private readonly limits: SessionConnectionsOptions['limits'];
   private readonly logger: Logger;
@@ -82,7 +87,12 @@ export class SessionConnections {
     const entry = held;
     try {
       const connection = await held.ready;
-      return { connection, done: () => this.release(server, session, entry) };
+      let released = false;
+      const done = (answered?: McpMessage) => {
+        if (!released) this.release(server, session, entry, answered);
+        released = true;
+      };
+      return { connection, done };
     } catch (error) {
       entry.busy--;
       throw error;
@@ -112,12 +122,14 @@ export class SessionConnections {
   /** The gateway session closed: close its connections (and their processes). */
   async closeSession(session: string): Promise<void> {
     this.logLevels.delete(session);
+    for (const server of this.byServer.keys()) this.subscribed.delete(`${server}\n${session}`);
     await Promise.allSettled([...this.byServer.keys()].map((server) => this.evict(server, session)));
   }
 
   /** The server was stopped or reconfigured: close every session's connection to it. */
   async closeServer(server: string): Promise<void> {
     const sessions = [...(this.byServer.get(server)?.keys() ?? [])];
+    for (const session of sessions) this.subscribed.delete(`${server}\n${session}`);
     await Promise.allSettled(sessions.map((session) => this.evict(server, session)));
   }
 
@@ -149,6 +161,7 @@ export class SessionConnections {
       async () => {
         const level = this.logLevels.get(session);
         if (level !== undefined) await sendLogLevel(connection, level).catch(() => undefined);
+        await this.resubscribe(server, session, connection, connectTimeoutMs);
         return connection;
       },
       async (error: unknown) => {
@@ -179,16 +192,39 @@ export class SessionConnections {
     };
   }
 
-  private release(server: string, session: string, held: Held): void {
+  /** A connection made again for a session that held subscriptions there: they are made again. */
+  private async resubscribe(server: string, session: string, connection: McpConnection, timeoutMs: number) {
+    for (const uri of this.subscribed.get(`${server}\n${session}`) ?? []) {
+      await connection
+        .request?.({ method: 'resources/subscribe', params: { uri } }, { timeoutMs })
+        .catch((error: unknown) =>
+          this.logger.warn(`"${server}": resubscribing ${uri} failed: ${errorMessage(error)}`),
+        );
+    }
+  }
+
+  private release(server: string, session: string, held: Held, answered?: McpMessage): void {
     held.busy--;
+    const uris = this.track(`${server}\n${session}`, answered);
     const idleMs = this.limits.sessionConnectionIdleMs;
-    if (held.busy > 0 || idleMs <= 0) return;
+    if (held.busy > 0 || uris > 0 || idleMs <= 0) return;
     clearTimeout(held.idleTimer);
     held.idleTimer = setTimeout(() => {
       this.logger.debug(`"${server}": closing session ${session}'s connection, idle ${idleMs} ms`);
       void this.evict(server, session, held);
     }, idleMs);
     held.idleTimer.unref();
+  }
+
+  /** Remember an answered subscribe or unsubscribe; returns how many URIs the session holds there. */
+  private track(key: string, answered: McpMessage | undefined): number {
+    const uri = answered?.params?.['uri'];
+    const uris = this.subscribed.get(key) ?? new Set<string>();
+    if (typeof uri === 'string' && answered?.method === 'resources/subscribe') uris.add(uri);
+    if (typeof uri === 'string' && answered?.method === 'resources/unsubscribe') uris.delete(uri);
+    if (uris.size > 0) this.subscribed.set(key, uris);
+    else this.subscribed.delete(key);
+    return uris.size;
   }
 
   private async evict(server: string, session: string, only?: Held): Promise<void> {

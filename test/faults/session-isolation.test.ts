@@ -10,7 +10,7 @@ import { capableClient, type CapableClient } from '../gateway/fidelity-clients.j
 import { isAlive } from '../fixtures/spawned.js';
 
 const peer = { command: process.execPath, args: [PEER_SERVER] };
-const iso = { ...peer, isolation: 'session', roots: ['/srv/operator'] };
+const iso = { ...peer, isolation: 'session', roots: ['/srv/operator'], env: { PEER_TEMPLATES: 'peer://{x}' } };
 
 const pidOf = async (client: CapableClient) => Number((await client.call('mcp__iso__pid')).text);
 const endSession = async (client: CapableClient) => {
@@ -81,6 +81,21 @@ describe('G5 isolation "session": one upstream connection per HTTP session', () 
     expect(await level(alice)).toBe('debug');
   });
 
+  it('G5: a session subscribes on its own connection; an update from it reaches that session only', async () => {
+    const touch = async (client: CapableClient) => (await client.call('mcp__iso__touch', { uri: 'peer://a' })).text;
+    await alice.client.subscribeResource({ uri: 'peer://a' });
+    await bob.client.subscribeResource({ uri: 'peer://a' });
+    expect(await touch(alice)).toBe('["peer://a"]');
+    await waitFor(() => alice.updates.includes('peer://a'), "Alice's update");
+    await bob.client.ping();
+    expect(bob.updates).toEqual([]);
+    expect(await touch(bob)).toBe('["peer://a"]');
+    await waitFor(() => bob.updates.includes('peer://a'), "Bob's update");
+    expect(alice.updates).toEqual(['peer://a']);
+    await alice.client.unsubscribeResource({ uri: 'peer://a' });
+    expect(await touch(alice)).toBe('[]');
+  });
+
   it("G5: roots of a session's connection are the operator's, never the client's", async () => {
     const roots = (await alice.call('mcp__iso__roots')).text;
     expect(roots).toContain('file:///srv/operator');
@@ -132,6 +147,16 @@ describe('G5 isolation "session": idle connections are reaped', () => {
   afterAll(async () => {
     await dave?.close();
     await gateway?.close();
+  });
+
+  it('G5: a connection holding a subscription is not idle; once unsubscribed it is reaped', async () => {
+    await dave.client.subscribeResource({ uri: 'peer://kept' });
+    const holding = await pidOf(dave);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(isAlive(holding)).toBe(true);
+    expect((await dave.call('mcp__iso__touch', { uri: 'peer://kept' })).text).toBe('["peer://kept"]');
+    await dave.client.unsubscribeResource({ uri: 'peer://kept' });
+    await waitFor(() => !isAlive(holding), 'the connection, idle now, to be closed');
   });
 
   it("G5: a connection unused for sessionConnectionIdleMs is closed; the next call makes another, at the session's log level", async () => {

@@ -46,6 +46,18 @@ describe('G5 per-session connections in the hub', () => {
     expect(h.isolated.count('iso')).toBe(0);
   }, 30_000);
 
+  it("G5: a session connection that drops is made again on the session's next request, with its subscriptions", async () => {
+    const h = await hub(0);
+    await h.request('iso', { method: 'resources/subscribe', params: { uri: 'peer://x' } }, { session: 's1' });
+    const touch = async () => text(await h.callTool('iso', 'touch', { uri: 'peer://x' }, { session: 's1' }));
+    expect(await touch()).toBe('["peer://x"]');
+    const first = await pid(h, 's1');
+    process.kill(first, 'SIGKILL');
+    await waitFor(() => h.isolated.count('iso') === 0, 'the dropped connection to be forgotten');
+    expect(await touch()).toBe('["peer://x"]');
+    expect(await pid(h, 's1')).not.toBe(first);
+  }, 30_000);
+
   it("G5: a reload that removes the server ends its sessions' processes; closing a session ends its own", async () => {
     const h = await hub(0);
     const [one, two] = await Promise.all([pid(h, 's1'), pid(h, 's2')]);

@@ -83,10 +83,17 @@ export class GatewayProxy implements ProxyContext {
       isolates: (server) => this.upstream?.isolated?.isolates(server) ?? false,
     });
     this.notifications = new SessionNotifications(options.send, options.sendAll);
-    this.subscriptions = new Subscriptions(async (server, method, uri, sessionId) => {
-      const request = () => this.requestUpstream(server, { method, params: { uri } });
-      await (sessionId === undefined ? request() : this.router.attributed(server, sessionId, request));
-    }, options.subscriptionsPerSession);
+    this.subscriptions = new Subscriptions(
+      async (server, method, uri, sessionId, own) => {
+        // G5: on the session's own connection nothing needs attributing: what it sends is that session's.
+        if (own !== undefined)
+          return void (await this.requestUpstream(server, { method, params: { uri } }, { session: own }));
+        const request = () => this.requestUpstream(server, { method, params: { uri } });
+        await (sessionId === undefined ? request() : this.router.attributed(server, sessionId, request));
+      },
+      options.subscriptionsPerSession,
+      (server, sessionId) => this.router.ownConnection(server, sessionId),
+    );
     this.logging = new SessionLogging({
       setUpstreamLevel: (level) => this.setUpstreamLogLevel(level),
       send: (sessionId, params) => this.notifications.toSession(sessionId, { method: 'notifications/message', params }),
@@ -167,7 +174,7 @@ export class GatewayProxy implements ProxyContext {
   private async requestUpstream(
     server: string,
     request: McpMessage,
-    context?: ForwardContext,
+    context?: Partial<ForwardContext>,
   ): Promise<Record<string, unknown>> {
     if (!this.upstream) throw new ProxyError(ErrorCode.InvalidRequest, 'This gateway has no upstream MCP servers.');
     try {
@@ -182,8 +189,7 @@ export class GatewayProxy implements ProxyContext {
   private onUpstreamNotification(server: string, notification: McpMessage, session?: string): void {
     const params = notification.params ?? {};
     if (notification.method === 'notifications/resources/updated' && typeof params['uri'] === 'string') {
-      for (const { sessionId, uri } of this.subscriptions.recipients(server, params['uri'])) {
-        if (session !== undefined && sessionId !== session) continue;
+      for (const { sessionId, uri } of this.subscriptions.recipients(server, params['uri'], session)) {
         this.notifications.toSession(sessionId, { method: notification.method, params: { ...params, uri } });
       }
     } else if (notification.method === 'notifications/message') {

@@ -5,6 +5,8 @@
  * subscribed to. Changes for one (server, URI) run one after another, so a subscribe racing an
  * unsubscribe never leaves the upstream state wrong; a failed upstream subscribe records nothing.
  * When a server reconnects, the subscriptions sessions hold on it are made again upstream.
+ * G5: on an `"isolation": "session"` server a session subscribes on its own connection, alone:
+ * the key then names that session, and updates from that connection reach only it.
  */
 import { ProtocolErrorCode as ErrorCode } from '@modelcontextprotocol/server';
 import type { Route } from '../../mcp/aggregate.js';
@@ -17,11 +19,27 @@ export type SubscribeUpstream = (
   uri: string,
   /** The session whose request (or close) causes it: what the server logs meanwhile is its own. */
   sessionId: string | undefined,
+  /** G5: the session whose own upstream connection holds it (an `"isolation": "session"` server). */
+  own?: string,
 ) => Promise<void>;
 
+/**
+ * G5: the session whose subscriptions on `server` live on its own upstream connection (an
+ * `"isolation": "session"` server), if any: those are that session's alone, never shared.
+ */
+export type SubscriptionScope = (server: string, sessionId: string) => string | undefined;
+
+/** A subscription's key: the session owning the connection ('' for the shared one), server and URI. */
+interface Key {
+  readonly own: string | undefined;
+  readonly route: Route;
+  readonly text: string;
+}
+
 export class Subscriptions {
-  /** `server\nuri` → session → the URI that session subscribed to (an alias, or the same). */
+  /** key text → session → the URI that session subscribed to (an alias, or the same). */
   private readonly holders = new Map<string, Map<string, string>>();
+  private readonly keys = new Map<string, Key>();
   private readonly queues = new Map<string, Promise<unknown>>();
 
   /** G5: subscriptions held per session (`subscriptionsPerSession`). */
@@ -30,68 +48,90 @@ export class Subscriptions {
   constructor(
     private readonly upstream: SubscribeUpstream,
     private readonly maxPerSession: number = Number.POSITIVE_INFINITY,
+    private readonly scope: SubscriptionScope = () => undefined,
   ) {}
 
   subscribe(sessionId: string, clientUri: string, route: Route): Promise<void> {
-    return this.serialize(route, async () => {
-      const holders = this.holders.get(keyOf(route)) ?? new Map<string, string>();
+    const key = keyOf(route, this.scope(route.server, sessionId));
+    return this.serialize(key, async () => {
+      const holders = this.holders.get(key.text) ?? new Map<string, string>();
       if (!holders.has(sessionId) && (this.perSession.get(sessionId) ?? 0) >= this.maxPerSession)
         throw new ProxyError(
           ErrorCode.InvalidRequest,
           `This session holds ${this.maxPerSession} resource subscriptions, the limit (subscriptionsPerSession); unsubscribe first.`,
         );
-      if (holders.size === 0) await this.upstream(route.server, 'resources/subscribe', route.target, sessionId);
+      if (holders.size === 0) await this.send(key, 'resources/subscribe', sessionId);
       if (!holders.has(sessionId)) this.perSession.set(sessionId, (this.perSession.get(sessionId) ?? 0) + 1);
       holders.set(sessionId, clientUri);
-      this.holders.set(keyOf(route), holders);
+      this.holders.set(key.text, holders);
+      this.keys.set(key.text, key);
     });
   }
 
   unsubscribe(sessionId: string, route: Route): Promise<void> {
-    return this.serialize(route, async () => {
-      const holders = this.holders.get(keyOf(route));
-      if (!holders?.delete(sessionId)) return;
-      this.countDown(sessionId);
-      if (holders.size > 0) return;
-      this.holders.delete(keyOf(route));
-      await this.upstream(route.server, 'resources/unsubscribe', route.target, sessionId);
-    });
+    return this.unsubscribeKey(sessionId, keyOf(route, this.scope(route.server, sessionId)));
   }
 
-  /** The session closed: drop what it held (upstream unsubscribes when it was the last). */
+  /**
+   * The session closed: drop what it held (upstream unsubscribes when it was the last). What it
+   * held on its own connections goes without a word upstream: those close with the session.
+   */
   release(sessionId: string): void {
-    for (const [key, holders] of this.holders) {
+    for (const [text, holders] of this.holders) {
       if (!holders.has(sessionId)) continue;
-      const [server, target] = splitKey(key);
-      void this.unsubscribe(sessionId, { server, target }).catch(() => undefined);
+      const key = this.keys.get(text)!;
+      void this.unsubscribeKey(sessionId, key, key.own !== sessionId).catch(() => undefined);
     }
   }
 
-  /** Sessions to tell that `uri` of `server` changed, each with the URI it subscribed to. */
-  recipients(server: string, uri: string): Array<{ sessionId: string; uri: string }> {
-    const holders = this.holders.get(keyOf({ server, target: uri }));
+  /**
+   * Sessions to tell that `uri` of `server` changed, each with the URI it subscribed to.
+   * `own`: the update came on that session's own connection (G5), so only its subscription counts.
+   */
+  recipients(server: string, uri: string, own?: string): Array<{ sessionId: string; uri: string }> {
+    const holders = this.holders.get(keyOf({ server, target: uri }, own).text);
     return holders ? [...holders].map(([sessionId, clientUri]) => ({ sessionId, uri: clientUri })) : [];
   }
 
   /**
-   * The server (re)connected: a new upstream session knows none of the subscriptions sessions
-   * still hold, so each is made again. Resolves to the URIs that failed.
+   * The server's shared connection (re)connected: a new upstream session knows none of the
+   * subscriptions sessions still hold there, so each is made again. Resolves to the URIs that
+   * failed. (A session's own connection is the hub's to restore: src/mcp/session-connections.ts.)
    */
   async restore(server: string): Promise<string[]> {
     const failed: string[] = [];
-    const keys = [...this.holders.keys()].filter((key) => splitKey(key)[0] === server);
+    const keys = [...this.keys.values()].filter((key) => key.route.server === server && key.own === undefined);
     await Promise.all(
-      keys.map((key) => {
-        const [, target] = splitKey(key);
-        return this.serialize({ server, target }, async () => {
-          const holders = this.holders.get(key);
+      keys.map((key) =>
+        this.serialize(key, async () => {
+          const holders = this.holders.get(key.text);
           if (!holders?.size) return;
           const [only] = holders.size === 1 ? holders.keys() : [undefined];
-          await this.upstream(server, 'resources/subscribe', target, only);
-        }).catch(() => failed.push(target));
-      }),
+          await this.send(key, 'resources/subscribe', only);
+        }).catch(() => failed.push(key.route.target)),
+      ),
     );
     return failed;
+  }
+
+  private unsubscribeKey(sessionId: string, key: Key, upstream = true): Promise<void> {
+    return this.serialize(key, async () => {
+      const holders = this.holders.get(key.text);
+      if (!holders?.delete(sessionId)) return;
+      this.countDown(sessionId);
+      if (holders.size > 0) return;
+      this.holders.delete(key.text);
+      this.keys.delete(key.text);
+      if (upstream) await this.send(key, 'resources/unsubscribe', sessionId);
+    });
+  }
+
+  private send(
+    key: Key,
+    method: 'resources/subscribe' | 'resources/unsubscribe',
+    sessionId: string | undefined,
+  ): Promise<void> {
+    return this.upstream(key.route.server, method, key.route.target, sessionId, key.own);
   }
 
   private countDown(sessionId: string): void {
@@ -100,24 +140,22 @@ export class Subscriptions {
     else this.perSession.delete(sessionId);
   }
 
-  private serialize(route: Route, change: () => Promise<void>): Promise<void> {
-    const key = keyOf(route);
-    const next = (this.queues.get(key) ?? Promise.resolve()).catch(() => undefined).then(change);
-    this.queues.set(key, next);
+  private serialize(key: Key, change: () => Promise<void>): Promise<void> {
+    const next = (this.queues.get(key.text) ?? Promise.resolve()).catch(() => undefined).then(change);
+    this.queues.set(key.text, next);
     void next
       .finally(() => {
-        if (this.queues.get(key) === next) this.queues.delete(key);
+        if (this.queues.get(key.text) === next) this.queues.delete(key.text);
       })
       .catch(() => undefined);
     return next;
   }
 }
 
-function keyOf(route: Route): string {
-  return `${route.server}\n${route.target}`;
-}
-
-function splitKey(key: string): [string, string] {
-  const split = key.indexOf('\n');
-  return [key.slice(0, split), key.slice(split + 1)];
+function keyOf(route: Route, own: string | undefined): Key {
+  return {
+    own,
+    route: { server: route.server, target: route.target },
+    text: JSON.stringify([own ?? '', route.server, route.target]),
+  };
 }
