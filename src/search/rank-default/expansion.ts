@@ -1,7 +1,7 @@
 /** C6/C10 — the query side: weighted query terms, rare-word neighbours from the thesaurus, compound words split and joined. */
 import { words } from '../text.js';
 import { STOP_WORDS, SYNONYMS, stem } from '../vocabulary.js';
-import type { Thesaurus } from '../thesaurus.js';
+import type { Neighbour, Thesaurus } from '../thesaurus.js';
 import { indexTerms } from './tokenizer.js';
 import type { DefaultRankerOptions } from './options.js';
 
@@ -18,6 +18,30 @@ export interface RareWordExpander {
   compoundParts?(word: string): readonly string[] | undefined;
   /** Compound weights; none when absent. */
   readonly compounds?: DefaultRankerOptions['compounds'];
+  /**
+   * Memo of `joinedTerm`: the same word pairs recur across a task's clauses and across queries.
+   * Absent, computed each time.
+   */
+  joined?(first: string, second: string): string | null;
+  /** Memo of `takenNeighbours` per stem. Absent, computed each time. */
+  taken?(stem: string): readonly Neighbour[];
+}
+
+/** The stem of two adjacent query words written solid, when some tool of the catalog contains it; else null. */
+export function joinedTerm(expander: RareWordExpander, first: string, second: string): string | null {
+  const joined = stem(first + second);
+  return expander.df(joined) > 0 ? joined : null;
+}
+
+/** The first `neighbours` thesaurus neighbours of a rare stem that occur in the catalog (a neighbour no tool contains cannot score). */
+export function takenNeighbours(expander: RareWordExpander, stem: string): readonly Neighbour[] {
+  const list = expander.thesaurus.get(stem);
+  if (!list) return [];
+  const { neighbours } = expander.options;
+  const out: Neighbour[] = [];
+  for (let i = 0; i < list.length && out.length < neighbours; i++)
+    if (expander.df(list[i]!.term) > 0) out.push(list[i]!);
+  return out;
 }
 
 /**
@@ -90,9 +114,10 @@ export function addCompoundTerms(
   const content = raw.filter((w) => !STOP_WORDS.has(w));
   if (weights.join > 0) {
     for (let i = 0; i + 1 < content.length; i++) {
-      const joined = stem(content[i]! + content[i + 1]!);
-      if (expander.df(joined) > 0)
-        raise(terms, joined, weights.join, `joined ${content[i]} ${content[i + 1]}`, sources);
+      const joined = expander.joined
+        ? expander.joined(content[i]!, content[i + 1]!)
+        : joinedTerm(expander, content[i]!, content[i + 1]!);
+      if (joined !== null) raise(terms, joined, weights.join, `joined ${content[i]} ${content[i + 1]}`, sources);
     }
   }
   if (weights.split > 0 && expander.compoundParts) {
@@ -134,19 +159,13 @@ export function expandRareWords(
   expander: RareWordExpander,
   sources?: Map<string, string>,
 ): void {
-  const { weight, neighbours, maxDf, minStemLength } = expander.options;
+  const { weight, maxDf, minStemLength } = expander.options;
   const rare = new Set<string>();
   // Stems of one or two letters are fragments (base64 runs, "52N"), not words with neighbours.
   for (const s of stems) if (s.length >= minStemLength && expander.df(s) <= maxDf) rare.add(s);
   for (const s of rare) {
-    const list = expander.thesaurus.get(s);
-    if (!list) continue;
-    let taken = 0;
-    for (let i = 0; i < list.length && taken < neighbours; i++) {
-      const n = list[i]!;
-      // A neighbour no tool of this catalog contains cannot score: take the next one instead.
-      if (expander.df(n.term) === 0) continue;
-      taken++;
+    // A neighbour no tool of this catalog contains cannot score: the next one is taken instead.
+    for (const n of expander.taken ? expander.taken(s) : takenNeighbours(expander, s)) {
       const w = weight * n.similarity;
       if ((terms.get(n.term) ?? 0) < w) {
         terms.set(n.term, w);

@@ -18,7 +18,7 @@ import {
 import type { HitExplanation, TermEvidence } from '../explain.js';
 import { identifierParts, schemaParameters, sourceName, words } from '../text.js';
 import { stem } from '../vocabulary.js';
-import { shippedThesaurus, type Thesaurus } from '../thesaurus.js';
+import { type Neighbour, shippedThesaurus, type Thesaurus } from '../thesaurus.js';
 import { splitClauses } from './clauses.js';
 import { type Fields, Tokenizer, indexTerms } from './tokenizer.js';
 import { type DefaultRankerOptions, FIELD_NAMES, type FieldName } from './options.js';
@@ -28,7 +28,9 @@ import {
   MAX_COMPOUND_LENGTH,
   MIN_COMPOUND_LENGTH,
   type RareWordExpander,
+  joinedTerm,
   splitCompound,
+  takenNeighbours,
   weightedQueryTerms,
 } from './expansion.js';
 
@@ -114,7 +116,9 @@ export class DefaultIndex implements RankerIndex {
     };
     // Per index: a task's words come back in each of its clauses, and users repeat words.
     const parts = new Map<string, string[] | null>();
-    return {
+    const joins = new Map<string, Map<string, string | null>>();
+    const neighbours = new Map<string, readonly Neighbour[]>();
+    const expander: RareWordExpander = {
       options: expands ? options : { ...options, weight: 0 },
       compounds,
       compoundParts: (word) => {
@@ -135,7 +139,32 @@ export class DefaultIndex implements RankerIndex {
         return (thesaurus ??= explicit ?? shippedThesaurus());
       },
       df,
+      joined: (first, second) => {
+        // Two lookups by the words themselves: no joined string is built for a pair seen before.
+        let after = joins.get(first);
+        if (after === undefined) {
+          if (joins.size >= MAX_CACHED_COMPOUNDS) joins.clear();
+          joins.set(first, (after = new Map()));
+        }
+        let out = after.get(second);
+        if (out === undefined) {
+          out = joinedTerm(expander, first, second);
+          if (after.size >= MAX_CACHED_COMPOUNDS) after.clear();
+          after.set(second, out);
+        }
+        return out;
+      },
+      taken: (stem) => {
+        let out = neighbours.get(stem);
+        if (out === undefined) {
+          out = takenNeighbours(expander, stem);
+          if (neighbours.size >= MAX_CACHED_COMPOUNDS) neighbours.clear();
+          neighbours.set(stem, out);
+        }
+        return out;
+      },
     };
+    return expander;
   }
 
   private queryTerms(text: string, sources?: Map<string, string>, own?: string[]): Map<string, number> {
