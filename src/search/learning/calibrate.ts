@@ -127,7 +127,7 @@ const Z = 2;
 function recallAt(
   lexical: readonly RankedTool[],
   field: LearnedField,
-  fieldTools: readonly number[],
+  fieldTools: ArrayLike<number>,
   fieldScores: Float64Array,
   weight: number,
   gold: ReadonlySet<string>,
@@ -137,7 +137,8 @@ function recallAt(
   const scored = new Map<string, number>();
   for (const hit of lexical) scored.set(hit.name, hit.score / unit);
   if (weight > 0)
-    for (const d of fieldTools) {
+    for (let i = 0; i < fieldTools.length; i++) {
+      const d = fieldTools[i]!;
       const name = field.toolNames[d]!;
       scored.set(name, (scored.get(name) ?? 0) + (weight * fieldScores[d]!) / unit);
     }

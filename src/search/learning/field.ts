@@ -7,6 +7,8 @@
  * own replay decides (calibrate.ts), since on catalogs of look-alike tools the same words lead to
  * different tools and the field would only pull in the wrong twin.
  */
+import { words } from '../text.js';
+import { STOP_WORDS, stem } from '../vocabulary.js';
 import type { LearnedLog } from './log.js';
 
 const K1 = 1.2;
@@ -16,7 +18,8 @@ const B = 0.75;
 
 /** How the field scored one query: tools with a positive score, unordered. */
 export interface FieldScores {
-  readonly tools: readonly number[];
+  /** A view of the field's scratch list: valid until its next `score`. */
+  readonly tools: Int32Array;
   /** Indexed by tool; valid only at `tools`. */
   readonly scores: Float64Array;
 }
@@ -35,6 +38,11 @@ function isGeneric(df: number, tools: number): boolean {
 }
 
 const MIN_GENERIC_DF = 3;
+/** As `learnedTerms`: longer text is cut. */
+const MAX_QUERY_CHARS = 4_096;
+const MAX_CACHED_WORDS = 100_000;
+/** A term's postings are cut to its strongest tools beyond this many (see `truncate`). */
+const MAX_POSTINGS = 256;
 
 export class LearnedField {
   readonly toolNames: string[] = [];
@@ -49,12 +57,28 @@ export class LearnedField {
   private postTools: Int32Array[] = [];
   private postScores: Float64Array[] = [];
   private scratch = new Float64Array(0);
-  private touched: number[] = [];
+  /** Raw query word → its term id here, or -1 (stop word, or never logged): one lookup per word. */
+  private readonly wordIds = new Map<string, number>();
+  /** Per term: the stamp of the last query that used it (dedupes a query's terms). */
+  private termStamp = new Uint32Array(0);
+  private stamp = 0;
+  /** The tools the last `score` touched (the first `touchedCount`), so the next one resets only those. */
+  private touched = new Int32Array(0);
+  private touchedCount = 0;
 
-  constructor(log: LearnedLog, decay: (last: number) => number, present?: (tool: string) => boolean) {
+  /**
+   * `inPool` maps a logged tool name to the pool's own name string (undefined: not in the pool, left
+   * out); keying by the pool's strings makes the fusion's lookups by the ranker's names cheap.
+   */
+  constructor(
+    log: LearnedLog,
+    decay: (last: number) => number,
+    inPool: (tool: string) => string | undefined = (t) => t,
+  ) {
     const lengths: number[] = [];
     for (const [name, evidence] of log.entries()) {
-      if (present && !present(name)) continue;
+      const poolName = inPool(name);
+      if (poolName === undefined) continue;
       const counts = new Map<number, number>();
       let length = 0;
       for (const entry of evidence.entries.values()) {
@@ -67,7 +91,7 @@ export class LearnedField {
         length += w * entry.terms.length;
       }
       if (counts.size === 0) continue;
-      this.toolIndex.set(name, this.toolNames.push(name) - 1);
+      this.toolIndex.set(poolName, this.toolNames.push(poolName) - 1);
       this.tf.push(counts);
       lengths.push(length);
     }
@@ -82,6 +106,26 @@ export class LearnedField {
   /** The id of a term the field knows, else undefined. */
   termId(term: string): number | undefined {
     return this.termIds.get(term);
+  }
+
+  /**
+   * The ids of a query's terms the field knows, once each: the words as `learnedTerms` reads them
+   * (stop words dropped, stems), resolved through a per-word cache.
+   */
+  queryTerms(query: string): number[] {
+    const ids: number[] = [];
+    const stamp = ++this.stamp;
+    for (const word of words(query.slice(0, MAX_QUERY_CHARS))) {
+      let id = this.wordIds.get(word);
+      if (id === undefined) {
+        id = STOP_WORDS.has(word) ? -1 : (this.termIds.get(stem(word)) ?? -1);
+        if (this.wordIds.size < MAX_CACHED_WORDS) this.wordIds.set(word, id);
+      }
+      if (id < 0 || this.termStamp[id] === stamp) continue;
+      this.termStamp[id] = stamp;
+      ids.push(id);
+    }
+    return ids;
   }
 
   toolId(name: string): number | undefined {
@@ -112,7 +156,25 @@ export class LearnedField {
         this.postTools[t]![k] = tool;
         this.postScores[t]![k] = this.termScore(t, tf, this.length[tool]!);
       }
+    for (let t = 0; t < df.length; t++) if (df[t]! > MAX_POSTINGS) this.truncate(t);
     this.scratch = new Float64Array(n);
+    this.termStamp = new Uint32Array(df.length);
+    this.touched = new Int32Array(n);
+  }
+
+  /**
+   * Keep a common term's `MAX_POSTINGS` strongest tools: what the rest would get from it is small
+   * (a common word, diluted in a long learned text) and walking it is most of a query's cost.
+   */
+  private truncate(term: number): void {
+    const tools = this.postTools[term]!;
+    const scores = this.postScores[term]!;
+    const order = Array.from(tools, (_, k) => k)
+      .sort((a, b) => scores[b]! - scores[a]!)
+      .slice(0, MAX_POSTINGS);
+    order.sort((a, b) => a - b);
+    this.postTools[term] = Int32Array.from(order, (k) => tools[k]!);
+    this.postScores[term] = Float64Array.from(order, (k) => scores[k]!);
   }
 
   private termScore(term: number, tf: number, length: number): number {
@@ -127,30 +189,26 @@ export class LearnedField {
    */
   score(terms: readonly number[], held?: HeldOut): FieldScores {
     const scores = this.scratch;
-    for (const d of this.touched) scores[d] = 0;
-    const touched: number[] = [];
+    const touched = this.touched;
+    for (let k = 0; k < this.touchedCount; k++) scores[touched[k]!] = 0;
+    let count = 0;
     for (const t of terms) {
       const tools = this.postTools[t]!;
       const add = this.postScores[t]!;
       for (let k = 0; k < tools.length; k++) {
         const d = tools[k]!;
-        if (scores[d] === 0) touched.push(d);
+        if (scores[d] === 0) touched[count++] = d;
         scores[d]! += add[k]!;
       }
     }
-    this.touched = touched;
-    if (!held) return { tools: touched, scores };
-    for (const tool of held.tools) this.rescoreWithout(tool, terms, held, scores, touched);
-    return { tools: touched.filter((d) => scores[d]! > 0), scores };
+    if (held) for (const tool of held.tools) count = this.rescoreWithout(tool, terms, held, count);
+    this.touchedCount = count;
+    if (!held) return { tools: touched.subarray(0, count), scores };
+    return { tools: touched.slice(0, count).filter((d) => scores[d]! > 0), scores };
   }
 
-  private rescoreWithout(
-    tool: number,
-    terms: readonly number[],
-    held: HeldOut,
-    scores: Float64Array,
-    touched: number[],
-  ) {
+  /** Score `tool` as if `held` had not been logged; returns the new touched count. */
+  private rescoreWithout(tool: number, terms: readonly number[], held: HeldOut, count: number): number {
     const counts = this.tf[tool]!;
     const heldTerms = new Set(held.terms);
     const length = Math.max(0, this.length[tool]! - held.weight * held.terms.length);
@@ -159,7 +217,9 @@ export class LearnedField {
       const tf = (counts.get(t) ?? 0) - (heldTerms.has(t) ? held.weight : 0);
       if (tf > 1e-9 && this.postTools[t]!.length > 0) s += this.termScore(t, tf, length);
     }
-    if (scores[tool] === 0 && s > 0) touched.push(tool);
+    const scores = this.scratch;
+    if (scores[tool] === 0 && s > 0) this.touched[count++] = tool;
     scores[tool] = s;
+    return count;
   }
 }

@@ -41,55 +41,47 @@ export function learnedStrength(match: LearnedMatch, cap: number): number {
   return Math.min(cap, match.evidence);
 }
 
-/** The learned field's part of a query's fusion: its weight, each tool's raw score, its best tools. */
-export interface FieldLift {
-  readonly weight: number;
-  scoreOf(name: string): number;
-  /** The field's best tools for the query (those that may enter without a lexical match). */
-  readonly candidates: readonly string[];
-}
-
 export function fuseLearned(
   lexical: readonly RankedTool[],
   matches: readonly LearnedMatch[],
   limit: number,
   options: LearnedFusionOptions = DEFAULT_LEARNED_FUSION,
   accept?: (name: string) => boolean,
-  field?: FieldLift,
 ): LearnedHit[] {
   const top = lexical[0]?.score ?? 0;
-  // The field's scores are in the lexical score's units (both BM25-like): over the top lexical score.
   const unit = top > 0 ? top : 1;
-  const byTool = new Map(matches.map((m) => [m.tool, m]));
-  const lifts = new Map(matches.map((m) => [m.tool, options.weight * learnedStrength(m, options.cap)]));
-  const fieldLift = (name: string) => (field ? (field.weight * field.scoreOf(name)) / unit : 0);
+  const byTool = matches.length > 0 ? new Map(matches.map((m) => [m.tool, m])) : undefined;
+  const lift = (m: LearnedMatch) => options.weight * learnedStrength(m, options.cap);
   const scored = new Map<string, LearnedHit>();
-  for (const [i, hit] of lexical.entries()) {
-    const learned = byTool.get(hit.name);
-    const words = fieldLift(hit.name);
-    const score = hit.score / unit + (learned ? lifts.get(hit.name)! : 0) + words;
-    scored.set(hit.name, {
-      name: hit.name,
-      score,
-      lexicalRank: i + 1,
-      ...(learned && { learned }),
-      ...(words > 0 && { words }),
-    });
+  for (let i = 0; i < lexical.length; i++) {
+    const name = lexical[i]!.name;
+    const learned = byTool?.get(name);
+    scored.set(name, hitOf(name, lexical[i]!.score / unit, i + 1, learned, lift));
   }
   for (const m of matches) {
     if (scored.has(m.tool) || m.similarity < options.entry || (accept && !accept(m.tool))) continue;
-    const words = fieldLift(m.tool);
-    scored.set(m.tool, { name: m.tool, score: lifts.get(m.tool)! + words, learned: m, ...(words > 0 && { words }) });
+    scored.set(m.tool, hitOf(m.tool, 0, undefined, m, lift));
   }
-  if (field)
-    for (const name of field.candidates) {
-      if (scored.has(name) || (accept && !accept(name))) continue;
-      const words = fieldLift(name);
-      if (words > 0) scored.set(name, { name, score: words, words });
-    }
   return [...scored.values()]
     .sort((a, b) => b.score - a.score || (a.lexicalRank ?? 1e9) - (b.lexicalRank ?? 1e9))
     .slice(0, limit);
+}
+
+/** One fused hit: its lexical part plus the learned lift that moved it (only the keys that apply). */
+function hitOf(
+  name: string,
+  base: number,
+  lexicalRank: number | undefined,
+  learned: LearnedMatch | undefined,
+  lift: (m: LearnedMatch) => number,
+): LearnedHit {
+  const hit: { -readonly [K in keyof LearnedHit]: LearnedHit[K] } = { name, score: base };
+  if (lexicalRank !== undefined) hit.lexicalRank = lexicalRank;
+  if (learned) {
+    hit.score += lift(learned);
+    hit.learned = learned;
+  }
+  return hit;
 }
 
 /** The searcher's keyword path with a learned channel: a deeper lexical cut, re-scored and cut to `limit`. */
@@ -99,9 +91,8 @@ export function rankWithLearning(
   limit: number,
   options: LearnedFusionOptions = DEFAULT_LEARNED_FUSION,
   accept?: (name: string) => boolean,
-  field?: FieldLift,
 ): LearnedHit[] {
-  if (matches.length === 0 && (field === undefined || field.candidates.length === 0))
+  if (matches.length === 0)
     return lexicalSearch(limit).map((r, i) => ({ name: r.name, score: r.score, lexicalRank: i + 1 }));
-  return fuseLearned(lexicalSearch(Math.max(limit, options.depth)), matches, limit, options, accept, field);
+  return fuseLearned(lexicalSearch(Math.max(limit, options.depth)), matches, limit, options, accept);
 }

@@ -12,13 +12,8 @@ import type { RankedTool } from '../ranker.js';
 import { type Calibration, calibrateField, type LexicalFor, pastSearches } from './calibrate.js';
 import { DEFAULT_LEARNED_CHANNEL, LearnedChannel, type LearnedChannelOptions } from './channel.js';
 import { LearnedField } from './field.js';
-import {
-  DEFAULT_LEARNED_FUSION,
-  type FieldLift,
-  rankWithLearning,
-  type LearnedFusionOptions,
-  type LearnedHit,
-} from './fuse.js';
+import { DEFAULT_LEARNED_FUSION, rankWithLearning, type LearnedFusionOptions, type LearnedHit } from './fuse.js';
+import { rankWithField } from './fuse-field.js';
 import type { LearnedLog } from './log.js';
 import { learnedTerms } from './terms.js';
 
@@ -27,8 +22,6 @@ const SMALL_LOG = 2_000;
 const REBUILD_INTERVAL_MS = 2_000;
 /** The field's weight is replayed again once the log has grown (or shrunk) by this share. */
 const RECALIBRATE_SHARE = 0.1;
-/** The field's best tools that may enter a result without a lexical match. */
-const FIELD_CANDIDATES = 20;
 
 export interface LearnedRankingOptions {
   readonly channel?: Partial<LearnedChannelOptions>;
@@ -87,9 +80,9 @@ export class LearnedRanking {
       b.pool === pool &&
       (b.version === this.log.version || (this.log.entryCount >= SMALL_LOG && now - b.at < REBUILD_INTERVAL_MS));
     if (fresh) return b;
-    const names = new Set(pool.map((t) => t.name));
+    const names = new Map(pool.map((t) => [t.name, t.name]));
     const present = (tool: string) => names.has(tool);
-    const field = new LearnedField(this.log, this.decay(now), present);
+    const field = new LearnedField(this.log, this.decay(now), (tool) => names.get(tool));
     this.built = { field, present, version: this.log.version, pool, at: now };
     return this.built;
   }
@@ -129,45 +122,12 @@ export class LearnedRanking {
   ): LearnedHit[] {
     if (this.log.entryCount === 0) return rankWithLearning(lexicalSearch, [], limit, this.fusionOptions);
     const built = this.build(pool);
-    const terms = learnedTerms(query);
     const weight = this.fieldWeight(pool, built, lexicalFor);
-    const field = weight > 0 ? fieldLift(built.field, terms, weight) : undefined;
     // With the field on, a repeated intent is in its tool's learned words already; the kNN
     // channel (a walk over similar past searches, the dearer of the two) is the fallback.
-    const matches = weight === 0 ? this.channel(pool).matchTerms(terms) : [];
-    return rankWithLearning(lexicalSearch, matches, limit, this.fusionOptions, accept, field);
+    if (weight > 0)
+      return rankWithField(lexicalSearch, built.field, query, weight, limit, this.fusionOptions.depth, accept);
+    const matches = this.channel(pool).matchTerms(learnedTerms(query));
+    return rankWithLearning(lexicalSearch, matches, limit, this.fusionOptions, accept);
   }
-}
-
-/** The field's scores for a query as the fusion reads them; undefined when no query term was ever logged. */
-function fieldLift(field: LearnedField, terms: readonly string[], weight: number): FieldLift | undefined {
-  const ids: number[] = [];
-  for (const term of terms) {
-    const id = field.termId(term);
-    if (id !== undefined) ids.push(id);
-  }
-  if (ids.length === 0) return undefined;
-  const { tools, scores } = field.score(ids);
-  return {
-    weight,
-    scoreOf: (name) => {
-      const id = field.toolId(name);
-      return id === undefined ? 0 : scores[id]!;
-    },
-    candidates: topTools(tools, scores, FIELD_CANDIDATES).map((d) => field.toolNames[d]!),
-  };
-}
-
-/** The `k` best of `tools` by `scores`, best first (an insertion into a short sorted list). */
-function topTools(tools: readonly number[], scores: Float64Array, k: number): number[] {
-  const top: number[] = [];
-  for (const d of tools) {
-    const s = scores[d]!;
-    if (top.length === k && s <= scores[top[k - 1]!]!) continue;
-    let i = Math.min(top.length, k - 1);
-    while (i > 0 && scores[top[i - 1]!]! < s) i--;
-    top.splice(i, 0, d);
-    if (top.length > k) top.pop();
-  }
-  return top;
 }
