@@ -110,7 +110,9 @@ function measure(controller: Controller, maxBytes: number, over: (queuedBytes: n
  * `maxBytes - desiredSize`); past the cap the SDK's stream is cancelled and `over` is told.
  */
 export function capResponseBody(response: Response, maxBytes: number, over: (queuedBytes: number) => void): Response {
-  if (maxBytes <= 0 || response.body === null) return response;
+  // A JSON answer is one body already in memory: only a stream can grow while its client waits.
+  if (maxBytes <= 0 || response.body === null || !response.headers.get('content-type')?.includes('text/event-stream'))
+    return response;
   const source = response.body.getReader();
   const body = new ReadableStream<Uint8Array>(
     {
