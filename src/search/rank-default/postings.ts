@@ -12,6 +12,11 @@ export interface Postings {
   offsets: Int32Array;
   doc: Int32Array;
   weight: Float32Array;
+  /**
+   * Every weight ≥ 0 (always, unless options give a field a negative weight): then a tool's score
+   * only grows while postings are added, and the largest running sum is the largest final score.
+   */
+  nonNegative: boolean;
 }
 
 export function buildPostings(
@@ -65,7 +70,9 @@ export function buildPostings(
       weight[j] = (idf * tf * (k1 + 1)) / (tf + k1);
     }
   }
-  return { ids: termIds, offsets, doc, weight };
+  let nonNegative = true;
+  for (let j = 0; j < total && nonNegative; j++) nonNegative = weight[j]! >= 0;
+  return { ids: termIds, offsets, doc, weight, nonNegative };
 }
 
 /** Add `weight ×` each query term's postings into `scores`. */
@@ -137,6 +144,34 @@ export class TouchedSet {
       }
     }
     this.count = count;
+  }
+
+  /**
+   * `accumulate` that returns the largest score in `scores` among the tools it touched — read
+   * from the running sums, which only grow when the postings are non-negative (`nonNegative`;
+   * callers check), so no second pass over the touched tools is needed.
+   */
+  accumulateMax(postings: Postings, terms: ReadonlyMap<string, number>, scores: Float64Array): number {
+    const { ids, offsets, doc, weight } = postings;
+    const { list, mark } = this;
+    let count = this.count;
+    let max = 0;
+    for (const [term, w] of terms) {
+      const t = ids.get(term);
+      if (t === undefined) continue;
+      const end = offsets[t + 1]!;
+      for (let j = offsets[t]!; j < end; j++) {
+        const d = doc[j]!;
+        list[count] = d;
+        count += mark[d]! ^ 1;
+        mark[d] = 1;
+        const sum = scores[d]! + w * weight[j]!;
+        scores[d] = sum;
+        if (sum > max) max = sum;
+      }
+    }
+    this.count = count;
+    return max;
   }
 }
 

@@ -228,11 +228,15 @@ export class DefaultIndex implements RankerIndex {
     const { clauseScores, best, inClause, inAny } = (this.clauseBuffers ??= clauseBuffers(scores.length));
     const { list, mark } = inClause;
     for (let c = 0; c < clauses.length; c++) {
-      inClause.accumulate(this.postings, this.queryTerms(clauses[c]!), clauseScores);
+      const clauseTerms = this.queryTerms(clauses[c]!);
       let cmax = 0;
-      for (let a = 0; a < inClause.count; a++) {
-        const v = clauseScores[list[a]!]!;
-        if (v > cmax) cmax = v;
+      if (this.postings.nonNegative) cmax = inClause.accumulateMax(this.postings, clauseTerms, clauseScores);
+      else {
+        inClause.accumulate(this.postings, clauseTerms, clauseScores);
+        for (let a = 0; a < inClause.count; a++) {
+          const v = clauseScores[list[a]!]!;
+          if (v > cmax) cmax = v;
+        }
       }
       // One pass reads each tool's normalized clause score and empties the clause's buffers.
       for (let a = 0; a < inClause.count; a++) {
