@@ -156,14 +156,15 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     parseProfiles(config.profiles, config.source, Object.keys(config.servers)),
     hub.catalog,
     operations,
-    (catalog, profileOperations, name) => {
-      const profileLearner = learnerFor(name);
+    (catalog, profileOperations, profile) => {
+      const profileLearner = learnerFor(profile.name);
       return new ToolsearchGateway({
         searcher: embeddings
           ? embeddingGatewaySearcher(embeddings, catalog, logger, limits)
           : defaultGatewaySearcher(limits, profileLearner?.ranking),
         ...(profileLearner && { learner: profileLearner }),
         ...common,
+        servers: profile.servers,
         catalog,
         upstream: hub,
         logger,

@@ -68,6 +68,8 @@ export interface GatewayOptions {
   attributionGraceMs?: number;
   /** G5: resource subscriptions one session may hold. */
   subscriptionsPerSession?: number;
+  /** G9: a profile's servers: resources, prompts and completions of others are not listed or reached. */
+  servers?: readonly string[];
   /**
    * C13: learn from use — a search followed by a call of one of its results (or a select:) in the
    * same session teaches the default searcher. Every session's searches teach every session.
@@ -162,6 +164,7 @@ export class ToolsearchGateway {
       ...(options.subscriptionsPerSession !== undefined && {
         subscriptionsPerSession: options.subscriptionsPerSession,
       }),
+      ...(options.servers !== undefined && { servers: options.servers }),
     });
     this.calls = new ToolCalls({
       catalog: this.catalog,

@@ -65,6 +65,17 @@ interface Exposed<T> {
   route: Route;
 }
 
+/** G9: the servers a profile may see; absent: all. */
+export type Scope = ReadonlySet<string>;
+
+function inScope<T>(view: readonly Exposed<T>[], scope: Scope | undefined): T[] {
+  return (scope ? view.filter((e) => scope.has(e.route.server)) : view).map((e) => e.item);
+}
+
+function within(route: Route | undefined, scope: Scope | undefined): Route | undefined {
+  return route && (!scope || scope.has(route.server)) ? route : undefined;
+}
+
 export class McpAggregate {
   private readonly servers = new Map<string, ServerFeatures>();
   private readonly listeners = new Set<(kind: FeatureKind) => void>();
@@ -129,16 +140,21 @@ export class McpAggregate {
     };
   }
 
-  resources(): ExposedList<UpstreamResource> {
-    return { items: this.resourcesView.map((e) => e.item), generation: this.generations.resources };
+  /*
+   * G9: `scope` (a profile's servers) leaves out what other servers offer, in lists and routes
+   * alike: a profile's session neither sees nor reaches another team's resources and prompts.
+   */
+
+  resources(scope?: Scope): ExposedList<UpstreamResource> {
+    return { items: inScope(this.resourcesView, scope), generation: this.generations.resources };
   }
 
-  templates(): ExposedList<UpstreamResourceTemplate> {
-    return { items: this.templatesView.map((e) => e.item), generation: this.generations.resources };
+  templates(scope?: Scope): ExposedList<UpstreamResourceTemplate> {
+    return { items: inScope(this.templatesView, scope), generation: this.generations.resources };
   }
 
-  prompts(): ExposedList<UpstreamPrompt> {
-    return { items: this.promptsView.map((e) => e.item), generation: this.generations.prompts };
+  prompts(scope?: Scope): ExposedList<UpstreamPrompt> {
+    return { items: inScope(this.promptsView, scope), generation: this.generations.prompts };
   }
 
   /**
@@ -146,24 +162,27 @@ export class McpAggregate {
    * exposing that exact URI; else the first server (config order) with a matching template; else
    * the only server offering resources. Undefined: no server can be told apart.
    */
-  routeUri(uri: string): Route | undefined {
+  routeUri(uri: string, scope?: Scope): Route | undefined {
     const alias = this.parseAlias(uri);
-    if (alias) return alias;
+    if (alias) return within(alias, scope);
     const exact = this.resourcesView.find((e) => e.item.uri === uri);
-    if (exact) return exact.route;
+    if (exact) return within(exact.route, scope);
     if (this.uriProblem(uri) !== undefined) return undefined;
-    for (const { server, matcher } of this.matchers) if (matcher.matches(uri)) return { server, target: uri };
-    const offering = [...this.servers].filter(([, f]) => f.offersResources).map(([s]) => s);
+    for (const { server, matcher } of this.matchers)
+      if ((!scope || scope.has(server)) && matcher.matches(uri)) return { server, target: uri };
+    const offering = [...this.servers]
+      .filter(([s, f]) => f.offersResources && (!scope || scope.has(s)))
+      .map(([s]) => s);
     return offering.length === 1 ? { server: offering[0]!, target: uri } : undefined;
   }
 
   /** The server for a template a client names (completion of its arguments). */
-  routeTemplate(uriTemplate: string): Route | undefined {
-    return this.templatesView.find((e) => e.item.uriTemplate === uriTemplate)?.route;
+  routeTemplate(uriTemplate: string, scope?: Scope): Route | undefined {
+    return within(this.templatesView.find((e) => e.item.uriTemplate === uriTemplate)?.route, scope);
   }
 
-  routePrompt(name: string): Route | undefined {
-    return this.promptsView.find((e) => e.item.name === name)?.route;
+  routePrompt(name: string, scope?: Scope): Route | undefined {
+    return within(this.promptsView.find((e) => e.item.name === name)?.route, scope);
   }
 
   /** Called with the kind whose client-visible list changed (content, not just keys). */

@@ -31,7 +31,7 @@ export class Profiles {
     configs: readonly ProfileConfig[],
     source: Catalog,
     shared: Operations,
-    makeGateway: (catalog: Catalog, operations: Operations, name: string) => ToolsearchGateway,
+    makeGateway: (catalog: Catalog, operations: Operations, profile: ProfileConfig) => ToolsearchGateway,
   ) {
     this.list = configs.map((config) => {
       const view = profileCatalog(source, config.servers, config.includes);
@@ -45,7 +45,7 @@ export class Profiles {
         name: config.name,
         path: `${PROFILE_PATH_PREFIX}${config.name}`,
         servers: config.servers,
-        gateway: makeGateway(view.catalog, operations, config.name),
+        gateway: makeGateway(view.catalog, operations, config),
         ...(config.token !== undefined && { token: config.token }),
       };
     });

@@ -4,13 +4,14 @@
  * subscription table. The handlers depend on this, not on `GatewayProxy`, so the proxy can import
  * them without a cycle.
  */
-import type { McpAggregate } from '../../mcp/aggregate.js';
 import type { McpMessage } from '../../mcp/connection.js';
+import type { FeatureDirectory } from './feature-scope.js';
 import type { SessionExtra } from './server-requests.js';
 import type { Subscriptions } from './subscriptions.js';
 
 export interface ProxyContext {
-  readonly features: McpAggregate | undefined;
+  /** Upstream features this gateway may see (a profile: its servers' only). */
+  readonly features: FeatureDirectory | undefined;
   readonly subscriptions: Subscriptions;
   forward(
     sessionId: string,

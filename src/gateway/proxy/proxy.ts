@@ -15,13 +15,13 @@ import {
   type Server,
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
-import type { McpAggregate } from '../../mcp/aggregate.js';
 import type { McpMessage } from '../../mcp/connection.js';
 import { UpstreamError } from '../../mcp/errors.js';
 import { errorMessage } from '../../util/errors.js';
 import type { Logger } from '../../util/log.js';
 import { registerCompletionHandler } from './completions.js';
 import { type FanInMember, fanInFor, type UpstreamFanIn } from './fan-in.js';
+import { type FeatureDirectory, scopedFeatures } from './feature-scope.js';
 import { isUpstreamProxy, type UpstreamCaller, type UpstreamProxy } from '../ports.js';
 import type { ProxyContext } from './context.js';
 import { SessionLogging } from './logging.js';
@@ -56,6 +56,8 @@ export interface GatewayProxyOptions {
   attributionGraceMs?: number;
   /** Resource subscriptions one session may hold. */
   subscriptionsPerSession?: number;
+  /** G9: a profile's servers; what other servers offer besides tools is not this gateway's. */
+  servers?: readonly string[];
 }
 
 export class GatewayProxy implements ProxyContext {
@@ -66,6 +68,7 @@ export class GatewayProxy implements ProxyContext {
   readonly logging: SessionLogging;
   private readonly stop: Array<() => void> = [];
   private fanIn: UpstreamFanIn | undefined;
+  private readonly directory: FeatureDirectory | undefined;
   /** This gateway as the hub's fan-in knows it. */
   private readonly member: FanInMember = {
     claims: (server, session) => this.router.claims(server, session),
@@ -74,6 +77,7 @@ export class GatewayProxy implements ProxyContext {
 
   constructor(options: GatewayProxyOptions) {
     this.upstream = isUpstreamProxy(options.upstream) ? options.upstream : undefined;
+    this.directory = this.upstream && scopedFeatures(this.upstream.features, options.servers);
     const logger = options.logger;
     this.router = new RequestRouter({
       sessionServer: options.sessionServer,
@@ -116,8 +120,8 @@ export class GatewayProxy implements ProxyContext {
     logger.debug('gateway proxies resources, prompts, completions, logging and server requests');
   }
 
-  get features(): McpAggregate | undefined {
-    return this.upstream?.features;
+  get features(): FeatureDirectory | undefined {
+    return this.directory;
   }
 
   /** Register every non-tool handler on a session's Server. */
