@@ -60,6 +60,18 @@ describe('G5 isolation "session": one upstream connection per HTTP session', () 
     expect(alice.sampled).toEqual([]);
   });
 
+  it('G5: two sessions asked (elicitation) during their calls at once: each answers its own', async () => {
+    // On a shared connection two sessions in flight make the request unattributable (refused).
+    const [a, b] = await Promise.all([
+      alice.call('mcp__iso__ask', { message: 'question for Alice' }),
+      bob.call('mcp__iso__ask', { message: 'question for Bob' }),
+    ]);
+    expect(a.text).toBe('{"name":"user of Alice"}');
+    expect(b.text).toBe('{"name":"user of Bob"}');
+    expect(alice.elicited).toEqual(['question for Alice']);
+    expect(bob.elicited).toEqual(['question for Bob']);
+  });
+
   it("G5: logs of a call reach only its session, even while another session's call runs", async () => {
     const [, logged] = await Promise.all([
       bob.call('mcp__iso__hold', { ms: 300 }),
@@ -102,7 +114,7 @@ describe('G5 isolation "session": one upstream connection per HTTP session', () 
     expect(alice.rootsAsked).toEqual([]);
   });
 
-  it('G5: a 2026-07-28 request (no session) runs on the shared connection', async () => {
+  it('G5: a 2026-07-28 request (no session) runs on the shared connection; elicitation still reaches it (MRTR)', async () => {
     const modern = await eraClient('pin', new ModernTransport(new URL(gateway.http.url)));
     try {
       expect(modern.era).toBe('modern');
@@ -110,6 +122,11 @@ describe('G5 isolation "session": one upstream connection per HTTP session', () 
       expect(isAlive(pid)).toBe(true);
       expect(gateway.stack.hub.isolated.pids()).not.toContain(pid);
       expect(gateway.stack.hub.isolated.count('iso')).toBe(2);
+      // Its question reaches it as input_required (MRTR), as on any shared server.
+      expect((await modern.call('mcp__iso__ask', { message: 'question for 2026' })).text).toBe(
+        '{"name":"user of pin"}',
+      );
+      expect(modern.elicited).toEqual(['question for 2026']);
     } finally {
       await modern.close();
     }
