@@ -51,6 +51,9 @@ export interface LearningSpeed {
   /** The field off (the kNN channel alone: what a log the replay does not trust costs). */
   knnP50: number;
   knnMean: number;
+  /** CPU time per search (ms), p50: less sensitive than wall time to other processes on the machine. */
+  staticCpuP50: number;
+  learnedCpuP50: number;
   /** The field weight the replay chose for the synthetic log. */
   weight: number;
   queries: number;
@@ -76,19 +79,26 @@ export function measureLearningSpeed(rounds = 5): LearningSpeed {
   const a: number[] = [];
   const b: number[] = [];
   const c: number[] = [];
-  // Interleaved, so both see the same machine load.
+  const cpuA: number[] = [];
+  const cpuB: number[] = [];
+  // Interleaved, so both see the same machine load; CPU time beside wall time, since on a loaded
+  // machine the wall clock also counts the time the process waited for a core.
+  const timed = (searcher: ToolSearcher, q: string, wall: number[], cpu?: number[]) => {
+    const c0 = process.cpuUsage();
+    const t = performance.now();
+    searcher.search(pool, q);
+    wall.push(performance.now() - t);
+    const used = process.cpuUsage(c0);
+    cpu?.push((used.user + used.system) / 1000);
+  };
   for (let r = 0; r < rounds; r++)
     for (const q of list) {
-      let t = performance.now();
-      plain.search(pool, q);
-      a.push(performance.now() - t);
-      t = performance.now();
-      learned.search(pool, q);
-      b.push(performance.now() - t);
-      t = performance.now();
-      knn.search(pool, q);
-      c.push(performance.now() - t);
+      timed(plain, q, a, cpuA);
+      timed(learned, q, b, cpuB);
+      timed(knn, q, c);
     }
+  cpuA.sort((x, y) => x - y);
+  cpuB.sort((x, y) => x - y);
   a.sort((x, y) => x - y);
   b.sort((x, y) => x - y);
   c.sort((x, y) => x - y);
@@ -102,6 +112,8 @@ export function measureLearningSpeed(rounds = 5): LearningSpeed {
     staticMean: mean(a),
     learnedMean: mean(b),
     knnP50: percentile(c, 50),
+    staticCpuP50: percentile(cpuA, 50),
+    learnedCpuP50: percentile(cpuB, 50),
     knnMean: mean(c),
     weight: ranking.calibration?.weight ?? 0,
     queries: list.length,

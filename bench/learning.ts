@@ -16,6 +16,7 @@ import { parseKeywordQuery } from '../src/search/query.js';
 import type { ToolSpec } from '../src/core/tool.js';
 import { LearnedLog } from '../src/search/learning/log.js';
 import { LearnedRanking } from '../src/search/learning/learned-ranking.js';
+import { MIN_CHANNEL_REPLAYS } from '../src/search/learning/calibrate.js';
 import { distractorSet, loadSet, QUERY_SETS, type BenchSet, type LabelledQuery } from './datasets.js';
 import { evaluate, type RankIds } from './evaluate.js';
 import { f3, header } from './report.js';
@@ -50,6 +51,8 @@ interface Row {
   naive?: number;
   /** The learned field's weight the log's replay chose (0 = off). */
   weight?: number;
+  /** While the field is off: the kNN channel's replay verdict (helped/hurt) and whether it is used. */
+  channel?: string;
 }
 
 function usageLog(set: BenchSet, past: readonly LabelledQuery[]): LearnedLog {
@@ -110,6 +113,7 @@ function run(set: BenchSet): Row[] {
       learned: learnedR5,
       ...(naive && { naive: evaluate(future, naiveRanking(set, past)).all['R@5'] }),
       weight: learning.calibration?.weight ?? 0,
+      channel: channelVerdict(learning),
     });
   }
   return rows;
@@ -123,7 +127,7 @@ for (const name of setNames) {
   const setRows = run(set);
   rows.push(...setRows);
   console.error(
-    `${name}: ${setRows.map((r) => `F=${r.fraction} ${f3(r.static)}→${f3(r.learned)} w${r.weight}${r.naive !== undefined ? ` (naive ${f3(r.naive)})` : ''}`).join('  ')}`,
+    `${name}: ${setRows.map((r) => `F=${r.fraction} ${f3(r.static)}→${f3(r.learned)} w${r.weight} knn ${r.channel}${r.naive !== undefined ? ` (naive ${f3(r.naive)})` : ''}`).join('  ')}`,
   );
 }
 const worst = Math.min(...rows.map((r) => r.learned - r.static));
@@ -132,7 +136,7 @@ console.error(`worst learned − static: ${worst.toFixed(4)}  (${Date.now() - st
 const speed = process.argv.includes('--no-speed') ? undefined : measureLearningSpeed();
 if (speed)
   console.error(
-    `speed: p50 ${speed.staticP50.toFixed(3)} → ${speed.learnedP50.toFixed(3)} ms (+${pct(speed.learnedP50, speed.staticP50)}, w ${speed.weight}), field off ${speed.knnP50.toFixed(3)} (+${pct(speed.knnP50, speed.staticP50)}); mean ${speed.staticMean.toFixed(3)} → ${speed.learnedMean.toFixed(3)} ms`,
+    `speed: p50 ${speed.staticP50.toFixed(3)} → ${speed.learnedP50.toFixed(3)} ms (+${pct(speed.learnedP50, speed.staticP50)}, w ${speed.weight}), field off ${speed.knnP50.toFixed(3)} (+${pct(speed.knnP50, speed.staticP50)}); cpu p50 +${pct(speed.learnedCpuP50, speed.staticCpuP50)}; mean ${speed.staticMean.toFixed(3)} → ${speed.learnedMean.toFixed(3)} ms`,
   );
 
 function pct(a: number, b: number): string {
@@ -154,7 +158,9 @@ if (!process.argv.includes('--no-write')) {
     '(calibrate.ts): the latest 150 distinct logged searches are replayed leave-one-out at each weight of',
     '`FIELD_WEIGHTS` and the weight finding the most of their tools wins — only if it finds at least 2 more searches',
     'than it loses and passes a sign test at 2σ, else the field is off. "w" below is that choice. While the field is',
-    'off, the kNN channel (channel.ts: a past search with IDF cosine ≥ 0.35 lifts the tools it led to) is used instead.',
+    'off, the kNN channel (channel.ts: a past search with IDF cosine ≥ 0.35 lifts the tools it led to) is used instead,',
+    `replayed the same way: kept on while fewer than ${MIN_CHANNEL_REPLAYS} searches can be replayed (a young log) or where it clearly`,
+    'helps (the same bar as the field); otherwise off, and the search is the lexical one ("kNN" below: its verdict).',
     'Nothing is tuned per set: the replay sees only the log (the first F of the queries), never the evaluated rest.',
     '',
   );
@@ -175,6 +181,8 @@ if (!process.argv.includes('--no-write')) {
       `| learned, field off (the kNN channel alone) | ${speed.knnP50.toFixed(3)} | ${speed.knnMean.toFixed(3)} |`,
       `| overhead | +${pct(speed.knnP50, speed.staticP50)} | +${pct(speed.knnMean, speed.staticMean)} |`,
       '',
+      `CPU time per search (\`process.cpuUsage\`, p50): static ${speed.staticCpuP50.toFixed(3)} ms, learned (field) ${speed.learnedCpuP50.toFixed(3)} ms: +${pct(speed.learnedCpuP50, speed.staticCpuP50)}.`,
+      '',
       `Machine load during the run (\`uptime\`): ${loadAverage()}. The shared 2-core machine makes single runs noisy;`,
       'the interleaving keeps the ratio fair, not the absolute numbers.',
       '',
@@ -191,15 +199,21 @@ function loadAverage(): string {
     .join(', ')} on ${cpus().length} CPUs`;
 }
 
+function channelVerdict(learning: LearnedRanking): string {
+  const c = learning.calibration?.channel;
+  if (!c) return (learning.calibration?.weight ?? 0) > 0 ? '—' : 'on';
+  return `${c.on ? 'on' : 'off'} (+${c.helped}/−${c.hurt})`;
+}
+
 function table(rows: readonly Row[]): string {
   const out = [
-    '| set | F | logged | evaluated | static R@5 | learned R@5 | Δ | w |' + (naive ? ' naive R@5 |' : ''),
-    '|---|---|---|---|---|---|---|---|' + (naive ? '---|' : ''),
+    '| set | F | logged | evaluated | static R@5 | learned R@5 | Δ | w | kNN |' + (naive ? ' naive R@5 |' : ''),
+    '|---|---|---|---|---|---|---|---|---|' + (naive ? '---|' : ''),
   ];
   for (const r of rows) {
     const delta = r.learned - r.static;
     out.push(
-      `| ${r.set} | ${r.fraction} | ${r.logged} | ${r.evaluated} | ${f3(r.static)} | ${f3(r.learned)} | ${delta >= 0 ? '+' : ''}${f3(delta)} | ${r.weight ?? 0} |` +
+      `| ${r.set} | ${r.fraction} | ${r.logged} | ${r.evaluated} | ${f3(r.static)} | ${f3(r.learned)} | ${delta >= 0 ? '+' : ''}${f3(delta)} | ${r.weight ?? 0} | ${r.channel ?? ''} |` +
         (r.naive !== undefined ? ` ${f3(r.naive)} |` : ''),
     );
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calibrateField, pastSearches } from '../../src/search/learning/calibrate.js';
+import { calibrateField, pastSearches, replaysOf } from '../../src/search/learning/calibrate.js';
 import { LearnedField } from '../../src/search/learning/field.js';
 import { LearnedLog } from '../../src/search/learning/log.js';
 import { LearnedRanking } from '../../src/search/learning/learned-ranking.js';
@@ -67,7 +67,10 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
     const log = kitchenLog();
     const field = new LearnedField(log, () => 1);
     const searches = pastSearches(log, () => true);
-    const c = calibrateField(field, searches, lexicalFor(kitchen), () => 1, 30);
+    const c = calibrateField(
+      field,
+      replaysOf(searches, lexicalFor(kitchen), () => 1, 30),
+    );
     expect(c.replayed).toBe(15);
     expect(c.weight).toBeGreaterThan(0);
   });
@@ -114,10 +117,12 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
     const field = new LearnedField(log, () => 1);
     const c = calibrateField(
       field,
-      pastSearches(log, () => true),
-      lexicalFor(tools),
-      () => 1,
-      30,
+      replaysOf(
+        pastSearches(log, () => true),
+        lexicalFor(tools),
+        () => 1,
+        30,
+      ),
     );
     expect(c.weight).toBe(0);
   });
@@ -142,5 +147,26 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
     const r = new ToolSearcher({ learned: ranking }).search(pool, 'do we still have salt in the cupboard');
     expect(ranking.calibration).toBeUndefined();
     expect(r.matches).not.toContain('mcp__travel__trip');
+  });
+
+  it('C13: where the kNN channel would only pull in look-alikes, its replay turns it off and the order is the lexical one', () => {
+    const twins = ['gcd', 'math_gcd', 'number_theory_gcd', 'calc_gcd', 'gcd_v2', 'int_gcd', 'hcf', 'divisor_gcd'].map(
+      (name) => mcp('math', name, 'Greatest common divisor of two integers'),
+    );
+    const pool = poolOf([...twins, mcp('math', 'lcm', 'Least common multiple of two integers')]);
+    const log = new LearnedLog();
+    const now = Date.now();
+    for (let i = 0; i < 24; i++)
+      log.record({
+        query: `greatest common divisor of ${i + 2} and ${3 * i + 5}`,
+        tool: twins[i % 8]!.name,
+        at: now - i,
+      });
+    const ranking = new LearnedRanking(log);
+    const searcher = new ToolSearcher({ learned: ranking });
+    const query = 'greatest common divisor of 12 and 18';
+    expect(searcher.search(pool, query).matches).toEqual(new ToolSearcher().search(pool, query).matches);
+    expect(ranking.calibration?.weight).toBe(0);
+    expect(ranking.calibration?.channel?.on).toBe(false);
   });
 });

@@ -9,7 +9,9 @@
  * it off. One rule for every catalog; what differs is the evidence.
  */
 import type { RankedTool } from '../ranker.js';
+import type { LearnedChannel } from './channel.js';
 import type { LearnedField } from './field.js';
+import { fuseLearned, type LearnedFusionOptions } from './fuse.js';
 import type { LearnedLog } from './log.js';
 
 /** Candidate weights of the field (in units of the top lexical score). */
@@ -60,19 +62,36 @@ export function pastSearches(log: LearnedLog, present: (tool: string) => boolean
   return [...byKey.values()];
 }
 
-export function calibrateField(
-  field: LearnedField,
+/** One replayed search: the search, its lexical list and the weight one search of it carries now. */
+export interface Replay {
+  readonly search: PastSearch;
+  readonly lexical: readonly RankedTool[];
+  readonly gold: ReadonlySet<string>;
+  readonly weight: number;
+}
+
+/** The latest `CALIBRATION_SAMPLE` searches, each searched lexically once (both replays share them). */
+export function replaysOf(
   searches: readonly PastSearch[],
   lexicalFor: LexicalFor,
   decay: (last: number) => number,
   depth: number,
-): Calibration {
+): Replay[] {
   const latest = [...searches].sort((a, b) => b.last - a.last).slice(0, CALIBRATION_SAMPLE);
+  return latest.map((search) => ({
+    search,
+    lexical: lexicalFor(search.terms.join(' '), depth),
+    gold: new Set(search.tools),
+    weight: decay(search.last),
+  }));
+}
+
+export function calibrateField(field: LearnedField, replays: readonly Replay[]): Calibration {
   const found = FIELD_WEIGHTS.map(() => 0);
   const helped = FIELD_WEIGHTS.map(() => 0);
   const hurt = FIELD_WEIGHTS.map(() => 0);
   let replayed = 0;
-  for (const search of latest) {
+  for (const { search, lexical, gold, weight: searchWeight } of replays) {
     const tools = new Set<number>();
     for (const name of search.tools) {
       const id = field.toolId(name);
@@ -84,10 +103,7 @@ export function calibrateField(
       const id = field.termId(term);
       if (id !== undefined) terms.push(id);
     }
-    const held = { terms, tools, weight: decay(search.last) };
-    const scores = field.score(terms, held);
-    const lexical = lexicalFor(search.terms.join(' '), depth);
-    const gold = new Set(search.tools);
+    const scores = field.score(terms, { terms, tools, weight: searchWeight });
     const base = recallAt(lexical, field, scores.tools, scores.scores, 0, gold);
     for (const [k, weight] of FIELD_WEIGHTS.entries()) {
       const recall = k === 0 ? base : recallAt(lexical, field, scores.tools, scores.scores, weight, gold);
@@ -109,6 +125,51 @@ export function calibrateField(
     }
   }
   return { weight: FIELD_WEIGHTS[best]!, replayed, recall, helped, hurt };
+}
+
+/** The kNN channel's replay: how many replayed searches it helped and hurt, and whether to use it. */
+export interface ChannelVerdict {
+  readonly helped: number;
+  readonly hurt: number;
+  /** False once enough searches were replayed, unless it clearly helped (as the field's bar). */
+  readonly on: boolean;
+}
+
+/** Below this many replayed searches the kNN channel stays on: a young log's repeats are its use. */
+export const MIN_CHANNEL_REPLAYS = 20;
+
+/**
+ * Replays the kNN channel (each search held out of it) fused as the query path fuses it: kept on
+ * while the log is young or where it clearly helps (the field's bar); off (and free) otherwise.
+ */
+export function judgeChannel(
+  channel: LearnedChannel,
+  replays: readonly Replay[],
+  fusion: LearnedFusionOptions,
+): ChannelVerdict {
+  let helped = 0;
+  let hurt = 0;
+  for (const { search, lexical, gold, weight } of replays) {
+    const matches = channel.matchTerms(search.terms, { key: search.terms.join(' '), weight });
+    if (matches.length === 0) continue;
+    const base = hits(
+      lexical.slice(0, REPLAY_CUT).map((r) => r.name),
+      gold,
+    );
+    const fused = hits(
+      fuseLearned(lexical, matches, REPLAY_CUT, fusion).map((h) => h.name),
+      gold,
+    );
+    if (fused > base) helped++;
+    else if (fused < base) hurt++;
+  }
+  return { helped, hurt, on: replays.length < MIN_CHANNEL_REPLAYS || clearGain(helped - hurt, helped, hurt) };
+}
+
+function hits(names: readonly string[], gold: ReadonlySet<string>): number {
+  let n = 0;
+  for (const name of names) if (gold.has(name)) n++;
+  return n;
 }
 
 /**

@@ -41,6 +41,8 @@ export interface LearnedMatch {
 
 interface Doc {
   readonly tool: number;
+  /** The log entry's key (its terms joined): how a replay holds one search out. */
+  readonly key: string;
   readonly terms: readonly number[];
   readonly weight: number;
   readonly count: number;
@@ -73,11 +75,11 @@ export class LearnedChannel {
     for (const [name, evidence] of log.entries()) {
       if (present && !present(name)) continue;
       const tool = this.toolNames.push(name) - 1;
-      for (const entry of evidence.entries.values()) {
+      for (const [key, entry] of evidence.entries) {
         const age = Math.max(0, now - entry.last);
         const decay = decayMs > 0 ? 0.5 ** (age / decayMs) : 1;
         const terms = entry.terms.map((t) => this.intern(t));
-        this.docs.push({ tool, terms, weight: entry.count * decay, count: entry.count, norm: 0 });
+        this.docs.push({ tool, key, terms, weight: entry.count * decay, count: entry.count, norm: 0 });
       }
     }
     this.computeStatistics();
@@ -128,8 +130,11 @@ export class LearnedChannel {
     return this.matchTerms(learnedTerms(query));
   }
 
-  /** `match` for a query's learned terms (`learnedTerms`), when the caller has them already. */
-  matchTerms(terms: readonly string[]): LearnedMatch[] {
+  /**
+   * `match` for a query's learned terms (`learnedTerms`), when the caller has them already. With
+   * `held`, as if one search with that entry key (and decayed weight) had not been logged (a replay).
+   */
+  matchTerms(terms: readonly string[], held?: { readonly key: string; readonly weight: number }): LearnedMatch[] {
     if (this.docs.length === 0 || terms.length === 0) return [];
     const ids: number[] = [];
     let sq = 0;
@@ -143,13 +148,17 @@ export class LearnedChannel {
       }
     }
     try {
-      return this.scoreCandidates(ids, sq);
+      return this.scoreCandidates(ids, sq, held);
     } finally {
       for (const id of ids) this.queryWeight[id] = 0;
     }
   }
 
-  private scoreCandidates(ids: number[], querySq: number): LearnedMatch[] {
+  private scoreCandidates(
+    ids: number[],
+    querySq: number,
+    held: { readonly key: string; readonly weight: number } | undefined,
+  ): LearnedMatch[] {
     const gate = this.options.gate;
     const queryNorm = Math.sqrt(querySq);
     const minNorm = gate * queryNorm;
@@ -170,16 +179,18 @@ export class LearnedChannel {
         if (this.seen[d] === stamp) continue;
         this.seen[d] = stamp;
         const doc = this.docs[d]!;
+        const weight = held !== undefined && doc.key === held.key ? doc.weight - held.weight : doc.weight;
+        if (weight <= 1e-9) continue;
         let dot = 0;
         for (const t of doc.terms) dot += this.queryWeight[t]!;
         const similarity = dot / (doc.norm * queryNorm);
         if (similarity < gate) continue;
         const seen = best.get(doc.tool);
-        if (!seen) best.set(doc.tool, { similarity, searches: doc.weight, evidence: similarity * doc.weight });
+        if (!seen) best.set(doc.tool, { similarity, searches: weight, evidence: similarity * weight });
         else {
           seen.similarity = Math.max(seen.similarity, similarity);
-          seen.searches += doc.weight;
-          seen.evidence += similarity * doc.weight;
+          seen.searches += weight;
+          seen.evidence += similarity * weight;
         }
       }
     }

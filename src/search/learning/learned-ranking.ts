@@ -9,7 +9,15 @@
  */
 import type { ToolSpec } from '../../core/tool.js';
 import type { RankedTool } from '../ranker.js';
-import { type Calibration, calibrateField, type LexicalFor, pastSearches } from './calibrate.js';
+import {
+  type Calibration,
+  type ChannelVerdict,
+  calibrateField,
+  judgeChannel,
+  type LexicalFor,
+  pastSearches,
+  replaysOf,
+} from './calibrate.js';
 import { DEFAULT_LEARNED_CHANNEL, LearnedChannel, type LearnedChannelOptions } from './channel.js';
 import { LearnedField } from './field.js';
 import { DEFAULT_LEARNED_FUSION, rankWithLearning, type LearnedFusionOptions, type LearnedHit } from './fuse.js';
@@ -32,6 +40,11 @@ export interface LearnedRankingOptions {
   readonly now?: () => number;
 }
 
+interface Verdict {
+  readonly weight: number;
+  readonly channel: boolean;
+}
+
 interface Built {
   /** Built on first use: only while the field is off (see `rank`). */
   channel?: LearnedChannel;
@@ -48,7 +61,7 @@ export class LearnedRanking {
   private readonly now: () => number;
   private readonly fieldOn: boolean;
   private built: Built | undefined;
-  private calibrated: (Calibration & { entries: number }) | undefined;
+  private calibrated: (Calibration & { channel?: ChannelVerdict; entries: number }) | undefined;
 
   constructor(
     readonly log: LearnedLog,
@@ -60,8 +73,8 @@ export class LearnedRanking {
     this.fieldOn = options.field ?? true;
   }
 
-  /** The last replay's verdict on the learned field (undefined before the first). */
-  get calibration(): Calibration | undefined {
+  /** The last replay's verdict on the learned field and the kNN channel (undefined before the first). */
+  get calibration(): (Calibration & { readonly channel?: ChannelVerdict }) | undefined {
     return this.calibrated;
   }
 
@@ -92,20 +105,26 @@ export class LearnedRanking {
     return (last) => (halfLife > 0 ? 0.5 ** (Math.max(0, now - last) / halfLife) : 1);
   }
 
-  /** The field's weight for this pool, replaying the log when it has changed enough (needs `lexicalFor`). */
-  private fieldWeight(pool: readonly ToolSpec[], built: Built, lexicalFor: LexicalFor | undefined): number {
+  /**
+   * The replays' verdict for this pool (the field's weight, whether the kNN channel is used),
+   * replaying the log when it has changed enough; without `lexicalFor` (nothing to replay with) or
+   * with the field switched off, the field stays off and the kNN channel on.
+   */
+  private verdict(pool: readonly ToolSpec[], built: Built, lexicalFor: LexicalFor | undefined): Verdict {
+    if (!this.fieldOn || !lexicalFor) return { weight: 0, channel: true };
     const entries = this.log.entryCount;
     const c = this.calibrated;
     const stale = c === undefined || Math.abs(entries - c.entries) > RECALIBRATE_SHARE * c.entries;
-    if (!this.fieldOn) return 0;
-    if (stale && lexicalFor && built.field.size > 0) {
+    if (stale) {
       const names = new Set(pool.map((t) => t.name));
       const searches = pastSearches(this.log, (tool) => names.has(tool));
-      const decay = this.decay(this.now());
-      const result = calibrateField(built.field, searches, lexicalFor, decay, this.fusionOptions.depth);
-      this.calibrated = { ...result, entries };
+      const replays = replaysOf(searches, lexicalFor, this.decay(this.now()), this.fusionOptions.depth);
+      const field = calibrateField(built.field, replays);
+      // The kNN channel is only used while the field is off: judged only then.
+      const channel = field.weight > 0 ? undefined : judgeChannel(this.channel(pool), replays, this.fusionOptions);
+      this.calibrated = { ...field, ...(channel && { channel }), entries };
     }
-    return this.calibrated?.weight ?? 0;
+    return { weight: this.calibrated!.weight, channel: this.calibrated!.channel?.on ?? true };
   }
 
   /**
@@ -122,11 +141,13 @@ export class LearnedRanking {
   ): LearnedHit[] {
     if (this.log.entryCount === 0) return rankWithLearning(lexicalSearch, [], limit, this.fusionOptions);
     const built = this.build(pool);
-    const weight = this.fieldWeight(pool, built, lexicalFor);
+    const { weight, channel } = this.verdict(pool, built, lexicalFor);
     // With the field on, a repeated intent is in its tool's learned words already; the kNN
-    // channel (a walk over similar past searches, the dearer of the two) is the fallback.
+    // channel (a walk over similar past searches, the dearer of the two) is the fallback, and
+    // where its replay shows it does not help either, the search is the lexical one, at its cost.
     if (weight > 0)
       return rankWithField(lexicalSearch, built.field, query, weight, limit, this.fusionOptions.depth, accept);
+    if (!channel) return rankWithLearning(lexicalSearch, [], limit, this.fusionOptions);
     const matches = this.channel(pool).matchTerms(learnedTerms(query));
     return rankWithLearning(lexicalSearch, matches, limit, this.fusionOptions, accept);
   }
