@@ -127,7 +127,7 @@ for (const name of setNames) {
   const setRows = run(set);
   rows.push(...setRows);
   console.error(
-    `${name}: ${setRows.map((r) => `F=${r.fraction} ${f3(r.static)}→${f3(r.learned)} w${r.weight} knn ${r.channel}${r.naive !== undefined ? ` (naive ${f3(r.naive)})` : ''}`).join('  ')}`,
+    `${name}: ${setRows.map((r) => `F=${r.fraction} ${f3(r.static)}→${f3(r.learned)} (${r.learned - r.static >= 0 ? '+' : ''}${(r.learned - r.static).toFixed(4)}) w${r.weight} knn ${r.channel}${r.naive !== undefined ? ` (naive ${f3(r.naive)})` : ''}`).join('  ')}`,
   );
 }
 const worst = Math.min(...rows.map((r) => r.learned - r.static));

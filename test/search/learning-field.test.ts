@@ -169,4 +169,19 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
     expect(ranking.calibration?.weight).toBe(0);
     expect(ranking.calibration?.channel?.on).toBe(false);
   });
+
+  it('C13: a word used often for one tool and once for its companions points at the first', () => {
+    const log = new LearnedLog();
+    const tasks = ['cancer report', 'cnn tutorial', 'antd guide', 'baidu recon', 'nextjs notes'];
+    for (const [i, task] of tasks.entries()) {
+      log.record({ query: `${task} saved as markdown`, tool: 'write_file' });
+      log.record({ query: `${task} saved as markdown`, tool: `helper${i}` });
+    }
+    for (const city of ['oslo', 'lima', 'kyoto', 'cairo', 'quito', 'perth', 'riga'])
+      log.record({ query: `weather in ${city}`, tool: `forecast_${city}` });
+    const field = new LearnedField(log, () => 1);
+    const scored = field.score(field.queryTerms('a markdown file'));
+    const score = (name: string) => scored.scores[field.toolId(name)!]!;
+    expect(score('write_file')).toBeGreaterThan(score('helper0') * 1.5);
+  });
 });
