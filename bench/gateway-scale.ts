@@ -175,7 +175,7 @@ function main(): void {
     join(HERE, 'results', 'gateway-scale.md'),
     [
       header('Gateway per-request cost and memory by catalog size (issues 11, 24)', 'npx tsx bench/gateway-scale.ts'),
-      `One child process per catalog (Node with --expose-gc), one in-memory MCP session (SDK client ↔ gateway). Each request repeated ${ROUNDS} times on an unchanged catalog after a warm-up call with each query; mean **CPU** ms per request (user + system of the one process that holds client and gateway, so the whole round trip: client, SDK framing and validation, gateway; CPU rather than wall time because the 2-core machine ran other jobs at load 9–14). \`tool_search\` short = ${SHORT.length} keyword queries ("${SHORT[0]}", …), long = ${LONG.length} task sentences, in rotation. RSS/heap: the whole gateway process after the runs and a GC (catalog, search index, SDK, tsx). Machine: 2 cores shared with other jobs.`,
+      `One child process per catalog (Node with --expose-gc), one in-memory MCP session (SDK client ↔ gateway). Each request repeated ${ROUNDS} times on an unchanged catalog after a warm-up call with each query; mean **CPU** ms per request (user + system of the one process that holds client and gateway, so the whole round trip: client, SDK framing and validation, gateway; CPU rather than wall time because the 2-core machine runs other jobs: load 2–3 for the committed run, 8–14 in others, where the same rows read up to 40 % higher). \`tool_search\` short = ${SHORT.length} keyword queries ("${SHORT[0]}", …), long = ${LONG.length} task sentences, in rotation. RSS/heap: the whole gateway process after the runs and a GC (catalog, search index, SDK, tsx). Machine: 2 cores shared with other jobs.`,
       '',
       ...table,
       '',
