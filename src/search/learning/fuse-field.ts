@@ -8,8 +8,8 @@ import type { RankedTool } from '../ranker.js';
 import type { LearnedField } from './field.js';
 import type { LearnedHit } from './fuse.js';
 
-/** The field's best tools that may enter a result without a lexical match. */
-export const FIELD_CANDIDATES = 20;
+/** The field's best tools that may enter a result without a lexical match (at least the result's limit). */
+export const FIELD_CANDIDATES = 10;
 
 export function rankWithField(
   lexicalSearch: (depth: number) => readonly RankedTool[],
@@ -24,7 +24,7 @@ export function rankWithField(
   const scored = ids.length > 0 ? field.score(ids) : undefined;
   if (!scored || scored.tools.length === 0) return lexicalHits(lexicalSearch(limit));
   const { tools, scores } = scored;
-  const candidates = topK(tools, scores, FIELD_CANDIDATES);
+  const candidates = topK(tools, scores, Math.max(limit, FIELD_CANDIDATES));
   const lexical = lexicalSearch(Math.max(limit, depth));
   const top = lexical[0]?.score ?? 0;
   const unit = top > 0 ? top : 1;
@@ -50,11 +50,9 @@ export function rankWithField(
     words.push(lift);
   }
   // Best first; ties keep the lexical order, then the field's (the order they were pushed).
-  return topK(
-    Int32Array.from(total, (_, i) => i),
-    total,
-    limit,
-  ).map((i) => {
+  const all = new Int32Array(total.length);
+  for (let i = 0; i < all.length; i++) all[i] = i;
+  return topK(all, total, limit).map((i) => {
     const hit: { -readonly [K in keyof LearnedHit]: LearnedHit[K] } = { name: names[i]!, score: total[i]! };
     if (i < lexicalCount) hit.lexicalRank = i + 1;
     if (words[i]! > 0) hit.words = words[i]!;
