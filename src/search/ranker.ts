@@ -79,8 +79,13 @@ export function topKOf(
   const before = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
   for (let n = 0; n < indices.length; n++) {
     const i = indices[n]!;
-    if (!(scores[i]! > 0)) continue;
-    if (best.length === k && !before(i, best[k - 1]!)) continue;
+    const score = scores[i]!;
+    if (!(score > 0)) continue;
+    if (best.length === k) {
+      // Most candidates lose to the current k-th: one comparison, no call.
+      const last = scores[best[k - 1]!]!;
+      if (score < last || (score === last && i > best[k - 1]!)) continue;
+    }
     if (accept && !accept(names[i]!)) continue;
     let at = best.length;
     while (at > 0 && before(i, best[at - 1]!)) at--;
