@@ -76,6 +76,8 @@ export class LearnedField {
   private stamp = 0;
   /** The tools the last `score` touched (the first `touchedCount`), so the next one resets only those. */
   private touched = new Int32Array(0);
+  /** 1 for a tool in `touched`. */
+  private mark = new Uint8Array(0);
   private touchedCount = 0;
 
   /**
@@ -180,6 +182,7 @@ export class LearnedField {
     this.scratch = new Float64Array(n);
     this.termStamp = new Uint32Array(df.length);
     this.touched = new Int32Array(n);
+    this.mark = new Uint8Array(n);
   }
 
   /**
@@ -220,14 +223,21 @@ export class LearnedField {
   score(terms: readonly number[], held?: HeldOut): FieldScores {
     const scores = this.scratch;
     const touched = this.touched;
-    for (let k = 0; k < this.touchedCount; k++) scores[touched[k]!] = 0;
+    const mark = this.mark;
+    for (let k = 0; k < this.touchedCount; k++) {
+      scores[touched[k]!] = 0;
+      mark[touched[k]!] = 0;
+    }
     let count = 0;
     for (const t of terms) {
       const tools = this.postTools[t]!;
       const add = this.postScores[t]!;
       for (let k = 0; k < tools.length; k++) {
         const d = tools[k]!;
-        if (scores[d] === 0) touched[count++] = d;
+        // Listed once, without a branch (a branch here mispredicts on a third of the postings).
+        touched[count] = d;
+        count += 1 - mark[d]!;
+        mark[d] = 1;
         scores[d]! += add[k]!;
       }
     }
@@ -248,7 +258,10 @@ export class LearnedField {
       if (tf > 1e-9 && this.postTools[t]!.length > 0) s += this.termScore(t, tf, length) * this.concentration(t, tf);
     }
     const scores = this.scratch;
-    if (scores[tool] === 0 && s > 0) this.touched[count++] = tool;
+    if (this.mark[tool] === 0 && s > 0) {
+      this.mark[tool] = 1;
+      this.touched[count++] = tool;
+    }
     scores[tool] = s;
     return count;
   }
