@@ -72,10 +72,13 @@ export function topKOf(
   names: readonly string[],
   limit: number,
   accept?: (name: string) => boolean,
+  /** Receives the chosen indices, best first, when given. */
+  chosen?: number[],
 ): RankedTool[] {
   const k = Math.max(0, Math.floor(limit));
   if (k === 0) return [];
-  const best: number[] = []; // indices, best first; equal scores by index
+  const best: number[] = chosen ?? []; // indices, best first; equal scores by index
+  best.length = 0;
   const before = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
   for (let n = 0; n < indices.length; n++) {
     const i = indices[n]!;

@@ -197,3 +197,20 @@ export function postingWeight(postings: Postings, term: string, docIndex: number
   }
   return 0;
 }
+
+/** The clause pass's buffers: per-clause scores, each tool's best normalized clause score, and who is in them. */
+export interface ClauseBuffers {
+  clauseScores: Float64Array;
+  best: Float64Array;
+  inClause: TouchedSet;
+  inAny: TouchedSet;
+}
+
+export function clauseBuffers(n: number): ClauseBuffers {
+  return {
+    clauseScores: new Float64Array(n),
+    best: new Float64Array(n),
+    inClause: new TouchedSet(n),
+    inAny: new TouchedSet(n),
+  };
+}

@@ -22,7 +22,15 @@ import { type Neighbour, shippedThesaurus, type Thesaurus } from '../thesaurus.j
 import { splitClauses } from './clauses.js';
 import { type Fields, Tokenizer, indexTerms } from './tokenizer.js';
 import { type DefaultRankerOptions, FIELD_NAMES, type FieldName } from './options.js';
-import { type Postings, TouchedSet, accumulate, buildPostings, postingWeight } from './postings.js';
+import {
+  type ClauseBuffers,
+  type Postings,
+  TouchedSet,
+  accumulate,
+  buildPostings,
+  clauseBuffers,
+  postingWeight,
+} from './postings.js';
 import {
   MAX_CACHED_COMPOUNDS,
   MAX_COMPOUND_LENGTH,
@@ -56,7 +64,7 @@ export class DefaultIndex implements RankerIndex {
   private readonly serverCount: number;
   private scratch: Float64Array | undefined;
   /** What the scratch buffer holds: the text and terms of the last search (cleared by any other scoring). */
-  private lastScored: { text: string; terms: Map<string, number>; own: string[] } | undefined;
+  private lastScored: { text: string; terms: Map<string, number>; own: string[]; top: number[] } | undefined;
   /**
    * The tools with a nonzero score in the scratch buffer, once each: every pass after the postings
    * (server evidence, clause maximum, top k, re-zeroing) visits these, not the whole catalog, so a
@@ -175,8 +183,10 @@ export class DefaultIndex implements RankerIndex {
     const own: string[] = [];
     const terms = this.queryTerms(query.text, undefined, own);
     const scores = this.score(query.text, terms);
-    this.lastScored = { text: query.text, terms, own };
-    return topKOf(scores, this.touched.view(), this.names, limit, accept);
+    const top: number[] = [];
+    const hits = topKOf(scores, this.touched.view(), this.names, limit, accept, top);
+    this.lastScored = { text: query.text, terms, own, top };
+    return hits;
   }
 
   /**
@@ -362,7 +372,10 @@ export class DefaultIndex implements RankerIndex {
    * query word is where misses concentrate (bench/README.md, "Never empty-handed").
    */
   confidence(query: ParsedQuery, top: string): number {
-    const i = this.indexOf(top);
+    // The search just ranked this text (C12 follows it): its hits' indices are known, so the
+    // catalog-wide name map is not built for them (2–3 MB at 50k tools).
+    const last = this.lastScored?.text === query.text ? this.lastScored.top : undefined;
+    const i = last?.find((d) => this.names[d] === top) ?? this.indexOf(top);
     // The search just tokenized this text (C12 follows it): its own stems are reused.
     const stems = this.lastScored?.text === query.text ? this.lastScored.own : indexTerms(words(query.text));
     const own = [...new Set(stems)];
@@ -371,23 +384,6 @@ export class DefaultIndex implements RankerIndex {
     for (const term of own) if (postingWeight(this.postings, term, i) > 0) hit++;
     return hit >= 2 ? 1 : hit / own.length;
   }
-}
-
-/** The clause pass's buffers: per-clause scores, each tool's best normalized clause score, and who is in them. */
-interface ClauseBuffers {
-  clauseScores: Float64Array;
-  best: Float64Array;
-  inClause: TouchedSet;
-  inAny: TouchedSet;
-}
-
-function clauseBuffers(n: number): ClauseBuffers {
-  return {
-    clauseScores: new Float64Array(n),
-    best: new Float64Array(n),
-    inClause: new TouchedSet(n),
-    inAny: new TouchedSet(n),
-  };
 }
 
 /**
