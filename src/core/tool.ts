@@ -117,7 +117,11 @@ export function normalizeInputSchema(toolName: string, schema: JsonSchema | z.Zo
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new InvalidToolError(toolName, 'inputSchema must be a JSON object schema');
   }
-  const { $schema: _dialect, ...rest } = json as JsonSchema;
+  // Already in shape (an object schema without `$schema`): kept as given, not copied — a gateway
+  // holding 50,000 tools held 50,000 copies equal to their inputs.
+  const given = json as JsonSchema;
+  if (given.type === 'object' && !('$schema' in given) && isPlainProperties(given.properties)) return given;
+  const { $schema: _dialect, ...rest } = given;
   if (rest.type !== undefined && rest.type !== 'object') {
     throw new InvalidToolError(toolName, `inputSchema.type must be "object", got ${JSON.stringify(rest.type)}`);
   }
@@ -131,6 +135,12 @@ export function normalizeInputSchema(toolName: string, schema: JsonSchema | z.Zo
 }
 
 /** A1: build a validated tool spec. Throws InvalidToolError with the reason. */
+function isPlainProperties(properties: unknown): boolean {
+  return (
+    properties === undefined || (typeof properties === 'object' && properties !== null && !Array.isArray(properties))
+  );
+}
+
 export function defineTool(input: ToolInput): ToolSpec {
   if (typeof input.name !== 'string' || input.name.length === 0) {
     throw new InvalidToolError(String(input.name), 'a tool needs a non-empty string name');

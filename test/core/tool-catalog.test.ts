@@ -17,6 +17,15 @@ describe('A1 tool spec', () => {
     expect(tool.inputSchema.required).toEqual(['city']);
     expect(tool.origin).toEqual({ kind: 'local' });
   });
+  it('A1: an object schema already in shape is kept as given (50,000 tools, no 50,000 copies); one with $schema is copied without it', () => {
+    const schema = { type: 'object' as const, properties: { city: { type: 'string' } }, required: ['city'] };
+    expect(defineTool({ name: 'a', description: '', inputSchema: schema }).inputSchema).toBe(schema);
+    const withDialect = { $schema: 'https://json-schema.org/draft/2020-12/schema', ...schema };
+    const spec = defineTool({ name: 'b', description: '', inputSchema: withDialect });
+    expect(spec.inputSchema).not.toBe(withDialect);
+    expect(spec.inputSchema).toEqual(schema);
+  });
+
   it('A1: $schema is stripped from JSON Schema input and a missing schema becomes an empty object schema', () => {
     const a = defineTool({
       name: 'a',
