@@ -156,7 +156,9 @@ export class TouchedSet {
   /**
    * `accumulate` that returns the largest score in `scores` among the tools it touched — read
    * from the running sums, which only grow when the postings are non-negative (`nonNegative`;
-   * callers check), so no second pass over the touched tools is needed.
+   * callers check), so no second pass over the touched tools is needed. A twin of `accumulate`
+   * on purpose: this is the innermost loop of every search, and the main pass, which needs no
+   * maximum, should not pay for its compare.
    */
   accumulateMax(postings: Postings, terms: ReadonlyMap<string, number>, scores: Float64Array): number {
     const { ids, offsets, doc, weight } = postings;
