@@ -28,8 +28,9 @@ export function loadTools(set: string): ToolSpec[] {
   return [...loadCatalogFile(join(DATA_DIR, set, 'catalog.jsonl'), { warn: null }).tools];
 }
 
-export function loadSet(set: string): BenchSet {
-  const queriesPath = join(DATA_DIR, set, 'queries.jsonl');
+/** `split`: `queries` (the evaluation queries) or `train` (README §10: metatool and toollens only). */
+export function loadSet(set: string, split: 'queries' | 'train' = 'queries'): BenchSet {
+  const queriesPath = join(DATA_DIR, set, `${split}.jsonl`);
   const queries = existsSync(queriesPath)
     ? loadQueriesFile(queriesPath).map((q: QueryEntry, i) => ({
         qid: q.qid ?? String(i),

@@ -4,6 +4,9 @@
  * it), the rest evaluated; R@5 without (static) and with the learned channel, side by side, for
  * F ∈ {0.1, 0.25, 0.5}, the six sets and the distractor case. Writes bench/results/learning.md.
  * Options: --sets a,b  --no-write  --naive (also the naive variant: past queries appended to descriptions)
+ *   --split train --max-queries N: the protocol on a set's training split (data README §10:
+ *   metatool, toollens; N of its queries drawn with seed 11) instead of its evaluation queries —
+ *   where the learned field's constants may be checked without looking at the evaluation sets.
  *          --no-speed (skip the p50 overhead at 10k tools with a 50k-entry log)
  * Env: LEARN='{"gate":0.5,"weight":1,"depth":30}' overrides the channel/fusion options (iteration only).
  */
@@ -119,11 +122,15 @@ function run(set: BenchSet): Row[] {
   return rows;
 }
 
-const setNames = arg('sets')?.split(',') ?? [...QUERY_SETS, 'distractors'];
+const split = arg('split') === 'train' ? 'train' : 'queries';
+const maxQueries = arg('max-queries') !== undefined ? Number(arg('max-queries')) : undefined;
+const setNames =
+  arg('sets')?.split(',') ?? (split === 'train' ? ['metatool', 'toollens'] : [...QUERY_SETS, 'distractors']);
 const rows: Row[] = [];
 const started = Date.now();
 for (const name of setNames) {
-  const set = name === 'distractors' ? { ...distractorSet(), name: 'distractors' } : loadSet(name);
+  const set = name === 'distractors' ? { ...distractorSet(), name: 'distractors' } : loadSet(name, split);
+  if (maxQueries !== undefined) set.queries = shuffled(set.queries, 11).slice(0, maxQueries);
   const setRows = run(set);
   rows.push(...setRows);
   console.error(
@@ -143,7 +150,7 @@ function pct(a: number, b: number): string {
   return `${(((a - b) / b) * 100).toFixed(0)}%`;
 }
 
-if (!process.argv.includes('--no-write')) {
+if (!process.argv.includes('--no-write') && split === 'queries') {
   const lines = [header('Search that learns from use (C13)', `npm run bench:learning${naive ? ' -- --naive' : ''}`)];
   lines.push(
     'Protocol (issue 23): per set, the queries shuffled with seed 7 (mulberry32, Fisher–Yates: `bench/learning-split.ts`);',
