@@ -185,3 +185,23 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
     expect(score('write_file')).toBeGreaterThan(score('helper0') * 1.5);
   });
 });
+
+describe('C13: rebuilding a large log is rationed', () => {
+  it('C13: a changed large log waits at least 20× its last build time (≥ 2 s) before the next rebuild', () => {
+    const log = new LearnedLog();
+    for (let i = 0; i < 2_500; i++)
+      log.record({ query: `cook dish number${i} quickly`, tool: 'mcp__kitchen__suggest', at: i });
+    const lexical = createRanker('default').build(kitchen);
+    const search = (learned: LearnedRanking) =>
+      learned.rank(kitchen, 'cook', (depth) => lexical.search(parseKeywordQuery('cook'), depth), 5);
+    // A clock that does not move: an instant build keeps the 2 s interval.
+    const instant = new LearnedRanking(log, { now: () => 1_000 });
+    search(instant);
+    expect(instant.rebuildGapMs).toBe(2_000);
+    // A clock that moves 1 s every time it is read: the build measured at ≥ 1 s → ≥ 20 s.
+    let t = 0;
+    const slow = new LearnedRanking(log, { now: () => (t += 1_000) });
+    search(slow);
+    expect(slow.rebuildGapMs).toBeGreaterThanOrEqual(20_000);
+  });
+});

@@ -2,8 +2,10 @@
  * C13 — the searcher's view of a learned log: per pool, the kNN channel (a query like an earlier
  * search lifts the tools it led to) and the learned field (the words of earlier searches, per
  * tool), rebuilt when the log changes. A large log is rebuilt at most once per
- * `REBUILD_INTERVAL_MS` (its build is not free), a small one at once, so a search right after a
- * call already sees that call. The field's weight comes from replaying the log (calibrate.ts),
+ * `REBUILD_INTERVAL_MS`, and no sooner than its last build's time ÷ `REBUILD_SHARE` (a 50k-entry
+ * build takes a good part of a second, inside the search that triggers it: rebuilds may take at
+ * most that share of the time); a small one at once, so a search right after a call already sees
+ * that call. The field's weight comes from replaying the log (calibrate.ts),
  * redone when the log has grown by a tenth since; until a replay shows it helps, the field is off
  * and costs nothing.
  */
@@ -28,6 +30,8 @@ import { learnedTerms } from './terms.js';
 /** A log below this many entries is re-indexed on every change. */
 const SMALL_LOG = 2_000;
 const REBUILD_INTERVAL_MS = 2_000;
+/** At most this share of the time goes to rebuilding a large log's index (a 300 ms build waits 6 s). */
+const REBUILD_SHARE = 0.05;
 /** The field's weight is replayed again once the log has grown (or shrunk) by this share. */
 const RECALIBRATE_SHARE = 0.1;
 
@@ -61,6 +65,8 @@ export class LearnedRanking {
   private readonly now: () => number;
   private readonly fieldOn: boolean;
   private built: Built | undefined;
+  /** How long a large log's index is kept after a change: the interval, or longer after a slow build. */
+  private gapMs = REBUILD_INTERVAL_MS;
   private calibrated: (Calibration & { channel?: ChannelVerdict; entries: number }) | undefined;
 
   constructor(
@@ -78,6 +84,11 @@ export class LearnedRanking {
     return this.calibrated;
   }
 
+  /** How long a changed large log waits for its next rebuild (ms). */
+  get rebuildGapMs(): number {
+    return this.gapMs;
+  }
+
   /** The channel for this pool of deferred tools (only its tools take part). */
   channel(pool: readonly ToolSpec[]): LearnedChannel {
     const built = this.build(pool);
@@ -91,11 +102,12 @@ export class LearnedRanking {
     const fresh =
       b !== undefined &&
       b.pool === pool &&
-      (b.version === this.log.version || (this.log.entryCount >= SMALL_LOG && now - b.at < REBUILD_INTERVAL_MS));
+      (b.version === this.log.version || (this.log.entryCount >= SMALL_LOG && now - b.at < this.gapMs));
     if (fresh) return b;
     const names = new Map(pool.map((t) => [t.name, t.name]));
     const present = (tool: string) => names.has(tool);
     const field = new LearnedField(this.log, this.decay(now), (tool) => names.get(tool));
+    this.gapMs = Math.max(REBUILD_INTERVAL_MS, (this.now() - now) / REBUILD_SHARE);
     this.built = { field, present, version: this.log.version, pool, at: now };
     return this.built;
   }
