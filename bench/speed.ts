@@ -171,7 +171,15 @@ function searcherRows(): EntryRow[] {
     const pool: SearchPool = { tools, deferred: new Set(tools.map((t) => t.name)), pendingServers: [] };
     const searcher = new ToolSearcher();
     const mini = miniSearchRanker.build(tools);
-    for (const [label, list] of lists) {
+    // Issue 24: the weak-result path (C12 suggestions) should cost no more than the ranked one.
+    const sentences = lists[1]![1];
+    const weak = sentences.filter((q) => searcher.search(pool, q).lowConfidence === true);
+    const split: [string, string[]][] = [
+      [`long task sentences, weak results (C12 suggestions)`, weak],
+      [`long task sentences, confident results`, sentences.filter((q) => !weak.includes(q))],
+    ];
+    for (const [label, list] of [...lists, ...split]) {
+      if (list.length === 0) continue;
       const times = timeEach((q) => searcher.search(pool, q), list, 3);
       const miniTimes = timeEach((q) => mini.search(parseKeywordQuery(q), 5), list, 3);
       out.push({
