@@ -1,12 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/create.js';
-import { startHttpGateway, type RunningHttpGateway } from '../../src/gateway/transports/http/server.js';
-import { parseHubConfig } from '../../src/mcp/config.js';
+import { httpGateway, type HttpGatewayFixture } from '../fixtures/http-gateway.js';
 import { PEER_SERVER } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
 
@@ -29,27 +26,21 @@ async function httpPeer(json: boolean): Promise<{ url: string; child: ChildProce
 describe('G5 size caps for HTTP upstreams', () => {
   const LIMIT = 1024 * 1024;
   let peers: Array<{ url: string; child: ChildProcess }>;
-  let stack: GatewayStack;
-  let http: RunningHttpGateway;
+  let gateway: HttpGatewayFixture;
   let client: Client;
 
   beforeAll(async () => {
     peers = await Promise.all([httpPeer(false), httpPeer(true)]);
-    stack = await createGatewayFromConfig({
-      config: parseHubConfig({ mcpServers: { sse: { url: peers[0]!.url }, json: { url: peers[1]!.url } } }, 'test'),
-      gateway: { mode: 'never' },
-      limits: { upstreamMessageBytes: LIMIT },
-      hub: { reconnect: { initialDelayMs: 50, maxAttempts: 5 } },
-    });
-    http = await startHttpGateway(stack.gateway, { port: 0 });
-    await stack.hub.settled();
+    gateway = await httpGateway(
+      { sse: { url: peers[0]!.url }, json: { url: peers[1]!.url } },
+      { limits: { upstreamMessageBytes: LIMIT }, hub: { reconnect: { initialDelayMs: 50, maxAttempts: 5 } } },
+    );
     client = new Client({ name: 'cap', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    await client.connect(gateway.open());
   }, 30_000);
   afterAll(async () => {
     await client?.close();
-    await http?.close();
-    await stack?.close();
+    await gateway?.close();
     for (const peer of peers ?? []) {
       peer.child.kill();
       if (peer.child.exitCode === null) await once(peer.child, 'exit');

@@ -1,11 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/create.js';
-import { startHttpGateway, type RunningHttpGateway } from '../../src/gateway/transports/http/server.js';
-import { parseHubConfig } from '../../src/mcp/config.js';
 import { referenceServerConfig } from '../../src/mcp/defaults.js';
+import { httpGateway, type HttpGatewayFixture } from '../fixtures/http-gateway.js';
 import { waitFor } from '../fixtures/wait.js';
 
 const text = (result: unknown) =>
@@ -13,30 +10,24 @@ const text = (result: unknown) =>
 
 /** G5 — per-session bounds over real HTTP: subscriptions, total call time, failed servers per answer. */
 describe('G5 per-session bounds', () => {
-  let stack: GatewayStack;
-  let http: RunningHttpGateway;
+  let gateway: HttpGatewayFixture;
   let client: Client;
 
   beforeAll(async () => {
     const broken = Object.fromEntries(
       Array.from({ length: 8 }, (_, i) => [`gone${i}`, { command: `/nonexistent/toolsearch-server-${i}` }]),
     );
-    stack = await createGatewayFromConfig({
-      config: parseHubConfig({ mcpServers: { every: referenceServerConfig('everything'), ...broken } }, 'test'),
-      gateway: { mode: 'never' },
-      limits: { subscriptionsPerSession: 2, callTotalTimeoutMs: 1_500 },
-      hub: { reconnect: false },
-    });
-    http = await startHttpGateway(stack.gateway, { port: 0 });
-    await stack.hub.settled();
+    gateway = await httpGateway(
+      { every: referenceServerConfig('everything'), ...broken },
+      { limits: { subscriptionsPerSession: 2, callTotalTimeoutMs: 1_500 }, hub: { reconnect: false } },
+    );
     client = new Client({ name: 'bounds', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    await client.connect(gateway.open());
     await waitFor(async () => (await client.listResources()).resources.length >= 3, 'resources of every', 30_000);
   }, 40_000);
   afterAll(async () => {
     await client?.close();
-    await http?.close();
-    await stack?.close();
+    await gateway?.close();
   });
 
   it('G5: a session holds at most subscriptionsPerSession subscriptions', async () => {
@@ -64,7 +55,7 @@ describe('G5 per-session bounds', () => {
   });
 
   it('G5: a search answer names a few failed servers, then "… and N more; see the status page"', async () => {
-    await waitFor(() => stack.hub.catalog.failedServers.length === 8, 'the eight failures', 20_000);
+    await waitFor(() => gateway.stack.hub.catalog.failedServers.length === 8, 'the eight failures', 20_000);
     const answer = text(await client.callTool({ name: 'tool_search', arguments: { query: 'select:nothing_here' } }));
     expect(answer.match(/^- gone\d: /gm) ?? []).toHaveLength(5);
     expect(answer).toContain('- … and 3 more; see the status page');
@@ -73,26 +64,21 @@ describe('G5 per-session bounds', () => {
 
 describe('G5 refreshes per server: one in flight plus a dirty flag, a minimum gap', () => {
   const GAP_MS = 300;
-  let stack: GatewayStack;
-  let http: RunningHttpGateway;
+  let gateway: HttpGatewayFixture;
   let client: Client;
 
   beforeAll(async () => {
     const { PEER_SERVER } = await import('../fixtures/servers/index.js');
-    stack = await createGatewayFromConfig({
-      config: parseHubConfig({ mcpServers: { peer: { command: process.execPath, args: [PEER_SERVER] } } }, 'test'),
-      gateway: { mode: 'never' },
-      limits: { refreshMinGapMs: GAP_MS },
-    });
-    http = await startHttpGateway(stack.gateway, { port: 0 });
-    await stack.hub.settled();
+    gateway = await httpGateway(
+      { peer: { command: process.execPath, args: [PEER_SERVER] } },
+      { limits: { refreshMinGapMs: GAP_MS } },
+    );
     client = new Client({ name: 'flap', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    await client.connect(gateway.open());
   }, 30_000);
   afterAll(async () => {
     await client?.close();
-    await http?.close();
-    await stack?.close();
+    await gateway?.close();
   });
 
   /** How many tools/list requests the peer answered (it counts them). */

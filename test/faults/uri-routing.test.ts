@@ -1,9 +1,6 @@
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/create.js';
-import { startHttpGateway, type RunningHttpGateway } from '../../src/gateway/transports/http/server.js';
-import { parseHubConfig } from '../../src/mcp/config.js';
+import { httpGateway, type HttpGatewayFixture } from '../fixtures/http-gateway.js';
 import { PEER_SERVER } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
 
@@ -16,29 +13,25 @@ const peer = (templates: string[]) => ({
 
 /** G5 — resource routing over real HTTP against hostile templates and URIs. */
 describe('G5 URI routing: compiled templates, a linear matcher, URI limits', () => {
-  let stack: GatewayStack;
-  let http: RunningHttpGateway;
+  let gateway: HttpGatewayFixture;
   let client: Client;
   const warnings: string[] = [];
 
   beforeAll(async () => {
-    stack = await createGatewayFromConfig({
-      config: parseHubConfig(
-        {
-          mcpServers: {
-            evil: peer([HOSTILE_TEMPLATE, 'git://{+repo}/blob/{+path}']),
-            docs: peer(['doc://{id}']),
-          },
+    gateway = await httpGateway(
+      { evil: peer([HOSTILE_TEMPLATE, 'git://{+repo}/blob/{+path}']), docs: peer(['doc://{id}']) },
+      {
+        limits: { resourceUriChars: 4_096 },
+        logger: {
+          error: () => undefined,
+          warn: (m) => warnings.push(m),
+          info: () => undefined,
+          debug: () => undefined,
         },
-        'test',
-      ),
-      limits: { resourceUriChars: 4_096 },
-      logger: { error: () => undefined, warn: (m) => warnings.push(m), info: () => undefined, debug: () => undefined },
-    });
-    http = await startHttpGateway(stack.gateway, { port: 0 });
-    await stack.hub.settled();
+      },
+    );
     client = new Client({ name: 'uri', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    await client.connect(gateway.open());
     await waitFor(
       async () => (await client.listResourceTemplates()).resourceTemplates.length === 2,
       'both servers listed',
@@ -47,8 +40,7 @@ describe('G5 URI routing: compiled templates, a linear matcher, URI limits', () 
   }, 30_000);
   afterAll(async () => {
     await client?.close();
-    await http?.close();
-    await stack?.close();
+    await gateway?.close();
   });
 
   it('G5: a template with adjacent expressions is dropped with a warning; the others route', async () => {

@@ -10,7 +10,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   CallToolResultSchema,
   ElicitRequestSchema,
@@ -18,9 +17,7 @@ import {
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/create.js';
-import { startHttpGateway, type RunningHttpGateway } from '../../src/gateway/transports/http/server.js';
-import { parseHubConfig } from '../../src/mcp/config.js';
+import { httpGateway, type HttpGatewayFixture } from '../fixtures/http-gateway.js';
 
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/servers/conformance-server.mjs');
 
@@ -118,27 +115,19 @@ describe('conformance fixture over stdio', () => {
 });
 
 describe('G4 through the gateway (conformance fixture behind it): schemas and progress', () => {
-  let stack: GatewayStack;
-  let http: RunningHttpGateway;
+  let gateway: HttpGatewayFixture;
   let client: Client;
 
   beforeAll(async () => {
-    stack = await createGatewayFromConfig({
-      config: parseHubConfig(
-        { mcpServers: { conf: { command: process.execPath, args: [FIXTURE] } }, toolSearch: { mode: 'never' } },
-        'test',
-      ),
-    });
-    http = await startHttpGateway(stack.gateway, { port: 0 });
-    await stack.hub.settled();
+    // The fixture's default mode is `never`: every tool listed.
+    gateway = await httpGateway({ conf: { command: process.execPath, args: [FIXTURE] } });
     client = new Client({ name: 'progress-check', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    await client.connect(gateway.open());
   }, 60_000);
 
   afterAll(async () => {
     await client?.close();
-    await http?.close();
-    await stack?.close();
+    await gateway?.close();
   });
 
   it('keeps a JSON Schema 2020-12 input schema whole, its $schema included', async () => {
