@@ -6,10 +6,10 @@
  * (`toolsearch learned forget` while a gateway runs), the file's log is taken and this process's
  * unsaved changes are applied on top, so neither side's changes are lost.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
 import { LearnedLog, type LearnedLogLimits } from '../search/learning/log.js';
 import { applyLearnedOp, type LearnedOp } from '../search/learning/ops.js';
+import { writeStateFileSync } from '../mcp/state-dir.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 
@@ -68,16 +68,8 @@ export class LearnedFileStore implements LearnedPersistence {
   }
 
   save(log: LearnedLog): void {
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-    const temporary = `${this.path}.${process.pid}.${Date.now()}.tmp`;
-    try {
-      writeFileSync(temporary, JSON.stringify(log.toJSON()), { mode: 0o600 });
-      renameSync(temporary, this.path);
-      this.seen = fileIdentity(this.path);
-    } catch (error) {
-      rmSync(temporary, { force: true });
-      throw error;
-    }
+    writeStateFileSync(this.path, JSON.stringify(log.toJSON()));
+    this.seen = fileIdentity(this.path);
   }
 }
 

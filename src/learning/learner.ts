@@ -74,11 +74,9 @@ export class Learner {
   /** Drop evidence of tools whose input schema is no longer the one it was learned under. */
   checkSchemas(tools: readonly ToolSpec[]): void {
     const at = Date.now();
-    for (const tool of tools) {
-      const schema = this.log.evidence(tool.name)?.schema;
-      if (schema !== undefined && schema !== schemaFingerprint(tool))
+    for (const tool of tools)
+      if (this.log.schemaChanged(tool.name, schemaFingerprint(tool)))
         this.apply({ kind: 'forget', tool: tool.name, at });
-    }
   }
 
   /** Forget one tool's evidence (or all of it); how many tools had some. */

@@ -7,6 +7,7 @@
  * Files are written owner-only (0600, directory 0700) through a rename, so a reader in another
  * process sees the old file or the new one, never half of one.
  */
+import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -28,13 +29,35 @@ export async function readStateFile<T>(path: string): Promise<T | undefined> {
 
 let writes = 0;
 
+/** A temporary file beside `path` (same directory, so the rename is atomic), unique in this process. */
+function temporaryFor(path: string): string {
+  return `${path}.${process.pid}.${++writes}.tmp`;
+}
+
 /** Write JSON owner-only, atomically (temp file in the same directory, then rename). */
 export async function writeStateFile(path: string, value: unknown): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const temp = `${path}.${process.pid}.${++writes}.tmp`;
+  const temp = temporaryFor(path);
   await writeFile(temp, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
   // The mode given to writeFile is masked by the umask; make sure.
   await chmod(temp, 0o600);
   await rename(temp, path);
+}
+
+/**
+ * `text` written the same way (owner-only, temp file then rename), synchronously: for a store
+ * that must have written when it returns. A failed write leaves no temporary file behind.
+ */
+export function writeStateFileSync(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const temp = temporaryFor(path);
+  try {
+    writeFileSync(temp, text, { mode: 0o600 });
+    chmodSync(temp, 0o600);
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
 }

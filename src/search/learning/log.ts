@@ -165,10 +165,15 @@ export class LearnedLog {
     this.version++;
   }
 
+  /** Whether `tool` has evidence learned under another input schema than `schema`. */
+  schemaChanged(tool: string, schema: string): boolean {
+    const learnedUnder = this.tools.get(tool)?.schema;
+    return learnedUnder !== undefined && learnedUnder !== schema;
+  }
+
   /** Drop a tool's evidence when its schema is no longer the one it was learned under. */
   checkSchema(tool: string, schema: string): void {
-    const evidence = this.tools.get(tool);
-    if (evidence?.schema !== undefined && evidence.schema !== schema) this.forget(tool);
+    if (this.schemaChanged(tool, schema)) this.forget(tool);
   }
 
   toJSON(): LearnedLogJson {
