@@ -12,11 +12,13 @@ export {
 } from './query.js';
 export {
   type Embedder,
+  type LexicalScores,
   type RankedTool,
   type Ranker,
   type RankerContext,
   type RankerIndex,
   type RankerName,
+  type ScoreBoost,
   type ServerSuggestion,
   topK,
 } from './ranker.js';
@@ -59,6 +61,8 @@ export {
   LearnedRanking,
   type LearnedRankingOptions,
   type LearnedRecord,
+  type LexicalFor,
+  type LexicalSource,
 } from './learning/index.js';
 export { parseThesaurus, shippedThesaurus, type Thesaurus, type Neighbour } from './thesaurus.js';
 export { formatFailedServers } from './server-failures.js';

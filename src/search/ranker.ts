@@ -27,6 +27,42 @@ export interface RankerIndex {
    * query's own words the tool matches. Below the searcher's threshold the result lists servers.
    */
   confidence?(query: ParsedQuery, top: string): number;
+  /**
+   * C13: the score the last `search` gave every tool (0 where its words matched none), by position
+   * in `names`; valid until the next search on this index. A learned boost is then fused with every
+   * tool's own score, not only with the top of the list.
+   */
+  lastScores?(): LexicalScores | undefined;
+  /**
+   * C13: `search` with `boost` added to the tools' scores before the cut (the learned field): the
+   * sum is exact for every tool, at the cost of the boost's own postings.
+   */
+  searchBoosted?(
+    query: ParsedQuery,
+    limit: number,
+    boost: ScoreBoost,
+    accept?: (name: string) => boolean,
+  ): RankedTool[];
+}
+
+/**
+ * Evidence from outside an index added to its scores before the cut. `add` receives the query's own
+ * index terms (stems, stop words dropped) and the index's tool names, adds into `scores` by
+ * position, and lists with `touch.add` each tool it raises (the query's words may not reach it).
+ */
+export interface ScoreBoost {
+  add(
+    terms: readonly string[],
+    names: readonly string[],
+    scores: Float64Array,
+    touch: { add(position: number): void },
+  ): void;
+}
+
+/** Every tool's score from one search, by position in `names`. */
+export interface LexicalScores {
+  readonly scores: ArrayLike<number>;
+  readonly names: readonly string[];
 }
 
 export interface ServerSuggestion {
@@ -59,10 +95,6 @@ export interface Embedder {
 }
 
 /**
- * Top `limit` of scored candidates, best first; ties keep pool order (lower index first).
- * A bounded insertion list: O(n × limit) worst case, O(n) in practice since most scores lose.
- */
-/**
  * `topK` over the listed indices only (any order, each once): the same result as a full scan, ties
  * going to the lower index, at the cost of the tools a query touched instead of the whole catalog.
  */
@@ -79,25 +111,36 @@ export function topKOf(
   if (k === 0) return [];
   const best: number[] = chosen ?? []; // indices, best first; equal scores by index
   best.length = 0;
-  const before = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
+  // The k-th's score and index, kept in locals: most candidates lose to it on one comparison.
+  let lastScore = 0;
+  let lastIndex = -1;
   for (let n = 0; n < indices.length; n++) {
     const i = indices[n]!;
     const score = scores[i]!;
     if (!(score > 0)) continue;
-    if (best.length === k) {
-      // Most candidates lose to the current k-th: one comparison, no call.
-      const last = scores[best[k - 1]!]!;
-      if (score < last || (score === last && i > best[k - 1]!)) continue;
-    }
+    if (best.length === k && (score < lastScore || (score === lastScore && i > lastIndex))) continue;
     if (accept && !accept(names[i]!)) continue;
     let at = best.length;
-    while (at > 0 && before(i, best[at - 1]!)) at--;
+    while (at > 0) {
+      const j = best[at - 1]!;
+      const other = scores[j]!;
+      if (score < other || (score === other && i > j)) break;
+      at--;
+    }
     best.splice(at, 0, i);
     if (best.length > k) best.pop();
+    if (best.length === k) {
+      lastIndex = best[k - 1]!;
+      lastScore = scores[lastIndex]!;
+    }
   }
   return best.map((i) => ({ name: names[i]!, score: scores[i]! }));
 }
 
+/**
+ * Top `limit` of scored candidates, best first; ties keep pool order (lower index first).
+ * A bounded insertion list: O(n × limit) worst case, O(n) in practice since most scores lose.
+ */
 export function topK(
   scores: ArrayLike<number>,
   names: readonly string[],

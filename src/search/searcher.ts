@@ -17,6 +17,7 @@ import { toolNameParts, wordBoundaryPattern } from './text.js';
 import type { HitExplanation } from './explain.js';
 import type { LearnedRanking } from './learning/learned-ranking.js';
 import type { LearnedHit } from './learning/fuse.js';
+import type { LexicalSource } from './learning/lexical.js';
 import { isLowConfidence, suggestServers } from './suggest.js';
 import { PoolFacts } from './pool-facts.js';
 import { PoolNames } from './pool-names.js';
@@ -295,8 +296,14 @@ export class ToolSearcher {
     const search = (depth: number) => rankerIndex.search(query, depth, accept);
     if (!this.learned) return search(limit);
     // The log's replay (the learned field's weight) searches past queries with the same ranker.
-    const lexicalFor = (text: string, depth: number) => rankerIndex.search(parseKeywordQuery(text), depth);
-    return this.learned.rank(index.deferredTools, query.text, search, limit, accept, lexicalFor);
+    const lexical: LexicalSource = {
+      search,
+      searchText: (text, depth) => rankerIndex.search(parseKeywordQuery(text), depth),
+      lastScores: rankerIndex.lastScores && (() => rankerIndex.lastScores!()),
+      searchBoosted:
+        rankerIndex.searchBoosted && ((depth, boost) => rankerIndex.searchBoosted!(query, depth, boost, accept)),
+    };
+    return this.learned.rank(index.deferredTools, query.text, lexical, limit, accept);
   }
 
   /** C10: RRF of the lexical list and the ranking by vectors the caller computed (an embedding server). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { calibrateField, pastSearches, replaysOf } from '../../src/search/learning/calibrate.js';
-import { LearnedField } from '../../src/search/learning/field.js';
+import { LearnedField, MAX_POSTINGS } from '../../src/search/learning/field.js';
 import { LearnedLog } from '../../src/search/learning/log.js';
 import { LearnedRanking } from '../../src/search/learning/learned-ranking.js';
 import { learnedTerms } from '../../src/search/learning/terms.js';
@@ -34,9 +34,13 @@ function kitchenLog(): LearnedLog {
   return log;
 }
 
+/** The replay's view of the default ranker over `tools` (with every tool's last score). */
 const lexicalFor = (tools: ReturnType<typeof mcp>[]) => {
   const index = createRanker('default').build(tools);
-  return (text: string, depth: number) => index.search(parseKeywordQuery(text), depth);
+  return {
+    searchText: (text: string, depth: number) => index.search(parseKeywordQuery(text), depth),
+    lastScores: () => index.lastScores?.(),
+  };
 };
 
 describe('C13: the learned field (words of earlier searches, per tool)', () => {
@@ -69,7 +73,7 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
     const searches = pastSearches(log, () => true);
     const c = calibrateField(
       field,
-      replaysOf(searches, lexicalFor(kitchen), () => 1, 30),
+      replaysOf(searches, lexicalFor(kitchen), field, () => 1, 30),
     );
     expect(c.replayed).toBe(15);
     expect(c.weight).toBeGreaterThan(0);
@@ -120,6 +124,7 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
       replaysOf(
         pastSearches(log, () => true),
         lexicalFor(tools),
+        field,
         () => 1,
         30,
       ),
@@ -135,7 +140,7 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
     }
     const field = new LearnedField(log, () => 1);
     const scored = field.score([field.termId('share')!]);
-    expect(scored.tools.length).toBe(256);
+    expect(scored.tools.length).toBe(MAX_POSTINGS);
     // The shortest learned texts (no filler: i % 7 === 0) score highest and are all kept.
     const kept = new Set(Array.from(scored.tools, (d) => field.toolNames[d]));
     for (let i = 0; i < 300; i += 7) expect(kept.has(`t${i}`)).toBe(true);
@@ -193,7 +198,7 @@ describe('C13: rebuilding a large log is rationed', () => {
       log.record({ query: `cook dish number${i} quickly`, tool: 'mcp__kitchen__suggest', at: i });
     const lexical = createRanker('default').build(kitchen);
     const search = (learned: LearnedRanking) =>
-      learned.rank(kitchen, 'cook', (depth) => lexical.search(parseKeywordQuery('cook'), depth), 5);
+      learned.rank(kitchen, 'cook', { search: (depth) => lexical.search(parseKeywordQuery('cook'), depth) }, 5);
     // A clock that does not move: an instant build keeps the 2 s interval.
     const instant = new LearnedRanking(log, { now: () => 1_000 });
     search(instant);

@@ -12,6 +12,7 @@ import type { RankedTool } from '../ranker.js';
 import type { LearnedChannel } from './channel.js';
 import type { LearnedField } from './field.js';
 import { fuseLearned, type LearnedFusionOptions } from './fuse.js';
+import { type LexicalSource, rankerPositions } from './lexical.js';
 import type { LearnedLog } from './log.js';
 
 /** Candidate weights of the field (in units of the top lexical score). */
@@ -22,9 +23,6 @@ export const CALIBRATION_SAMPLE = 150;
 
 /** Depth of the lexical list the replay fuses (as the query path does). */
 const REPLAY_CUT = 5;
-
-/** Search text → the lexical ranking (the searcher's own ranker), `depth` deep. */
-export type LexicalFor = (text: string, depth: number) => readonly RankedTool[];
 
 /** One distinct past search: its terms and the pool tools it led to. */
 export interface PastSearch {
@@ -66,6 +64,11 @@ export function pastSearches(log: LearnedLog, present: (tool: string) => boolean
 export interface Replay {
   readonly search: PastSearch;
   readonly lexical: readonly RankedTool[];
+  /**
+   * The lexical score of each tool the field scores for the search (by field id), where the ranker
+   * keeps every tool's score: the query path's fusion is exact for those tools (fuse-field.ts).
+   */
+  readonly fieldLexical?: ReadonlyMap<number, number>;
   readonly gold: ReadonlySet<string>;
   readonly weight: number;
 }
@@ -73,17 +76,52 @@ export interface Replay {
 /** The latest `CALIBRATION_SAMPLE` searches, each searched lexically once (both replays share them). */
 export function replaysOf(
   searches: readonly PastSearch[],
-  lexicalFor: LexicalFor,
+  lexical: Required<Pick<LexicalSource, 'searchText'>> & Pick<LexicalSource, 'lastScores'>,
+  field: LearnedField,
   decay: (last: number) => number,
   depth: number,
 ): Replay[] {
   const latest = [...searches].sort((a, b) => b.last - a.last).slice(0, CALIBRATION_SAMPLE);
-  return latest.map((search) => ({
-    search,
-    lexical: lexicalFor(search.terms.join(' '), depth),
-    gold: new Set(search.tools),
-    weight: decay(search.last),
-  }));
+  return latest.map((search) => {
+    const list = lexical.searchText(search.terms.join(' '), depth);
+    const fieldLexical = lexicalOfFieldTools(field, search.terms, lexical.lastScores?.());
+    return {
+      search,
+      lexical: list,
+      ...(fieldLexical && { fieldLexical }),
+      gold: new Set(search.tools),
+      weight: decay(search.last),
+    };
+  });
+}
+
+/** The lexical score of each tool the field scores for `terms` (those with one), by field id. */
+function lexicalOfFieldTools(
+  field: LearnedField,
+  terms: readonly string[],
+  all: ReturnType<NonNullable<LexicalSource['lastScores']>>,
+): Map<number, number> | undefined {
+  if (!all) return undefined;
+  const ids = termIds(field, terms);
+  const out = new Map<number, number>();
+  if (ids.length === 0) return out;
+  const at = rankerPositions(field, all.names);
+  const { tools } = field.score(ids);
+  for (const d of tools) {
+    const p = at[d]!;
+    const s = p >= 0 ? all.scores[p]! : 0;
+    if (s > 0) out.set(d, s);
+  }
+  return out;
+}
+
+function termIds(field: LearnedField, terms: readonly string[]): number[] {
+  const ids: number[] = [];
+  for (const term of terms) {
+    const id = field.termId(term);
+    if (id !== undefined) ids.push(id);
+  }
+  return ids;
 }
 
 export function calibrateField(field: LearnedField, replays: readonly Replay[]): Calibration {
@@ -91,22 +129,19 @@ export function calibrateField(field: LearnedField, replays: readonly Replay[]):
   const helped = FIELD_WEIGHTS.map(() => 0);
   const hurt = FIELD_WEIGHTS.map(() => 0);
   let replayed = 0;
-  for (const { search, lexical, gold, weight: searchWeight } of replays) {
+  for (const { search, lexical, fieldLexical, gold, weight: searchWeight } of replays) {
     const tools = new Set<number>();
     for (const name of search.tools) {
       const id = field.toolId(name);
       if (id !== undefined) tools.add(id);
     }
     if (tools.size === 0) continue;
-    const terms: number[] = [];
-    for (const term of search.terms) {
-      const id = field.termId(term);
-      if (id !== undefined) terms.push(id);
-    }
+    const terms = termIds(field, search.terms);
     const scores = field.score(terms, { terms, tools, weight: searchWeight });
-    const base = recallAt(lexical, field, scores.tools, scores.scores, 0, gold);
+    const fused = { field, tools: scores.tools, scores: scores.scores, lexical: fieldLexical };
+    const base = recallAt(lexical, fused, 0, gold);
     for (const [k, weight] of FIELD_WEIGHTS.entries()) {
-      const recall = k === 0 ? base : recallAt(lexical, field, scores.tools, scores.scores, weight, gold);
+      const recall = k === 0 ? base : recallAt(lexical, fused, weight, gold);
       found[k]! += recall;
       if (recall > base + 1e-9) helped[k]!++;
       else if (recall < base - 1e-9) hurt[k]!++;
@@ -184,24 +219,36 @@ function clearGain(gain: number, helped: number, hurt: number): boolean {
 const MIN_GAIN = 2;
 const Z = 2;
 
-/** Share of `gold` in the top `REPLAY_CUT` of lexical + weight × field (both over the top lexical score). */
+/** A held-out search's field scores, with the lexical scores of the field's tools when known. */
+interface FieldReplay {
+  readonly field: LearnedField;
+  readonly tools: ArrayLike<number>;
+  readonly scores: Float64Array;
+  readonly lexical: ReadonlyMap<number, number> | undefined;
+}
+
+/**
+ * Share of `gold` in the top `REPLAY_CUT` of lexical + weight × field (both over the top lexical
+ * score), as the query path fuses them (fuse-field.ts): a field tool's own lexical score where the
+ * ranker kept it, else its place in the lexical list.
+ */
 function recallAt(
   lexical: readonly RankedTool[],
-  field: LearnedField,
-  fieldTools: ArrayLike<number>,
-  fieldScores: Float64Array,
+  replay: FieldReplay,
   weight: number,
   gold: ReadonlySet<string>,
 ): number {
+  const { field, tools, scores, lexical: lexicalOf } = replay;
   const top = lexical[0]?.score ?? 0;
   const unit = top > 0 ? top : 1;
   const scored = new Map<string, number>();
   for (const hit of lexical) scored.set(hit.name, hit.score / unit);
   if (weight > 0)
-    for (let i = 0; i < fieldTools.length; i++) {
-      const d = fieldTools[i]!;
+    for (let i = 0; i < tools.length; i++) {
+      const d = tools[i]!;
       const name = field.toolNames[d]!;
-      scored.set(name, (scored.get(name) ?? 0) + (weight * fieldScores[d]!) / unit);
+      const own = lexicalOf ? (lexicalOf.get(d) ?? 0) / unit : (scored.get(name) ?? 0);
+      scored.set(name, own + (weight * scores[d]!) / unit);
     }
   const ranked = [...scored].sort((a, b) => b[1] - a[1]);
   let hits = 0;

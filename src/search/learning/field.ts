@@ -17,9 +17,10 @@ const MIN_WEIGHT = 0.1;
 /**
  * Length normalization, lower than text BM25's 0.75: a tool many searches led to has a long learned
  * text, and normalizing it away would punish exactly the tools people use most (their popularity is
- * evidence here, not verbosity). Chosen once for every set (0.75 → 0.2: ToolLens +0.34 → +0.42).
+ * evidence here, not verbosity). Chosen with `CONCENTRATION` on the MetaTool and ToolLens training
+ * splits only, as the best of a grid (bench/README.md, "Learning from use", third round).
  */
-const B = 0.2;
+const B = 0.35;
 
 /** How the field scored one query: tools with a positive score, unordered. */
 export interface FieldScores {
@@ -46,12 +47,13 @@ const MIN_GENERIC_DF = 3;
 /** As `learnedTerms`: longer text is cut. */
 const MAX_QUERY_CHARS = 4_096;
 const MAX_CACHED_WORDS = 100_000;
-/** A term's postings are cut to its strongest tools beyond this many (see `truncate`). */
-const MAX_POSTINGS = 256;
 /**
- * See `concentration`. Chosen once for every set (0 → 0.35: LiveMCPBench at F = 0.5 +0.030 → +0.079,
- * the others within ±0.015; higher powers trade ToolLens and MetaTool gains away).
+ * A term's postings are cut to its strongest tools beyond this many (see `truncate`): the walk over
+ * them is the field's cost per search. 256 → 64 changed no training-split result by more than
+ * 0.004 (bench/README.md, "Search that learns").
  */
+export const MAX_POSTINGS = 64;
+/** See `concentration`; chosen with `B` on the training splits. */
 const CONCENTRATION = 0.35;
 
 export class LearnedField {
@@ -74,10 +76,11 @@ export class LearnedField {
   /** Per term: the stamp of the last query that used it (dedupes a query's terms). */
   private termStamp = new Uint32Array(0);
   private stamp = 0;
-  /** The tools the last `score` touched (the first `touchedCount`), so the next one resets only those. */
+  /**
+   * The tools the last `score` touched (the first `touchedCount`), so the next one resets only those.
+   * A tool is in it exactly when its scratch score is above 0 (every posting's score is).
+   */
   private touched = new Int32Array(0);
-  /** 1 for a tool in `touched`. */
-  private mark = new Uint8Array(0);
   private touchedCount = 0;
 
   /**
@@ -142,6 +145,29 @@ export class LearnedField {
     return ids;
   }
 
+  /** As `queryTerms`, for a query already read into index terms (stems, stop words dropped). */
+  termIdsOf(terms: readonly string[]): number[] {
+    const ids: number[] = [];
+    const stamp = ++this.stamp;
+    for (const term of terms) {
+      const id = this.termIds.get(term);
+      if (id === undefined || this.termStamp[id] === stamp) continue;
+      this.termStamp[id] = stamp;
+      ids.push(id);
+    }
+    return ids;
+  }
+
+  /** Term count (ids are 0 … terms − 1). */
+  get terms(): number {
+    return this.postTools.length;
+  }
+
+  /** A term's postings: the tools whose learned words hold it and each one's score (read only). */
+  postings(term: number): { readonly tools: Int32Array; readonly scores: Float64Array } {
+    return { tools: this.postTools[term]!, scores: this.postScores[term]! };
+  }
+
   toolId(name: string): number | undefined {
     return this.toolIndex.get(name);
   }
@@ -182,7 +208,6 @@ export class LearnedField {
     this.scratch = new Float64Array(n);
     this.termStamp = new Uint32Array(df.length);
     this.touched = new Int32Array(n);
-    this.mark = new Uint8Array(n);
   }
 
   /**
@@ -223,22 +248,18 @@ export class LearnedField {
   score(terms: readonly number[], held?: HeldOut): FieldScores {
     const scores = this.scratch;
     const touched = this.touched;
-    const mark = this.mark;
-    for (let k = 0; k < this.touchedCount; k++) {
-      scores[touched[k]!] = 0;
-      mark[touched[k]!] = 0;
-    }
+    for (let k = 0; k < this.touchedCount; k++) scores[touched[k]!] = 0;
     let count = 0;
     for (const t of terms) {
       const tools = this.postTools[t]!;
       const add = this.postScores[t]!;
       for (let k = 0; k < tools.length; k++) {
         const d = tools[k]!;
+        const before = scores[d]!;
         // Listed once, without a branch (a branch here mispredicts on a third of the postings).
         touched[count] = d;
-        count += 1 - mark[d]!;
-        mark[d] = 1;
-        scores[d]! += add[k]!;
+        count += before === 0 ? 1 : 0;
+        scores[d] = before + add[k]!;
       }
     }
     if (held) for (const tool of held.tools) count = this.rescoreWithout(tool, terms, held, count);
@@ -258,10 +279,7 @@ export class LearnedField {
       if (tf > 1e-9 && this.postTools[t]!.length > 0) s += this.termScore(t, tf, length) * this.concentration(t, tf);
     }
     const scores = this.scratch;
-    if (this.mark[tool] === 0 && s > 0) {
-      this.mark[tool] = 1;
-      this.touched[count++] = tool;
-    }
+    if (scores[tool] === 0 && s > 0) this.touched[count++] = tool;
     scores[tool] = s;
     return count;
   }

@@ -1,18 +1,24 @@
 /**
- * C13 — the learned field fused with the lexical ranking: each lexical hit's score over the top
- * lexical score, plus weight × its field score over the same; the field's best tools that the
- * lexical list missed enter on their field part alone. Runs on every search while the field is on,
- * so it works on the field's ids and parallel arrays and builds objects only for the result.
+ * C13 — the learned field fused with the lexical ranking: a tool's score is its lexical score plus
+ * weight × its field score, both over the top lexical score. Two ways to the same sum:
+ * - a ranker that takes a `ScoreBoost` (the default) adds the field inside its own pass
+ *   (field-boost.ts), so the sum is exact for every tool: one the words placed 40th and the log
+ *   knows well is found;
+ * - any other ranker gives its list `depth` deep, and a tool past that cut enters on its field part
+ *   alone.
+ * Runs on every search while the field is on: ids and typed buffers, objects only for the result.
  */
-import type { RankedTool } from '../ranker.js';
+import { type RankedTool, topKOf } from '../ranker.js';
 import type { LearnedField } from './field.js';
+import { FieldBoost } from './field-boost.js';
 import type { LearnedHit } from './fuse.js';
+import type { LexicalSource } from './lexical.js';
 
-/** The field's best tools that may enter a result without a lexical match (at least the result's limit). */
-export const FIELD_CANDIDATES = 10;
+/** Reused between searches (a search runs to completion before the next starts). */
+const scratch = { fused: new Float64Array(0), chosen: [] as number[] };
 
 export function rankWithField(
-  lexicalSearch: (depth: number) => readonly RankedTool[],
+  lexical: LexicalSource,
   field: LearnedField,
   query: string,
   weight: number,
@@ -20,61 +26,83 @@ export function rankWithField(
   depth: number,
   accept?: (name: string) => boolean,
 ): LearnedHit[] {
+  if (lexical.searchBoosted) return rankBoosted(lexical.searchBoosted, field, weight, limit);
   const ids = field.queryTerms(query);
   const scored = ids.length > 0 ? field.score(ids) : undefined;
-  if (!scored || scored.tools.length === 0) return lexicalHits(lexicalSearch(limit));
+  if (!scored || scored.tools.length === 0) return lexicalHits(lexical.search(limit));
   const { tools, scores } = scored;
-  const candidates = topK(tools, scores, Math.max(limit, FIELD_CANDIDATES));
-  const lexical = lexicalSearch(Math.max(limit, depth));
-  const top = lexical[0]?.score ?? 0;
-  const unit = top > 0 ? top : 1;
-  const names: string[] = [];
-  const total: number[] = [];
-  const words: number[] = [];
-  const inLexical = new Set<number>();
-  for (const hit of lexical) {
-    const id = field.toolId(hit.name);
-    const lift = id === undefined ? 0 : (weight * scores[id]!) / unit;
-    if (id !== undefined) inLexical.add(id);
-    names.push(hit.name);
-    total.push(hit.score / unit + lift);
-    words.push(lift);
+  const list = lexical.search(Math.max(limit, depth));
+  const unit = (list[0]?.score ?? 0) > 0 ? list[0]!.score : 1;
+  const lift = weight / unit;
+  if (scratch.fused.length < field.size) scratch.fused = new Float64Array(field.size);
+  const { fused, chosen } = scratch;
+  for (let k = 0; k < tools.length; k++) fused[tools[k]!] = lift * scores[tools[k]!]!;
+  for (const hit of list) {
+    const d = field.toolId(hit.name);
+    if (d !== undefined && scores[d]! > 0) fused[d]! += hit.score / unit;
   }
-  const lexicalCount = names.length;
-  for (const d of candidates) {
-    const name = field.toolNames[d]!;
-    if (inLexical.has(d) || (accept && !accept(name))) continue;
-    const lift = (weight * scores[d]!) / unit;
-    names.push(name);
-    total.push(lift);
-    words.push(lift);
-  }
-  // Best first; ties keep the lexical order, then the field's (the order they were pushed).
-  const all = new Int32Array(total.length);
-  for (let i = 0; i < all.length; i++) all[i] = i;
-  return topK(all, total, limit).map((i) => {
-    const hit: { -readonly [K in keyof LearnedHit]: LearnedHit[K] } = { name: names[i]!, score: total[i]! };
-    if (i < lexicalCount) hit.lexicalRank = i + 1;
-    if (words[i]! > 0) hit.words = words[i]!;
-    return hit;
+  topKOf(fused, tools, field.toolNames, limit, accept, chosen);
+  return merge(field, chosen, fused, scores, lift, list, unit, limit);
+}
+
+/**
+ * The field added inside the ranker's pass: its order is the fused order over every tool (the sum
+ * in raw units orders as the sum over the top lexical score does).
+ */
+function rankBoosted(
+  searchBoosted: NonNullable<LexicalSource['searchBoosted']>,
+  field: LearnedField,
+  weight: number,
+  limit: number,
+): LearnedHit[] {
+  const boost = new FieldBoost(field, weight);
+  const hits = searchBoosted(limit, boost);
+  // The lift as a share of the best result's score (explain, C11): the top lexical score alone is
+  // not known here without a pass over every tool the words reached.
+  const unit = (hits[0]?.score ?? 0) > 0 ? hits[0]!.score : 1;
+  return hits.map((hit) => {
+    const lift = boost.liftOf(hit.name) / unit;
+    return lift > 0 ? { name: hit.name, score: hit.score, words: lift } : { name: hit.name, score: hit.score };
   });
+}
+
+/**
+ * The field's best (fused scores, best first) merged with the lexical hits the field does not
+ * score (their lexical score alone), `limit` long; on equal scores the lexical hit goes first.
+ */
+function merge(
+  field: LearnedField,
+  chosen: readonly number[],
+  fused: Float64Array,
+  scores: Float64Array,
+  lift: number,
+  list: readonly RankedTool[],
+  unit: number,
+  limit: number,
+): LearnedHit[] {
+  const out: LearnedHit[] = [];
+  let a = 0;
+  let b = 0;
+  const scoredByField = (hit: RankedTool) => {
+    const d = field.toolId(hit.name);
+    return d !== undefined && scores[d]! > 0;
+  };
+  while (out.length < limit) {
+    while (b < list.length && scoredByField(list[b]!)) b++;
+    const lexicalNext = b < list.length ? list[b]!.score / unit : -1;
+    if (a < chosen.length && fused[chosen[a]!]! > lexicalNext) {
+      const d = chosen[a++]!;
+      const name = field.toolNames[d]!;
+      const rank = list.findIndex((h) => h.name === name);
+      out.push({ name, score: fused[d]!, ...(rank >= 0 && { lexicalRank: rank + 1 }), words: lift * scores[d]! });
+    } else if (b < list.length) {
+      out.push({ name: list[b]!.name, score: lexicalNext, lexicalRank: b + 1 });
+      b++;
+    } else break;
+  }
+  return out;
 }
 
 function lexicalHits(lexical: readonly RankedTool[]): LearnedHit[] {
   return lexical.map((r, i) => ({ name: r.name, score: r.score, lexicalRank: i + 1 }));
-}
-
-/** The `k` best of `ids` by `scores`, best first, the earlier on ties (an insertion into a short sorted list). */
-function topK(ids: Int32Array, scores: ArrayLike<number>, k: number): number[] {
-  const top: number[] = [];
-  for (let j = 0; j < ids.length; j++) {
-    const d = ids[j]!;
-    const s = scores[d]!;
-    if (top.length === k && s <= scores[top[k - 1]!]!) continue;
-    let i = Math.min(top.length, k - 1);
-    while (i > 0 && scores[top[i - 1]!]! < s) i--;
-    top.splice(i, 0, d);
-    if (top.length > k) top.pop();
-  }
-  return top;
 }

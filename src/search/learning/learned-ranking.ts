@@ -10,13 +10,11 @@
  * and costs nothing.
  */
 import type { ToolSpec } from '../../core/tool.js';
-import type { RankedTool } from '../ranker.js';
 import {
   type Calibration,
   type ChannelVerdict,
   calibrateField,
   judgeChannel,
-  type LexicalFor,
   pastSearches,
   replaysOf,
 } from './calibrate.js';
@@ -24,6 +22,7 @@ import { DEFAULT_LEARNED_CHANNEL, LearnedChannel, type LearnedChannelOptions } f
 import { LearnedField } from './field.js';
 import { DEFAULT_LEARNED_FUSION, rankWithLearning, type LearnedFusionOptions, type LearnedHit } from './fuse.js';
 import { rankWithField } from './fuse-field.js';
+import type { LexicalSource } from './lexical.js';
 import type { LearnedLog } from './log.js';
 import { learnedTerms } from './terms.js';
 
@@ -119,18 +118,20 @@ export class LearnedRanking {
 
   /**
    * The replays' verdict for this pool (the field's weight, whether the kNN channel is used),
-   * replaying the log when it has changed enough; without `lexicalFor` (nothing to replay with) or
-   * with the field switched off, the field stays off and the kNN channel on.
+   * replaying the log when it has changed enough; without `lexical.searchText` (nothing to replay
+   * with) or with the field switched off, the field stays off and the kNN channel on.
    */
-  private verdict(pool: readonly ToolSpec[], built: Built, lexicalFor: LexicalFor | undefined): Verdict {
-    if (!this.fieldOn || !lexicalFor) return { weight: 0, channel: true };
+  private verdict(pool: readonly ToolSpec[], built: Built, lexical: LexicalSource): Verdict {
+    const searchText = lexical.searchText;
+    if (!this.fieldOn || !searchText) return { weight: 0, channel: true };
     const entries = this.log.entryCount;
     const c = this.calibrated;
     const stale = c === undefined || Math.abs(entries - c.entries) > RECALIBRATE_SHARE * c.entries;
     if (stale) {
       const names = new Set(pool.map((t) => t.name));
       const searches = pastSearches(this.log, (tool) => names.has(tool));
-      const replays = replaysOf(searches, lexicalFor, this.decay(this.now()), this.fusionOptions.depth);
+      const source = { searchText, ...(lexical.lastScores && { lastScores: lexical.lastScores }) };
+      const replays = replaysOf(searches, source, built.field, this.decay(this.now()), this.fusionOptions.depth);
       const field = calibrateField(built.field, replays);
       // The kNN channel is only used while the field is off: judged only then.
       const channel = field.weight > 0 ? undefined : judgeChannel(this.channel(pool), replays, this.fusionOptions);
@@ -141,24 +142,23 @@ export class LearnedRanking {
 
   /**
    * The keyword ranking with learned evidence fused in (the lexical order when none applies).
-   * `lexicalFor` (the same ranker for any text) lets the log be replayed to weigh the field.
+   * `lexical.searchText` (the same ranker for any text) lets the log be replayed to weigh the field.
    */
   rank(
     pool: readonly ToolSpec[],
     query: string,
-    lexicalSearch: (depth: number) => readonly RankedTool[],
+    lexical: LexicalSource,
     limit: number,
     accept?: (name: string) => boolean,
-    lexicalFor?: LexicalFor,
   ): LearnedHit[] {
+    const lexicalSearch = lexical.search;
     if (this.log.entryCount === 0) return rankWithLearning(lexicalSearch, [], limit, this.fusionOptions);
     const built = this.build(pool);
-    const { weight, channel } = this.verdict(pool, built, lexicalFor);
+    const { weight, channel } = this.verdict(pool, built, lexical);
     // With the field on, a repeated intent is in its tool's learned words already; the kNN
     // channel (a walk over similar past searches, the dearer of the two) is the fallback, and
     // where its replay shows it does not help either, the search is the lexical one, at its cost.
-    if (weight > 0)
-      return rankWithField(lexicalSearch, built.field, query, weight, limit, this.fusionOptions.depth, accept);
+    if (weight > 0) return rankWithField(lexical, built.field, query, weight, limit, this.fusionOptions.depth, accept);
     if (!channel) return rankWithLearning(lexicalSearch, [], limit, this.fusionOptions);
     const matches = this.channel(pool).matchTerms(learnedTerms(query));
     return rankWithLearning(lexicalSearch, matches, limit, this.fusionOptions, accept);

@@ -12,7 +12,9 @@ import {
   topKOf,
   type RankerContext,
   type RankerIndex,
+  type LexicalScores,
   type RankedTool,
+  type ScoreBoost,
   type ServerSuggestion,
 } from '../ranker.js';
 import type { HitExplanation, TermEvidence } from '../explain.js';
@@ -20,7 +22,8 @@ import { identifierParts, schemaParameters, sourceName, words } from '../text.js
 import { stem } from '../vocabulary.js';
 import { type Neighbour, shippedThesaurus, type Thesaurus } from '../thesaurus.js';
 import { splitClauses } from './clauses.js';
-import { type Fields, Tokenizer, indexTerms } from './tokenizer.js';
+import { serverDocuments } from './server-documents.js';
+import { Tokenizer, indexTerms } from './tokenizer.js';
 import { type DefaultRankerOptions, FIELD_NAMES, type FieldName } from './options.js';
 import {
   type ClauseBuffers,
@@ -51,9 +54,6 @@ export interface ScoreTrace {
   bestClause?: Int32Array;
   clauses?: string[];
 }
-
-/** Longest server description indexed: an `instructions` text can be long, and it is third-party text. */
-export const MAX_SERVER_TEXT = 2_000;
 
 export class DefaultIndex implements RankerIndex {
   private readonly names: string[];
@@ -180,13 +180,31 @@ export class DefaultIndex implements RankerIndex {
   }
 
   search(query: ParsedQuery, limit: number, accept?: (name: string) => boolean): RankedTool[] {
+    return this.searchBoosted(query, limit, undefined, accept);
+  }
+
+  /**
+   * With a boost, the scratch buffer keeps the boosted scores: C12's server suggestions that follow
+   * the search read them (what the log knows about the query is evidence too).
+   */
+  searchBoosted(
+    query: ParsedQuery,
+    limit: number,
+    boost: ScoreBoost | undefined,
+    accept?: (name: string) => boolean,
+  ): RankedTool[] {
     const own: string[] = [];
     const terms = this.queryTerms(query.text, undefined, own);
     const scores = this.score(query.text, terms);
+    boost?.add(own, this.names, scores, this.touched);
     const top: number[] = [];
     const hits = topKOf(scores, this.touched.view(), this.names, limit, accept, top);
     this.lastScored = { text: query.text, terms, own, top };
     return hits;
+  }
+
+  lastScores(): LexicalScores | undefined {
+    return this.lastScored && this.scratch ? { scores: this.scratch, names: this.names } : undefined;
   }
 
   /**
@@ -384,47 +402,6 @@ export class DefaultIndex implements RankerIndex {
     for (const term of own) if (postingWeight(this.postings, term, i) > 0) hit++;
     return hit >= 2 ? 1 : hit / own.length;
   }
-}
-
-/**
- * One document per server: its name, every tool's name and description, and what the server says
- * about itself (title → hint field, instructions → description field, cut to MAX_SERVER_TEXT).
- */
-export function serverDocuments(
-  serverNames: readonly string[],
-  docs: readonly Fields[],
-  serverOf: Int32Array,
-  tokenizer: Tokenizer,
-  context: RankerContext,
-): Fields[] {
-  const serverDocs: Fields[] = serverNames.map(() => ({
-    name: [],
-    server: [],
-    hint: [],
-    description: [],
-    params: [],
-    paramDescriptions: [],
-  }));
-  docs.forEach((d, i) => {
-    const s = serverOf[i]!;
-    if (s < 0) return;
-    const doc = serverDocs[s]!;
-    if (doc.server.length === 0) for (const t of d.server) doc.server.push(t);
-    for (const t of d.name) doc.name.push(t);
-    // A loop, not push(...spread): a server with huge descriptions would overflow the call stack.
-    for (const t of d.description) doc.description.push(t);
-  });
-  if (context.servers) {
-    serverNames.forEach((server, s) => {
-      const info = context.servers!.get(server);
-      if (!info) return;
-      const doc = serverDocs[s]!;
-      if (info.title) for (const t of tokenizer.text(info.title.slice(0, MAX_SERVER_TEXT))) doc.hint.push(t);
-      if (info.description)
-        for (const t of tokenizer.text(info.description.slice(0, MAX_SERVER_TEXT))) doc.description.push(t);
-    });
-  }
-  return serverDocs;
 }
 
 /** The stems of each field of one tool, for explain (same tokenizing as the index). */
