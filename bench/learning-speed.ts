@@ -51,11 +51,18 @@ export interface LearningSpeed {
   /** The field off (the kNN channel alone: what a log the replay does not trust costs). */
   knnP50: number;
   knnMean: number;
+  /** The static searcher in the kNN pass (its own comparison). */
+  knnStaticP50: number;
+  knnStaticMean: number;
+  knnRoundOverhead: number;
   /** CPU time per search (ms), p50: less sensitive than wall time to other processes on the machine. */
   staticCpuP50: number;
   learnedCpuP50: number;
   /** The field weight the replay chose for the synthetic log. */
   weight: number;
+  /** Median over rounds of (learned block p50 ÷ static block p50) − 1, and its quartiles. */
+  roundOverhead: number;
+  roundOverheadRange: [number, number];
   queries: number;
 }
 
@@ -78,6 +85,7 @@ export function measureLearningSpeed(rounds = 15): LearningSpeed {
   }
   const a: number[] = [];
   const b: number[] = [];
+  const a2: number[] = [];
   const c: number[] = [];
   const cpuA: number[] = [];
   const cpuB: number[] = [];
@@ -91,24 +99,39 @@ export function measureLearningSpeed(rounds = 15): LearningSpeed {
     const used = process.cpuUsage(c0);
     cpu?.push((used.user + used.system) / 1000);
   };
-  // Each searcher runs the whole list in a block (as a gateway runs one searcher), and the blocks'
-  // order rotates every round. Interleaving per query instead made whichever searcher ran first
-  // after the learned one pay for the caches that one had filled: plain ran first and looked
-  // slower than it is (same-code control: +0–5 % blocked, +12 % interleaved).
-  const runs: [ToolSearcher, number[], number[] | undefined][] = [
+  // Each searcher runs the whole list in a block (as a gateway runs one searcher), the two blocks'
+  // order flipping every round, and each comparison is a pass of its own: the static searcher
+  // against the learned one, then against the kNN one. Interleaving per query made whichever
+  // searcher ran right after a heavier one pay for the caches it had filled (two identical
+  // searchers differed by 12 %), and a third searcher in the rotation did the same to the others.
+  type Run = [ToolSearcher, number[], number[] | undefined];
+  const pass = (runs: readonly [Run, Run]): number[] => {
+    // Per round, the second block's p50 over the first's: adjacent blocks see the same machine,
+    // so their ratio is steadier than the ratio of p50s pooled over the whole pass.
+    const ratios: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      for (let v = 0; v < 2; v++) {
+        const [searcher, wall, cpu] = runs[(v + r) % 2]!;
+        for (const q of list) timed(searcher, q, wall, cpu);
+      }
+      const lastBlock = (xs: number[]) => xs.slice(-list.length).sort((x, y) => x - y);
+      ratios.push(percentile(lastBlock(runs[1][1]), 50) / percentile(lastBlock(runs[0][1]), 50));
+    }
+    return ratios.sort((x, y) => x - y);
+  };
+  const roundRatios = pass([
     [plain, a, cpuA],
     [learned, b, cpuB],
+  ]);
+  const knnRatios = pass([
+    [plain, a2, undefined],
     [knn, c, undefined],
-  ];
-  for (let r = 0; r < rounds; r++)
-    for (let v = 0; v < runs.length; v++) {
-      const [searcher, wall, cpu] = runs[(v + r) % runs.length]!;
-      for (const q of list) timed(searcher, q, wall, cpu);
-    }
+  ]);
   cpuA.sort((x, y) => x - y);
   cpuB.sort((x, y) => x - y);
   a.sort((x, y) => x - y);
   b.sort((x, y) => x - y);
+  a2.sort((x, y) => x - y);
   c.sort((x, y) => x - y);
   const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
   return {
@@ -120,10 +143,15 @@ export function measureLearningSpeed(rounds = 15): LearningSpeed {
     staticMean: mean(a),
     learnedMean: mean(b),
     knnP50: percentile(c, 50),
+    knnStaticP50: percentile(a2, 50),
+    knnStaticMean: mean(a2),
+    knnRoundOverhead: percentile(knnRatios, 50) - 1,
     staticCpuP50: percentile(cpuA, 50),
     learnedCpuP50: percentile(cpuB, 50),
     knnMean: mean(c),
     weight: ranking.calibration?.weight ?? 0,
     queries: list.length,
+    roundOverhead: percentile(roundRatios, 50) - 1,
+    roundOverheadRange: [percentile(roundRatios, 25) - 1, percentile(roundRatios, 75) - 1],
   };
 }

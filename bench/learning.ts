@@ -123,7 +123,7 @@ function run(set: BenchSet): Row[] {
         ...(lastScores && { lastScores }),
         ...(boosted && { searchBoosted: (depth: number, boost: ScoreBoost) => boosted(parsed, depth, boost) }),
       };
-      return learning.rank(set.tools, q, lexical, 10);
+      return learning.rank(set.tools, q, lexical, { limit: 10 });
     });
     const learnedR5 = evaluate(future, dumped(`${set.name} F=${fraction}`, learnedRank)).all['R@5'];
     if (process.env.LEARN_DEBUG)
@@ -175,8 +175,13 @@ const speed = [...speeds].sort((x, y) => x.learnedP50 / x.staticP50 - y.learnedP
 ];
 for (const speed of speeds)
   console.error(
-    `speed: p50 ${speed.staticP50.toFixed(3)} → ${speed.learnedP50.toFixed(3)} ms (${pct(speed.learnedP50, speed.staticP50)}, w ${speed.weight}), field off ${speed.knnP50.toFixed(3)} (${pct(speed.knnP50, speed.staticP50)}); cpu p50 ${pct(speed.learnedCpuP50, speed.staticCpuP50)}; mean ${speed.staticMean.toFixed(3)} → ${speed.learnedMean.toFixed(3)} ms`,
+    `speed: p50 ${speed.staticP50.toFixed(3)} → ${speed.learnedP50.toFixed(3)} ms (${pct(speed.learnedP50, speed.staticP50)}, w ${speed.weight}), field off ${speed.knnStaticP50.toFixed(3)} → ${speed.knnP50.toFixed(3)} (${pct(speed.knnP50, speed.knnStaticP50)}); cpu p50 ${pct(speed.learnedCpuP50, speed.staticCpuP50)}; per round ${signed(speed.roundOverhead)} (${signed(speed.roundOverheadRange[0])}…${signed(speed.roundOverheadRange[1])}); mean ${speed.staticMean.toFixed(3)} → ${speed.learnedMean.toFixed(3)} ms`,
   );
+
+/** A share as a signed percentage. */
+function signed(share: number): string {
+  return `${share >= 0 ? '+' : ''}${(share * 100).toFixed(0)}%`;
+}
 
 /** The change from b to a in percent, signed. */
 function pct(a: number, b: number): string {
@@ -212,20 +217,23 @@ if (!process.argv.includes('--no-write') && split === 'queries') {
       '',
       `\`ToolSearcher.search\` on smithery (${speed.tools} tools) with a synthetic ${speed.entries}-entry log (each entry 3–7 words of`,
       `its tool's description + 0–2 words of another's, \`bench/learning-speed.ts\`), the ${speed.queries} queries of bench:speed`,
-      `(livemcpbench task texts + short keywords), ${SPEED_RUNS} runs of 15 rounds after a warm-up, in one process; in each round`,
-      'each searcher runs the whole list in turn, the order rotating by round. The run with the median p50 overhead:',
+      `(livemcpbench task texts + short keywords), ${SPEED_RUNS} runs after a warm-up, in one process. Each run is two passes of 15`,
+      'rounds, static against learned, then static against the kNN channel; in each round both run the whole list in turn,',
+      'the order flipping by round. The run with the median p50 overhead:',
       '',
       '| | p50 ms | mean ms |',
       '|---|---|---|',
       `| static | ${speed.staticP50.toFixed(3)} | ${speed.staticMean.toFixed(3)} |`,
       `| learned (the field at the replay's weight ${speed.weight}) | ${speed.learnedP50.toFixed(3)} | ${speed.learnedMean.toFixed(3)} |`,
       `| overhead | ${pct(speed.learnedP50, speed.staticP50)} | ${pct(speed.learnedMean, speed.staticMean)} |`,
+      `| static (the kNN pass) | ${speed.knnStaticP50.toFixed(3)} | ${speed.knnStaticMean.toFixed(3)} |`,
       `| learned, field off (the kNN channel alone) | ${speed.knnP50.toFixed(3)} | ${speed.knnMean.toFixed(3)} |`,
-      `| overhead | ${pct(speed.knnP50, speed.staticP50)} | ${pct(speed.knnMean, speed.staticMean)} |`,
+      `| overhead | ${pct(speed.knnP50, speed.knnStaticP50)} | ${pct(speed.knnMean, speed.knnStaticMean)} |`,
       '',
       `CPU time per search (\`process.cpuUsage\`, p50): static ${speed.staticCpuP50.toFixed(3)} ms, learned (field) ${speed.learnedCpuP50.toFixed(3)} ms: ${pct(speed.learnedCpuP50, speed.staticCpuP50)}.`,
       '',
-      `p50 overhead of the field in each run: ${speeds.map((r) => `${pct(r.learnedP50, r.staticP50)}`).join(', ')} (CPU: ${speeds.map((r) => `${pct(r.learnedCpuP50, r.staticCpuP50)}`).join(', ')}).`,
+      `p50 overhead of the field in each run: ${speeds.map((r) => `${pct(r.learnedP50, r.staticP50)}`).join(', ')} (CPU: ${speeds.map((r) => `${pct(r.learnedCpuP50, r.staticCpuP50)}`).join(', ')});`,
+      `per round (the learned block's p50 over the adjacent static block's), median of each run's 15 rounds: ${speeds.map((r) => signed(r.roundOverhead)).join(', ')}.`,
       '',
       `Machine load during the run (\`uptime\`): ${loadAverage()}. The shared 2-core machine makes single runs noisy;`,
       'the rotation keeps the ratio fair, not the absolute numbers.',

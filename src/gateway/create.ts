@@ -128,7 +128,8 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
           profile === undefined ? learning.path : profileLearnedPath(learning.path, profile),
           logger,
         );
-    return new Learner({ store, limits: learning.limits, logger });
+    // A large log's rebuild runs after the search that finds it due, not inside it (C13).
+    return new Learner({ store, limits: learning.limits, logger, ranking: { defer: deferAfterSearch } });
   };
   const learner = learnerFor();
   const common = {
@@ -210,4 +211,9 @@ function configReloader(options: GatewayFromConfigOptions, path: string, hub: Mc
   const reloader = new ConfigReloader(path, hub, { logger, ...(debounceMs !== undefined && { debounceMs }) });
   if (watch) reloader.watch();
   return reloader;
+}
+
+/** Runs `work` once the current request's handling is done (C13's deferred rebuild). */
+function deferAfterSearch(work: () => void): void {
+  setImmediate(work);
 }

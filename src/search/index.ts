@@ -18,6 +18,7 @@ export {
   type RankerContext,
   type RankerIndex,
   type RankerName,
+  type BoostTarget,
   type ScoreBoost,
   type ServerSuggestion,
   topK,
@@ -61,6 +62,7 @@ export {
   LearnedRanking,
   type LearnedRankingOptions,
   type LearnedRecord,
+  type LearnedCut,
   type LexicalFor,
   type LexicalSource,
 } from './learning/index.js';

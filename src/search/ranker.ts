@@ -47,16 +47,17 @@ export interface RankerIndex {
 
 /**
  * Evidence from outside an index added to its scores before the cut. `add` receives the query's own
- * index terms (stems, stop words dropped) and the index's tool names, adds into `scores` by
- * position, and lists with `touch.add` each tool it raises (the query's words may not reach it).
+ * index terms (stems, stop words dropped) and the index's tool names, and hands the index runs of
+ * (tool position, weight) to add, each times `factor` (the query's words may not reach those tools).
  */
 export interface ScoreBoost {
-  add(
-    terms: readonly string[],
-    names: readonly string[],
-    scores: Float64Array,
-    touch: { add(position: number): void },
-  ): void;
+  add(terms: readonly string[], names: readonly string[], into: BoostTarget): void;
+}
+
+/** Where a `ScoreBoost` adds its postings: the index's score buffer for the query. */
+export interface BoostTarget {
+  /** Adds `factor × weights[k]` to the tool at `positions[k]`, for k in from … to − 1. */
+  addPostings(positions: Int32Array, weights: Float64Array, from: number, to: number, factor: number): void;
 }
 
 /** Every tool's score from one search, by position in `names`. */

@@ -17,7 +17,7 @@ import { toolNameParts, wordBoundaryPattern } from './text.js';
 import type { HitExplanation } from './explain.js';
 import type { LearnedRanking } from './learning/learned-ranking.js';
 import type { LearnedHit } from './learning/fuse.js';
-import type { LexicalSource } from './learning/lexical.js';
+import type { LearnedCut, LexicalSource } from './learning/lexical.js';
 import { isLowConfidence, suggestServers } from './suggest.js';
 import { PoolFacts } from './pool-facts.js';
 import { PoolNames } from './pool-names.js';
@@ -167,7 +167,7 @@ export class ToolSearcher {
     const parsed = parseKeywordQuery(text);
     const hits = options.vectors
       ? this.rankWithVectors(index, parsed, limit, options.vectors)
-      : this.rankKeywords(index, parsed, limit, queryVector);
+      : this.rankKeywords(index, parsed, { limit, explain: options.explain === true }, queryVector);
     const result: ToolSearchResult = {
       ...this.emptyResult(pool, text, 'keyword', index),
       matches: hits.map((h) => h.name),
@@ -264,14 +264,14 @@ export class ToolSearcher {
   private rankKeywords(
     index: PoolIndex,
     query: ParsedQuery,
-    limit: number,
+    { limit, explain }: { limit: number; explain: boolean },
     queryVector: number[] | undefined,
   ): FusedHit[] {
     if (query.terms.length === 0) return [];
     const accept = query.required.length > 0 ? requiredTermFilter(index.deferredTools, query.required) : undefined;
     const rankerIndex = this.rankerIndex(index, this.ranker);
     const lexicalOnly = () =>
-      this.lexicalList(index, rankerIndex, query, limit, accept).map((r) => ({
+      this.lexicalList(index, rankerIndex, query, { limit, accept, explain }).map((r) => ({
         name: r.name,
         fused: false,
         ...(r.learned && { learned: r.learned }),
@@ -281,7 +281,7 @@ export class ToolSearcher {
     const vector = queryVector ?? this.syncQueryVector(query.text);
     const vectors = index.vectors ?? this.syncToolVectors(index);
     if (!vector || !vectors) return lexicalOnly();
-    const lexical = this.lexicalList(index, rankerIndex, query, Math.max(50, limit * 10), accept);
+    const lexical = this.lexicalList(index, rankerIndex, query, { limit: Math.max(50, limit * 10), accept });
     return fuseRanked(lexical, index.deferredTools, vectors, vector, limit, accept);
   }
 
@@ -290,11 +290,11 @@ export class ToolSearcher {
     index: PoolIndex,
     rankerIndex: RankerIndex,
     query: ParsedQuery,
-    limit: number,
-    accept: ((name: string) => boolean) | undefined,
+    cut: LearnedCut,
   ): readonly LearnedHit[] {
+    const { accept } = cut;
     const search = (depth: number) => rankerIndex.search(query, depth, accept);
-    if (!this.learned) return search(limit);
+    if (!this.learned) return search(cut.limit);
     // The log's replay (the learned field's weight) searches past queries with the same ranker.
     const lexical: LexicalSource = {
       search,
@@ -303,7 +303,7 @@ export class ToolSearcher {
       searchBoosted:
         rankerIndex.searchBoosted && ((depth, boost) => rankerIndex.searchBoosted!(query, depth, boost, accept)),
     };
-    return this.learned.rank(index.deferredTools, query.text, lexical, limit, accept);
+    return this.learned.rank(index.deferredTools, query.text, lexical, cut);
   }
 
   /** C10: RRF of the lexical list and the ranking by vectors the caller computed (an embedding server). */
@@ -311,7 +311,7 @@ export class ToolSearcher {
     if (query.terms.length === 0) return [];
     const accept = query.required.length > 0 ? requiredTermFilter(index.deferredTools, query.required) : undefined;
     const rankerIndex = this.rankerIndex(index, this.ranker);
-    const lexical = this.lexicalList(index, rankerIndex, query, Math.max(50, limit * 10), accept);
+    const lexical = this.lexicalList(index, rankerIndex, query, { limit: Math.max(50, limit * 10), accept });
     const toolVectors = index.deferredTools.map((t) => vectors.tool(t));
     return fuseRanked(lexical, index.deferredTools, toolVectors, vectors.query, limit, accept);
   }

@@ -193,14 +193,20 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
 
 describe('C13: rebuilding a large log is rationed', () => {
   it('C13: a changed large log waits at least 20× its last build time (≥ 2 s) before the next rebuild', () => {
-    const log = new LearnedLog();
+    const log = new LearnedLog({ perTool: 10_000, total: 100_000 });
     for (let i = 0; i < 2_500; i++)
       log.record({ query: `cook dish number${i} quickly`, tool: 'mcp__kitchen__suggest', at: i });
     const lexical = createRanker('default').build(kitchen);
     const search = (learned: LearnedRanking) =>
-      learned.rank(kitchen, 'cook', { search: (depth) => lexical.search(parseKeywordQuery('cook'), depth) }, 5);
+      learned.rank(
+        kitchen,
+        'cook',
+        { search: (depth) => lexical.search(parseKeywordQuery('cook'), depth) },
+        { limit: 5 },
+      );
     // A clock that does not move: an instant build keeps the 2 s interval.
     const instant = new LearnedRanking(log, { now: () => 1_000 });
+    expect(log.entryCount).toBeGreaterThanOrEqual(2_000);
     search(instant);
     expect(instant.rebuildGapMs).toBe(2_000);
     // A clock that moves 1 s every time it is read: the build measured at ≥ 1 s → ≥ 20 s.
@@ -208,5 +214,35 @@ describe('C13: rebuilding a large log is rationed', () => {
     const slow = new LearnedRanking(log, { now: () => (t += 1_000) });
     search(slow);
     expect(slow.rebuildGapMs).toBeGreaterThanOrEqual(20_000);
+  });
+
+  it('C13: with `defer`, a large log is rebuilt after the search that finds it due; that search uses the previous index', () => {
+    const log = new LearnedLog({ perTool: 10_000, total: 100_000 });
+    for (let i = 0; i < 2_500; i++)
+      log.record({ query: `cook dish number${i} quickly`, tool: 'mcp__kitchen__suggest', at: i });
+    const queued: (() => void)[] = [];
+    let t = 1_000;
+    const ranking = new LearnedRanking(log, { now: () => t, defer: (work) => queued.push(work) });
+    const first = ranking.channel(kitchen);
+    expect(queued).toHaveLength(0); // nothing to answer with yet: built at once
+    log.record({ query: 'where is the saffron', tool: 'mcp__pantry__stock', at: 3_000 });
+    t += 10_000;
+    expect(ranking.channel(kitchen)).toBe(first);
+    expect(ranking.channel(kitchen)).toBe(first);
+    expect(queued).toHaveLength(1); // one rebuild queued, however many searches find it due
+    queued.shift()!();
+    const rebuilt = ranking.channel(kitchen);
+    expect(rebuilt).not.toBe(first);
+    expect(rebuilt.matchTerms(learnedTerms('saffron')).map((m) => m.tool)).toContain('mcp__pantry__stock');
+  });
+
+  it('C13: a small log is rebuilt at once even with `defer` (a search right after a call sees it)', () => {
+    const log = kitchenLog();
+    const queued: (() => void)[] = [];
+    const ranking = new LearnedRanking(log, { defer: (work) => queued.push(work) });
+    const first = ranking.channel(kitchen);
+    log.record({ query: 'where is the saffron', tool: 'mcp__pantry__stock' });
+    expect(ranking.channel(kitchen)).not.toBe(first);
+    expect(queued).toHaveLength(0);
   });
 });

@@ -71,7 +71,9 @@ describe('C13: the learned field fused with every tool’s own score', () => {
   it('C13: a ranker that takes no boost gets the same tool through its list and the field (the cut path)', () => {
     const bm25 = createRanker('bm25').build(tools);
     expect(bm25.searchBoosted).toBeUndefined();
-    const hits = rankWithField({ search: (depth) => bm25.search(query, depth) }, field, query.text, 2, 5, 30);
+    const hits = rankWithField({ search: (depth) => bm25.search(query, depth) }, field, query.text, 2, 30, {
+      limit: 5,
+    });
     expect(hits[0]!.name).toBe(BOOKS);
     expect(hits[0]!.words).toBeGreaterThan(0);
     expect(hits.length).toBe(5);

@@ -73,10 +73,13 @@ export interface Replay {
   readonly weight: number;
 }
 
+/** What the replay searches with: the ranker for any text, and every tool's last score when kept. */
+export type ReplaySource = Required<Pick<LexicalSource, 'searchText'>> & Pick<LexicalSource, 'lastScores'>;
+
 /** The latest `CALIBRATION_SAMPLE` searches, each searched lexically once (both replays share them). */
 export function replaysOf(
   searches: readonly PastSearch[],
-  lexical: Required<Pick<LexicalSource, 'searchText'>> & Pick<LexicalSource, 'lastScores'>,
+  lexical: ReplaySource,
   field: LearnedField,
   decay: (last: number) => number,
   depth: number,

@@ -12,7 +12,7 @@ import { type RankedTool, topKOf } from '../ranker.js';
 import type { LearnedField } from './field.js';
 import { FieldBoost } from './field-boost.js';
 import type { LearnedHit } from './fuse.js';
-import type { LexicalSource } from './lexical.js';
+import type { LearnedCut, LexicalSource } from './lexical.js';
 
 /** Reused between searches (a search runs to completion before the next starts). */
 const scratch = { fused: new Float64Array(0), chosen: [] as number[] };
@@ -22,11 +22,11 @@ export function rankWithField(
   field: LearnedField,
   query: string,
   weight: number,
-  limit: number,
   depth: number,
-  accept?: (name: string) => boolean,
+  cut: LearnedCut,
 ): LearnedHit[] {
-  if (lexical.searchBoosted) return rankBoosted(lexical.searchBoosted, field, weight, limit);
+  const { limit, accept } = cut;
+  if (lexical.searchBoosted) return rankBoosted(lexical.searchBoosted, field, weight, limit, cut.explain === true);
   const ids = field.queryTerms(query);
   const scored = ids.length > 0 ? field.score(ids) : undefined;
   if (!scored || scored.tools.length === 0) return lexicalHits(lexical.search(limit));
@@ -54,9 +54,12 @@ function rankBoosted(
   field: LearnedField,
   weight: number,
   limit: number,
+  explain: boolean,
 ): LearnedHit[] {
   const boost = new FieldBoost(field, weight);
   const hits = searchBoosted(limit, boost);
+  // Each hit's lift is a search of the field's postings per query term: done only to explain.
+  if (!explain) return [...hits];
   // The lift as a share of the best result's score (explain, C11): the top lexical score alone is
   // not known here without a pass over every tool the words reached.
   const unit = (hits[0]?.score ?? 0) > 0 ? hits[0]!.score : 1;

@@ -18,5 +18,5 @@ export {
   type ToolEvidence,
 } from './log.js';
 export { LearnedRanking, type LearnedRankingOptions } from './learned-ranking.js';
-export type { LexicalFor, LexicalSource } from './lexical.js';
+export type { LearnedCut, LexicalFor, LexicalSource } from './lexical.js';
 export { learnedTerms, MAX_LEARNED_TERMS, schemaFingerprint } from './terms.js';

@@ -3,11 +3,11 @@
  * search lifts the tools it led to) and the learned field (the words of earlier searches, per
  * tool), rebuilt when the log changes. A large log is rebuilt at most once per
  * `REBUILD_INTERVAL_MS`, and no sooner than its last build's time ÷ `REBUILD_SHARE` (a 50k-entry
- * build takes a good part of a second, inside the search that triggers it: rebuilds may take at
- * most that share of the time); a small one at once, so a search right after a call already sees
- * that call. The field's weight comes from replaying the log (calibrate.ts),
- * redone when the log has grown by a tenth since; until a replay shows it helps, the field is off
- * and costs nothing.
+ * build takes a good part of a second: rebuilds may take at most that share of the time); a small
+ * one at once, so a search right after a call already sees that call. The field's weight comes
+ * from replaying the log (calibrate.ts), redone when the log has grown by a tenth since; until a
+ * replay shows it helps, the field is off and costs nothing. With `defer`, a large log's rebuild
+ * and replay run after the search that finds them due, which is answered with what was built before.
  */
 import type { ToolSpec } from '../../core/tool.js';
 import {
@@ -16,13 +16,14 @@ import {
   calibrateField,
   judgeChannel,
   pastSearches,
+  type ReplaySource,
   replaysOf,
 } from './calibrate.js';
 import { DEFAULT_LEARNED_CHANNEL, LearnedChannel, type LearnedChannelOptions } from './channel.js';
 import { LearnedField } from './field.js';
 import { DEFAULT_LEARNED_FUSION, rankWithLearning, type LearnedFusionOptions, type LearnedHit } from './fuse.js';
 import { rankWithField } from './fuse-field.js';
-import type { LexicalSource } from './lexical.js';
+import type { LearnedCut, LexicalSource } from './lexical.js';
 import type { LearnedLog } from './log.js';
 import { learnedTerms } from './terms.js';
 
@@ -41,6 +42,12 @@ export interface LearnedRankingOptions {
   readonly field?: boolean;
   /** The clock (tests). */
   readonly now?: () => number;
+  /**
+   * Where a large log's rebuild and replay run once due. Default: inside the search that finds them
+   * due. A server passes `setImmediate`: that search is answered with the previous index and the
+   * work runs right after it, so no search waits for it (the process is busy for as long anyway).
+   */
+  readonly defer?: (work: () => void) => void;
 }
 
 interface Verdict {
@@ -67,10 +74,12 @@ export class LearnedRanking {
   /** How long a large log's index is kept after a change: the interval, or longer after a slow build. */
   private gapMs = REBUILD_INTERVAL_MS;
   private calibrated: (Calibration & { channel?: ChannelVerdict; entries: number }) | undefined;
+  /** A deferred rebuild or replay is queued (one at a time). */
+  private deferred = false;
 
   constructor(
     readonly log: LearnedLog,
-    options: LearnedRankingOptions = {},
+    private readonly options: LearnedRankingOptions = {},
   ) {
     this.channelOptions = { ...DEFAULT_LEARNED_CHANNEL, ...options.channel };
     this.fusionOptions = { ...DEFAULT_LEARNED_FUSION, ...options.fusion };
@@ -103,6 +112,27 @@ export class LearnedRanking {
       b.pool === pool &&
       (b.version === this.log.version || (this.log.entryCount >= SMALL_LOG && now - b.at < this.gapMs));
     if (fresh) return b;
+    // Only out of date (same pool, a large log): answer with it, rebuild after this search.
+    if (b !== undefined && b.pool === pool && this.deferLarge(() => this.rebuild(pool))) return b;
+    return this.rebuild(pool);
+  }
+
+  /** Queues `work` when a deferral is set and the log is large; false: the caller does it now. */
+  private deferLarge(work: () => void): boolean {
+    const defer = this.options.defer;
+    if (!defer || this.log.entryCount < SMALL_LOG) return false;
+    if (!this.deferred) {
+      this.deferred = true;
+      defer(() => {
+        this.deferred = false;
+        work();
+      });
+    }
+    return true;
+  }
+
+  private rebuild(pool: readonly ToolSpec[]): Built {
+    const now = this.now();
     const names = new Map(pool.map((t) => [t.name, t.name]));
     const present = (tool: string) => names.has(tool);
     const field = new LearnedField(this.log, this.decay(now), (tool) => names.get(tool));
@@ -127,30 +157,31 @@ export class LearnedRanking {
     const entries = this.log.entryCount;
     const c = this.calibrated;
     const stale = c === undefined || Math.abs(entries - c.entries) > RECALIBRATE_SHARE * c.entries;
-    if (stale) {
-      const names = new Set(pool.map((t) => t.name));
-      const searches = pastSearches(this.log, (tool) => names.has(tool));
-      const source = { searchText, ...(lexical.lastScores && { lastScores: lexical.lastScores }) };
-      const replays = replaysOf(searches, source, built.field, this.decay(this.now()), this.fusionOptions.depth);
-      const field = calibrateField(built.field, replays);
-      // The kNN channel is only used while the field is off: judged only then.
-      const channel = field.weight > 0 ? undefined : judgeChannel(this.channel(pool), replays, this.fusionOptions);
-      this.calibrated = { ...field, ...(channel && { channel }), entries };
-    }
+    const source = { searchText, ...(lexical.lastScores && { lastScores: lexical.lastScores }) };
+    // The first replay is needed now; a later one can follow the search, as a rebuild does.
+    if (stale && (c === undefined || !this.deferLarge(() => this.replay(pool, source))))
+      this.replay(pool, source, built);
     return { weight: this.calibrated!.weight, channel: this.calibrated!.channel?.on ?? true };
+  }
+
+  /** Replays the log against `built` (else the current index) and keeps the verdict. */
+  private replay(pool: readonly ToolSpec[], source: ReplaySource, built = this.build(pool)): void {
+    const entries = this.log.entryCount;
+    const names = new Set(pool.map((t) => t.name));
+    const searches = pastSearches(this.log, (tool) => names.has(tool));
+    const replays = replaysOf(searches, source, built.field, this.decay(this.now()), this.fusionOptions.depth);
+    const field = calibrateField(built.field, replays);
+    // The kNN channel is only used while the field is off: judged only then.
+    const channel = field.weight > 0 ? undefined : judgeChannel(this.channel(pool), replays, this.fusionOptions);
+    this.calibrated = { ...field, ...(channel && { channel }), entries };
   }
 
   /**
    * The keyword ranking with learned evidence fused in (the lexical order when none applies).
    * `lexical.searchText` (the same ranker for any text) lets the log be replayed to weigh the field.
    */
-  rank(
-    pool: readonly ToolSpec[],
-    query: string,
-    lexical: LexicalSource,
-    limit: number,
-    accept?: (name: string) => boolean,
-  ): LearnedHit[] {
+  rank(pool: readonly ToolSpec[], query: string, lexical: LexicalSource, cut: LearnedCut): LearnedHit[] {
+    const { limit, accept } = cut;
     const lexicalSearch = lexical.search;
     if (this.log.entryCount === 0) return rankWithLearning(lexicalSearch, [], limit, this.fusionOptions);
     const built = this.build(pool);
@@ -158,7 +189,7 @@ export class LearnedRanking {
     // With the field on, a repeated intent is in its tool's learned words already; the kNN
     // channel (a walk over similar past searches, the dearer of the two) is the fallback, and
     // where its replay shows it does not help either, the search is the lexical one, at its cost.
-    if (weight > 0) return rankWithField(lexical, built.field, query, weight, limit, this.fusionOptions.depth, accept);
+    if (weight > 0) return rankWithField(lexical, built.field, query, weight, this.fusionOptions.depth, cut);
     if (!channel) return rankWithLearning(lexicalSearch, [], limit, this.fusionOptions);
     const matches = this.channel(pool).matchTerms(learnedTerms(query));
     return rankWithLearning(lexicalSearch, matches, limit, this.fusionOptions, accept);

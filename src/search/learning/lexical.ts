@@ -21,6 +21,15 @@ export interface LexicalSource {
   readonly searchBoosted?: (depth: number, boost: ScoreBoost) => readonly RankedTool[];
 }
 
+/** What a ranking with learned evidence returns: how many, which tools may be in it, and whether it is explained. */
+export interface LearnedCut {
+  readonly limit: number;
+  /** Only tools it accepts (C4's `+required` terms). */
+  readonly accept?: (name: string) => boolean;
+  /** The caller explains the hits (C11): each hit's learned lift is worked out only then. */
+  readonly explain?: boolean;
+}
+
 const positions = new WeakMap<LearnedField, { names: readonly string[]; at: Int32Array }>();
 
 /** Per field tool: its position in the ranker's `names` (-1: not there). Built once per field and ranker. */

@@ -196,7 +196,12 @@ export class DefaultIndex implements RankerIndex {
     const own: string[] = [];
     const terms = this.queryTerms(query.text, undefined, own);
     const scores = this.score(query.text, terms);
-    boost?.add(own, this.names, scores, this.touched);
+    if (boost) {
+      const touched = this.touched;
+      boost.add(own, this.names, {
+        addPostings: (p, w, from, to, f) => touched.addWeighted(p, w, from, to, f, scores),
+      });
+    }
     const top: number[] = [];
     const hits = topKOf(scores, this.touched.view(), this.names, limit, accept, top);
     this.lastScored = { text: query.text, terms, own, top };
