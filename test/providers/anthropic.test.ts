@@ -16,7 +16,7 @@ import {
 import { message, text, toolUse } from '../fixtures/wire/anthropic.js';
 import { standInFormat, standInSearcher, startWireServer, type WireServer } from './helpers.js';
 
-const MODEL = 'claude-sonnet-4-5';
+const MODEL = 'claude-sonnet-5-5';
 
 function makeCatalog(): Catalog {
   const catalog = new Catalog([{ name: 'get_time', description: 'Current time', handler: () => '12:00' }]);

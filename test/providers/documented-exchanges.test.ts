@@ -44,7 +44,7 @@ import { chatCall, completion, functionCall, outputText, response, toolSearchCal
 import { standInFormat, standInSearcher, startWireServer, type WireServer } from './helpers.js';
 import { MARKER_NONCE } from '../../src/core/markers.js';
 
-const CLAUDE = 'claude-sonnet-4-5';
+const CLAUDE = 'claude-sonnet-5-5';
 const WEATHER_INPUT = { location: 'San Francisco', unit: 'fahrenheit' };
 
 /** 50 tools: the docs' get_weather and search_files (deferred), one loaded local tool, 47 MCP tools. */

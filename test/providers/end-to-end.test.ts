@@ -43,7 +43,7 @@ describe('F1 end to end with a real MCP server', () => {
       client,
       toolSearch,
       params: {
-        model: 'claude-sonnet-4-5',
+        model: 'claude-sonnet-5-5',
         max_tokens: 1024,
         messages: [{ role: 'user', content: 'What is in memory?' }],
       },
@@ -87,7 +87,7 @@ describe('F1 end to end with a real MCP server', () => {
       client,
       toolSearch,
       params: {
-        model: 'claude-sonnet-4-5',
+        model: 'claude-sonnet-5-5',
         max_tokens: 1024,
         messages: [{ role: 'user', content: 'What is in memory?' }],
       },

@@ -30,13 +30,13 @@ export async function anthropicExample(): Promise<void> {
   const toolSearch = new AnthropicToolSearch({
     pool: catalog,
     executor: mcpExecutor(hub),
-    tokenCounter: anthropicTokenCounter(client, 'claude-sonnet-4-5'),
+    tokenCounter: anthropicTokenCounter(client, 'claude-sonnet-5-5'),
   });
   const { response } = await runAnthropicAgent({
     client,
     toolSearch,
     params: {
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-5-5',
       max_tokens: 2048,
       messages: [{ role: 'user', content: 'File an issue for the login bug' }],
     },
@@ -50,7 +50,7 @@ export async function anthropicOwnLoopExample(client: Anthropic): Promise<ToolRe
   const { catalog, hub } = await loadCatalogFromConfig('./mcp.json');
   const toolSearch = new AnthropicToolSearch({ pool: catalog, executor: mcpExecutor(hub), serverSearch: 'bm25' });
   const messages: MessageParam[] = [{ role: 'user', content: 'File an issue for the login bug' }];
-  const prepared = await toolSearch.prepare({ model: 'claude-sonnet-4-5', max_tokens: 2048, messages });
+  const prepared = await toolSearch.prepare({ model: 'claude-sonnet-5-5', max_tokens: 2048, messages });
   const response = await client.messages.create(prepared.params, prepared.headers ? { headers: prepared.headers } : {});
   messages.push({ role: 'assistant', content: response.content });
   const results: ToolResultBlockParam[] = [];

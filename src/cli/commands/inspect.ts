@@ -46,7 +46,11 @@ async function exactCounts(
   }
 }
 
-const DEFAULT_COUNT_MODEL = 'claude-sonnet-4-5';
+/**
+ * The model `inspect` counts tokens for on the Anthropic API unless told: a current Sonnet (the
+ * SDK marks claude-sonnet-4-5, the earlier default, end of life on 2026-11-30).
+ */
+const DEFAULT_COUNT_MODEL = 'claude-sonnet-5-5';
 
 /** Pool sources other than a catalog file (e.g. live MCP servers) register here. */
 export type PoolLoader = (
