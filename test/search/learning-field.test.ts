@@ -146,6 +146,16 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
     for (let i = 0; i < 300; i += 7) expect(kept.has(`t${i}`)).toBe(true);
   });
 
+  it('C13: the replay is redone when the pool changes (a server added may be where the log led)', () => {
+    const ranking = new LearnedRanking(kitchenLog());
+    const searcher = new ToolSearcher({ learned: ranking });
+    const withoutTravel = kitchen.filter((t) => t.name !== 'mcp__travel__trip');
+    searcher.search(poolOf(withoutTravel), 'do we still have salt in the cupboard');
+    expect(ranking.calibration?.replayed).toBe(10);
+    searcher.search(poolOf(kitchen), 'do we still have salt in the cupboard');
+    expect(ranking.calibration?.replayed).toBe(15);
+  });
+
   it('C13: { field: false } keeps only the kNN channel (no replay)', () => {
     const ranking = new LearnedRanking(kitchenLog(), { field: false });
     const pool = poolOf(kitchen);

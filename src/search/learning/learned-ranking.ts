@@ -73,7 +73,10 @@ export class LearnedRanking {
   private built: Built | undefined;
   /** How long a large log's index is kept after a change: the interval, or longer after a slow build. */
   private gapMs = REBUILD_INTERVAL_MS;
-  private calibrated: (Calibration & { channel?: ChannelVerdict; entries: number }) | undefined;
+  /** The last replay's verdict, the log's size then and the pool it was replayed on. */
+  private calibrated:
+    | (Calibration & { channel?: ChannelVerdict; entries: number; pool: readonly ToolSpec[] })
+    | undefined;
   /** A deferred rebuild or replay is queued (one at a time). */
   private deferred = false;
 
@@ -148,7 +151,8 @@ export class LearnedRanking {
 
   /**
    * The replays' verdict for this pool (the field's weight, whether the kNN channel is used),
-   * replaying the log when it has changed enough; without `lexical.searchText` (nothing to replay
+   * replaying the log when it has changed enough or the pool has changed (other tools, other
+   * evidence: a server added may be where the log's searches led); without `lexical.searchText` (nothing to replay
    * with) or with the field switched off, the field stays off and the kNN channel on.
    */
   private verdict(pool: readonly ToolSpec[], built: Built, lexical: LexicalSource): Verdict {
@@ -156,7 +160,7 @@ export class LearnedRanking {
     if (!this.fieldOn || !searchText) return { weight: 0, channel: true };
     const entries = this.log.entryCount;
     const c = this.calibrated;
-    const stale = c === undefined || Math.abs(entries - c.entries) > RECALIBRATE_SHARE * c.entries;
+    const stale = c === undefined || c.pool !== pool || Math.abs(entries - c.entries) > RECALIBRATE_SHARE * c.entries;
     const source = { searchText, ...(lexical.lastScores && { lastScores: lexical.lastScores }) };
     // The first replay is needed now; a later one can follow the search, as a rebuild does.
     if (stale && (c === undefined || !this.deferLarge(() => this.replay(pool, source))))
@@ -173,7 +177,7 @@ export class LearnedRanking {
     const field = calibrateField(built.field, replays);
     // The kNN channel is only used while the field is off: judged only then.
     const channel = field.weight > 0 ? undefined : judgeChannel(this.channel(pool), replays, this.fusionOptions);
-    this.calibrated = { ...field, ...(channel && { channel }), entries };
+    this.calibrated = { ...field, ...(channel && { channel }), entries, pool };
   }
 
   /**
