@@ -55,6 +55,17 @@ export class UnauthenticatedBindError extends ToolsearchError {
   }
 }
 
+/** G5: a `--trust-proxy` entry that is no address, range or proxy-addr name. */
+export class TrustProxyError extends ToolsearchError {
+  override name = 'TrustProxyError';
+  constructor(trusted: readonly string[], cause: unknown) {
+    super(
+      `--trust-proxy ${trusted.join(',')}: ${cause instanceof Error ? cause.message : String(cause)} ` +
+        '(each entry is an IP address, a CIDR range, or loopback, linklocal, uniquelocal)',
+    );
+  }
+}
+
 /**
  * G5: the HTTP gateway already holds `limits.sessions` sessions (opened here or resumed from a
  * shared store). It answers 503 with Retry-After; a place frees when a session ends or idles out.

@@ -330,4 +330,13 @@ describe('G5: limits and token from the `serve` command line', () => {
     expect(await run.exited).not.toBe(0);
     expect(run.out.stderr).toMatch(/sessions|integer >= 1/);
   });
+
+  it('G5: a bad --trust-proxy is refused in one line naming the entry, before anything listens', async () => {
+    const run = serve(['--http', '127.0.0.1:0', '--trust-proxy', 'loopback,10.0.0.0/99']);
+    expect(await run.exited).not.toBe(0);
+    const lines = run.out.stderr.split('\n').filter((l) => l.trim() !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/--trust-proxy loopback,10\.0\.0\.0\/99: .*loopback, linklocal, uniquelocal/);
+    expect(run.out.stdout).not.toContain('listening');
+  });
 });

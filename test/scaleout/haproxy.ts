@@ -33,6 +33,8 @@ export function haproxyConfig(port: number, backends: string[], logToStderr = fa
     '  retries 3',
     '  option redispatch 1',
     '  retry-on conn-failure 503',
+    // The client's address for the replicas' per-address limit (they run with --trust-proxy).
+    '  option forwardfor',
     'frontend mcp',
     `  bind 127.0.0.1:${port}`,
     '  default_backend gateways',

@@ -71,6 +71,8 @@ export async function spawnReplica(
   config: string,
   sessionStore: string | undefined,
   port: number,
+  /** More `serve` flags (limits, --trust-proxy). */
+  extra: readonly string[] = [],
 ): Promise<ReplicaProcess> {
   const child = spawn(
     process.execPath,
@@ -88,6 +90,7 @@ export async function spawnReplica(
       '10000',
       '--log-level',
       'debug',
+      ...extra,
     ],
     {
       stdio: ['ignore', 'pipe', 'pipe'],

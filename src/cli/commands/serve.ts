@@ -2,22 +2,17 @@
  * H1/G3 — `toolsearch serve`: the MCP gateway over stdio (default) or Streamable HTTP.
  * With no `--config` it fronts the reference servers installed with the package.
  */
-import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
-import { InvalidLimitError, LIMIT_NAMES, resolveLimits, type LimitName } from '../../core/limits.js';
+import { LIMIT_NAMES, type LimitName } from '../../core/limits.js';
 import { defaultHubConfig } from '../../mcp/defaults.js';
 import { loadCatalogFromConfig } from '../../mcp/load.js';
 import { addInspectPoolLoader } from './inspect.js';
 import { parsePositiveInt } from '../options.js';
+import { collectTrustedProxies, parseHostPort, parseLimitOption, resolveToken } from './serve-flags.js';
 import { createStderrLogger, isLogLevel, type LogLevel, type Logger } from '../../util/log.js';
 import { createGatewayFromConfig, type GatewayStack } from '../../gateway/create.js';
 import { addEmbeddingsOptions, embeddingsFromFlags, type EmbeddingsFlags } from '../embeddings-options.js';
-import {
-  DEFAULT_HTTP_HOST,
-  isLoopbackHost,
-  startHttpGateway,
-  type RunningHttpGateway,
-} from '../../gateway/transports/http/server.js';
+import { isLoopbackHost, startHttpGateway, type RunningHttpGateway } from '../../gateway/transports/http/server.js';
 import { UnauthenticatedBindError } from '../../gateway/errors.js';
 import { serveStdio } from '../../gateway/transports/stdio.js';
 import { HEALTH_PATH, STATUS_PATH, statusRoutes } from '../../gateway/status/routes.js';
@@ -41,6 +36,8 @@ export interface ServeOptions extends EmbeddingsFlags {
   deferredTokenBudget?: number;
   allowOrigin: string[];
   allowHost: string[];
+  /** G5: `--trust-proxy`: proxies whose X-Forwarded-For names the client. */
+  trustProxy?: string[];
   sessionStore?: string;
   /** G5: `--token-file`: the bearer token is the file's first line (kept out of the process list). */
   tokenFile?: string;
@@ -64,59 +61,6 @@ export interface ServeOptions extends EmbeddingsFlags {
   learning?: boolean;
   /** C13: `--learned-file FILE`: where learned search evidence is kept. */
   learnedFile?: string;
-}
-
-export function parseHostPort(value: string): { host: string; port: number } {
-  const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d{1,5})$/.exec(value.trim());
-  const port = Number(match?.[2]);
-  if (!match || port > 65535)
-    throw new InvalidArgumentError(`expected HOST:PORT or PORT, e.g. 127.0.0.1:8765 (got "${value}")`);
-  return { host: (match[1] ?? DEFAULT_HTTP_HOST).replace(/^\[|\]$/g, ''), port };
-}
-
-/** `--limit NAME=VALUE` (repeatable) into one object; names and values checked by `resolveLimits`. */
-export function parseLimitOption(
-  value: string,
-  previous: Partial<Record<LimitName, number>> = {},
-): Partial<Record<LimitName, number>> {
-  const match = /^([A-Za-z]+)=(\d+)$/.exec(value.trim());
-  if (!match)
-    throw new InvalidArgumentError(`expected NAME=INTEGER, e.g. sessions=200; names: ${LIMIT_NAMES.join(', ')}`);
-  const next = { ...previous, [match[1]!]: Number(match[2]) };
-  try {
-    resolveLimits({ values: next, source: '--limit' });
-  } catch (error) {
-    throw new InvalidArgumentError(error instanceof InvalidLimitError ? error.reason : String(error));
-  }
-  return next;
-}
-
-/**
- * G5: the bearer token, from `--token`, `--token-file` or TOOLSEARCH_TOKEN (in that order). A flag
- * value is visible to every user in the process list, so the file and the variable are preferred.
- */
-export async function resolveToken(
-  options: Pick<ServeOptions, 'token' | 'tokenFile'>,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<string | undefined> {
-  if (options.token !== undefined && options.tokenFile !== undefined)
-    throw new InvalidArgumentError('use --token or --token-file, not both');
-  if (options.tokenFile !== undefined) {
-    let text: string;
-    try {
-      text = await readFile(options.tokenFile, 'utf8');
-    } catch (error) {
-      throw new InvalidArgumentError(
-        `--token-file ${options.tokenFile}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-      );
-    }
-    const token = text.split(/\r?\n/)[0]!.trim();
-    if (token === '') throw new InvalidArgumentError(`--token-file ${options.tokenFile}: the first line is empty`);
-    return token;
-  }
-  const token = options.token ?? (env['TOOLSEARCH_TOKEN'] || undefined);
-  if (token !== undefined && token.trim() === '') throw new InvalidArgumentError('the bearer token is empty');
-  return token;
 }
 
 function parseLogLevel(value: string): LogLevel {
@@ -168,6 +112,12 @@ export function addServeOptions(command: Command): Command {
       '--allow-host <host>',
       'HTTP: accept this Host header besides loopback names (repeatable; for a proxy in front)',
       (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
+    .option(
+      '--trust-proxy <addresses>',
+      'HTTP: behind these reverse proxies the client is the address in X-Forwarded-For (IPs, CIDR ranges, loopback, linklocal, uniquelocal; comma-separated, repeatable): keys the initialize rate limit',
+      collectTrustedProxies,
       [] as string[],
     )
     .option(
@@ -301,6 +251,7 @@ export async function runServe(
       ...(options.dangerouslyAllowUnauthenticated === true && { allowUnauthenticated: true }),
       allowedOrigins: options.allowOrigin,
       allowedHosts: options.allowHost,
+      ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }),
       logger,
       ...(token !== undefined && { token }),
     };
@@ -432,3 +383,5 @@ export function addLiveConfigToInspect(inspect: Command): Command {
     'live MCP servers from a config ({"mcpServers": …}; default: the bundled reference servers); slow ones are reported pending',
   );
 }
+
+export { parseHostPort, parseLimitOption, resolveToken } from './serve-flags.js';

@@ -22,6 +22,7 @@ import { UnauthenticatedBindError } from '../../errors.js';
 import type { ToolsearchGateway } from '../../gateway.js';
 import { GatewayFullError, ListenError } from '../../errors.js';
 import { bearerChecker, hostChecker, isLoopbackHost, isOriginAllowed } from './guards.js';
+import { clientAddress } from './client-address.js';
 import { IdleSessionSweeper } from './idle.js';
 import { InitializeRate } from './initialize-rate.js';
 import { headerValue, readJsonBody, replyError, sendJson, tooManyInitializesMessage } from './replies.js';
@@ -66,6 +67,11 @@ export interface HttpGatewayOptions {
   maxStreamQueuedBytes?: number;
   /** G5: `initialize` requests per client address (limits `initializePerMinute`, 0: no limit, and `initializeBurst`). */
   initializeRate?: { perMinute: number; burst: number };
+  /**
+   * G5: reverse proxies whose `X-Forwarded-For` names the client (addresses, CIDR ranges, or
+   * `loopback`, `linklocal`, `uniquelocal`). Default none: the TCP peer is the client.
+   */
+  trustProxy?: readonly string[];
   /**
    * H3: other paths (the status page, `/healthz`), after the same Origin and Host checks as the MCP
    * endpoint; `authorized` is the bearer-token check's answer (true when no token is set). Returns
@@ -158,6 +164,7 @@ export function createHttpGatewayHandler(
     burst: DEFAULT_LIMITS.initializeBurst,
   };
   const initializeRate = new InitializeRate(perMinute, burst);
+  const addressOf = clientAddress(options.trustProxy);
   /** G5: a slow reader's stream is closed, not buffered; the session lives on. */
   const capQueues = (transport: StreamableHTTPServerTransport, sessionId: string): void =>
     capStreamQueues(transport, maxQueued, ({ stream, queuedBytes }) => {
@@ -237,7 +244,7 @@ export function createHttpGatewayHandler(
     // G8: a 2026-07-28 request (no session, the envelope in _meta) goes to the SDK's stateless entry.
     if (await isModernRequest(req, body.value)) return modern.handle(req, res, body.value);
     if (isInitializeRequest(body.value)) {
-      const address = req.socket.remoteAddress ?? 'unknown';
+      const address = addressOf(req);
       const verdict = initializeRate.take(address);
       if (!verdict.ok) {
         gateway.operations.events.emit({ type: 'limit', limit: 'initializePerMinute' });
