@@ -36,7 +36,7 @@ export interface HitExplanation {
   readonly embedding?: { readonly rank?: number; readonly lexicalRank?: number };
   /** C13: earlier searches like this one that led to this tool (similarity 0–1 of the closest). */
   readonly learned?: { readonly searches: number; readonly similarity: number };
-  /** C13: the lift from the words earlier searches that led to this tool used (over the top lexical score). */
+  /** C13: what the words of earlier searches that led to this tool added to its score (the ranker's units, as the server and clause evidence). */
   readonly learnedWords?: number;
 }
 

@@ -5,6 +5,7 @@ import { rankWithField } from '../../src/search/learning/fuse-field.js';
 import { LearnedLog } from '../../src/search/learning/log.js';
 import { learnedTerms } from '../../src/search/learning/terms.js';
 import { parseKeywordQuery } from '../../src/search/query.js';
+import type { ScoreBoost } from '../../src/search/ranker.js';
 import { createRanker } from '../../src/search/rankers.js';
 import { mcp } from './helpers.js';
 
@@ -66,6 +67,20 @@ describe('C13: the learned field fused with every tool’s own score', () => {
     const hits = index.searchBoosted!(query, 5, boost);
     expect(boost.liftOf(BOOKS)).toBeGreaterThan(0);
     for (const hit of hits) if (hit.name !== BOOKS) expect(boost.liftOf(hit.name)).toBe(0);
+  });
+
+  it('C13: explained, a hit’s learned lift is what the field added to its score; unexplained, it is not worked out', () => {
+    const lexical = {
+      search: (depth: number) => index.search(query, depth),
+      searchBoosted: (depth: number, boost: ScoreBoost) => index.searchBoosted!(query, depth, boost),
+    };
+    const own = index.search(query, 1_000).find((r) => r.name === BOOKS)!.score;
+    const explained = rankWithField(lexical, field, query.text, 2, 30, { limit: 5, explain: true });
+    expect(explained[0]!.name).toBe(BOOKS);
+    expect(explained[0]!.words).toBeCloseTo(explained[0]!.score - own, 9);
+    const plain = rankWithField(lexical, field, query.text, 2, 30, { limit: 5 });
+    expect(plain.map((h) => h.name)).toEqual(explained.map((h) => h.name));
+    expect(plain[0]!.words).toBeUndefined();
   });
 
   it('C13: a ranker that takes no boost gets the same tool through its list and the field (the cut path)', () => {

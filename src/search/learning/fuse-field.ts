@@ -60,11 +60,9 @@ function rankBoosted(
   const hits = searchBoosted(limit, boost);
   // Each hit's lift is a search of the field's postings per query term: done only to explain.
   if (!explain) return [...hits];
-  // The lift as a share of the best result's score (explain, C11): the top lexical score alone is
-  // not known here without a pass over every tool the words reached.
-  const unit = (hits[0]?.score ?? 0) > 0 ? hits[0]!.score : 1;
+  // What the field added to the hit's score, in the ranker's units like the other evidence C11 shows.
   return hits.map((hit) => {
-    const lift = boost.liftOf(hit.name) / unit;
+    const lift = boost.liftOf(hit.name);
     return lift > 0 ? { name: hit.name, score: hit.score, words: lift } : { name: hit.name, score: hit.score };
   });
 }
@@ -97,7 +95,9 @@ function merge(
       const d = chosen[a++]!;
       const name = field.toolNames[d]!;
       const rank = list.findIndex((h) => h.name === name);
-      out.push({ name, score: fused[d]!, ...(rank >= 0 && { lexicalRank: rank + 1 }), words: lift * scores[d]! });
+      // What the field added, in the ranker's units (as C11's other evidence), not over the top score.
+      const words = lift * unit * scores[d]!;
+      out.push({ name, score: fused[d]!, ...(rank >= 0 && { lexicalRank: rank + 1 }), words });
     } else if (b < list.length) {
       out.push({ name: list[b]!.name, score: lexicalNext, lexicalRank: b + 1 });
       b++;

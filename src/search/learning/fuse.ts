@@ -29,7 +29,7 @@ export interface LearnedHit {
   readonly learned?: LearnedMatch;
   /** 1-based lexical rank; absent when only the learned channel found it. */
   readonly lexicalRank?: number;
-  /** The learned field's lift (over the top lexical score) when the words of earlier searches moved it. */
+  /** What the learned field added to the tool's score (the ranker's units) when the words of earlier searches moved it. */
   readonly words?: number;
 }
 
