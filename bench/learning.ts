@@ -185,8 +185,7 @@ function signed(share: number): string {
 
 /** The change from b to a in percent, signed. */
 function pct(a: number, b: number): string {
-  const change = ((a - b) / b) * 100;
-  return `${change >= 0 ? '+' : ''}${change.toFixed(0)}%`;
+  return signed((a - b) / b);
 }
 
 if (!process.argv.includes('--no-write') && split === 'queries') {

@@ -255,7 +255,10 @@ describe('G5: limits and token from the `serve` command line', () => {
     child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    return { child, out, exited };
+    /** The URL it prints once listening. */
+    const listening = async () =>
+      (await waitFor(() => /listening on (\S+)/.exec(out.stdout)?.[1], 'the gateway to listen', 20_000))!;
+    return { child, out, exited, listening };
   }
 
   it('G5: --token-file, --limit sessions=2 (503 past it) and --limit idleSessionTimeoutMs (idle sessions freed); no credential in the log', async () => {
@@ -272,11 +275,7 @@ describe('G5: limits and token from the `serve` command line', () => {
       'idleSessionTimeoutMs=500',
     ]);
     try {
-      const url = (await waitFor(
-        () => /listening on (\S+)/.exec(run.out.stdout)?.[1],
-        'the gateway to listen',
-        20_000,
-      ))!;
+      const url = await run.listening();
       expect(run.out.stdout).toContain('bearer token required');
       const auth = { ...GOOD, authorization: 'Bearer file-token-SECRET' };
       expect((await raw(url, GOOD)).status).toBe(401);
@@ -299,11 +298,7 @@ describe('G5: limits and token from the `serve` command line', () => {
   it('G5: serve --limit initializeBurst=2 --limit initializePerMinute=1: the third initialize gets 429 with Retry-After', async () => {
     const run = serve(['--http', '127.0.0.1:0', '--limit', 'initializeBurst=2', '--limit', 'initializePerMinute=1']);
     try {
-      const url = (await waitFor(
-        () => /listening on (\S+)/.exec(run.out.stdout)?.[1],
-        'the gateway to listen',
-        20_000,
-      ))!;
+      const url = await run.listening();
       expect((await raw(url, GOOD)).status).toBe(200);
       expect((await raw(url, GOOD)).status).toBe(200);
       const refused = await raw(url, GOOD);
