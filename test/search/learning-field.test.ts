@@ -185,6 +185,25 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
     expect(ranking.calibration?.channel?.on).toBe(false);
   });
 
+  it('C13: the replay holds a search out at the weight the field was built with, however long the build took', () => {
+    const twins = ['gcd', 'math_gcd', 'number_theory_gcd', 'calc_gcd', 'gcd_v2', 'int_gcd', 'hcf', 'divisor_gcd'].map(
+      (name) => mcp('math', name, 'Greatest common divisor of two integers'),
+    );
+    const pool = poolOf([...twins, mcp('math', 'lcm', 'Least common multiple of two integers')]);
+    const log = new LearnedLog();
+    for (let i = 0; i < 24; i++)
+      log.record({ query: `greatest common divisor of ${i + 2} and ${3 * i + 5}`, tool: twins[i % 8]!.name, at: i });
+    // A clock a minute later at every read: a replay that read it again would leave a remainder of
+    // each held-out search in the field, which breaks the twins' ties in its own favour.
+    let t = 1_000;
+    const ranking = new LearnedRanking(log, { now: () => (t += 60_000) });
+    const query = 'greatest common divisor of 12 and 18';
+    const learned = new ToolSearcher({ learned: ranking }).search(pool, query);
+    expect(learned.matches).toEqual(new ToolSearcher().search(pool, query).matches);
+    expect(ranking.calibration?.weight).toBe(0);
+    expect(ranking.calibration?.channel?.on).toBe(false);
+  });
+
   it('C13: a word used often for one tool and once for its companions points at the first', () => {
     const log = new LearnedLog();
     const tasks = ['cancer report', 'cnn tutorial', 'antd guide', 'baidu recon', 'nextjs notes'];

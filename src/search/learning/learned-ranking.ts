@@ -173,7 +173,9 @@ export class LearnedRanking {
     const entries = this.log.entryCount;
     const names = new Set(pool.map((t) => t.name));
     const searches = pastSearches(this.log, (tool) => names.has(tool));
-    const replays = replaysOf(searches, source, built.field, this.decay(this.now()), this.fusionOptions.depth);
+    // Held out at the weight the field gave it when built: with the clock read again, the field
+    // keeps a remainder of the held-out search that grows with the time between the two reads.
+    const replays = replaysOf(searches, source, built.field, this.decay(built.at), this.fusionOptions.depth);
     const field = calibrateField(built.field, replays);
     // The kNN channel is only used while the field is off: judged only then.
     const channel = field.weight > 0 ? undefined : judgeChannel(this.channel(pool), replays, this.fusionOptions);
