@@ -105,7 +105,7 @@ function lexicalOfFieldTools(
   all: ReturnType<NonNullable<LexicalSource['lastScores']>>,
 ): Map<number, number> | undefined {
   if (!all) return undefined;
-  const ids = termIds(field, terms);
+  const ids = field.termIdsOf(terms);
   const out = new Map<number, number>();
   if (ids.length === 0) return out;
   const at = rankerPositions(field, all.names);
@@ -116,15 +116,6 @@ function lexicalOfFieldTools(
     if (s > 0) out.set(d, s);
   }
   return out;
-}
-
-function termIds(field: LearnedField, terms: readonly string[]): number[] {
-  const ids: number[] = [];
-  for (const term of terms) {
-    const id = field.termId(term);
-    if (id !== undefined) ids.push(id);
-  }
-  return ids;
 }
 
 export function calibrateField(field: LearnedField, replays: readonly Replay[]): Calibration {
@@ -139,7 +130,7 @@ export function calibrateField(field: LearnedField, replays: readonly Replay[]):
       if (id !== undefined) tools.add(id);
     }
     if (tools.size === 0) continue;
-    const terms = termIds(field, search.terms);
+    const terms = field.termIdsOf(search.terms);
     const scores = field.score(terms, { terms, tools, weight: searchWeight });
     const fused = { field, tools: scores.tools, scores: scores.scores, lexical: fieldLexical };
     const base = recallAt(lexical, fused, 0, gold);
