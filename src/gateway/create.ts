@@ -5,7 +5,7 @@
  */
 import { resolveLimits, type Limits } from '../core/limits.js';
 import { readHubConfig, type HubConfig } from '../mcp/config.js';
-import { ConfigReloader, describeChanges } from '../mcp/config-reloader.js';
+import { ConfigReloader, describeReload, type ReloadPart } from '../mcp/config-reloader.js';
 import { defaultHubConfig, type DefaultServersOptions } from '../mcp/defaults.js';
 import { McpHub, type HubOptions } from '../mcp/hub.js';
 import { silentLogger, type Logger } from '../util/log.js';
@@ -20,6 +20,7 @@ import { Operations } from './status/operations.js';
 import { loadTracer } from './status/tracing.js';
 import { parseProfiles } from './profiles/config.js';
 import { Profiles } from './profiles/profiles.js';
+import { profilesReloadPart } from './profiles/reload.js';
 import { VERSION } from '../util/version.js';
 import { resolveLearning, type LearningSettings } from '../learning/settings.js';
 import { Learner } from '../learning/learner.js';
@@ -157,7 +158,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     parseProfiles(config.profiles, config.source, Object.keys(config.servers)),
     hub.catalog,
     operations,
-    (catalog, profileOperations, profile) => {
+    (catalog, profileOperations, profile, scope) => {
       const profileLearner = learnerFor(profile.name);
       return new ToolsearchGateway({
         searcher: embeddings
@@ -165,7 +166,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
           : defaultGatewaySearcher(limits, profileLearner?.ranking),
         ...(profileLearner && { learner: profileLearner }),
         ...common,
-        servers: profile.servers,
+        servers: scope,
         catalog,
         upstream: hub,
         logger,
@@ -175,14 +176,16 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   );
   if (options.startHub !== false) hub.start();
   const reloader =
-    typeof options.config === 'string' ? configReloader(options, options.config, hub, logger) : undefined;
+    typeof options.config === 'string'
+      ? configReloader(options, options.config, hub, logger, [profilesReloadPart(profiles)])
+      : undefined;
   // G7 → G9: every reload, applied or refused, reaches the audit log and whoever else listens.
   reloader?.onReload((event) =>
     operations.events.emit({
       type: 'reload',
       outcome: event.ok ? 'ok' : 'failed',
       source: event.source,
-      detail: event.ok ? describeChanges(event.changes!) : event.error!,
+      detail: event.ok ? describeReload(event) : event.error!,
     }),
   );
   return {
@@ -205,10 +208,20 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   };
 }
 
-function configReloader(options: GatewayFromConfigOptions, path: string, hub: McpHub, logger: Logger): ConfigReloader {
+function configReloader(
+  options: GatewayFromConfigOptions,
+  path: string,
+  hub: McpHub,
+  logger: Logger,
+  parts: readonly ReloadPart[],
+): ConfigReloader {
   const watch = options.watchConfig;
   const debounceMs = typeof watch === 'object' ? watch.debounceMs : undefined;
-  const reloader = new ConfigReloader(path, hub, { logger, ...(debounceMs !== undefined && { debounceMs }) });
+  const reloader = new ConfigReloader(path, hub, {
+    logger,
+    parts,
+    ...(debounceMs !== undefined && { debounceMs }),
+  });
   if (watch) reloader.watch();
   return reloader;
 }

@@ -68,8 +68,11 @@ export interface GatewayOptions {
   attributionGraceMs?: number;
   /** G5: resource subscriptions one session may hold. */
   subscriptionsPerSession?: number;
-  /** G9: a profile's servers: resources, prompts and completions of others are not listed or reached. */
-  servers?: readonly string[];
+  /**
+   * G9: a profile's servers: resources, prompts and completions of others are not listed or
+   * reached. Read live: a reload that changes the profile updates the set in place.
+   */
+  servers?: ReadonlySet<string>;
   /**
    * C13: learn from use — a search followed by a call of one of its results (or a select:) in the
    * same session teaches the default searcher. Every session's searches teach every session.

@@ -116,7 +116,7 @@ export { GatewayMetrics, METRICS_PATH, DEFAULT_TOOL_LABELS, type MetricsSource }
 export { startMetricsListener, type MetricsListener } from './status/metrics-listener.js';
 export { AuditLog, AUDIT_STDERR, redactSecrets, type AuditOptions } from './status/audit.js';
 export { loadTracer, type GatewayTracer, type TraceCarrier, type TraceSpan } from './status/tracing.js';
-export { Profiles, PROFILE_PATH_PREFIX, type Profile } from './profiles/profiles.js';
+export { Profiles, PROFILE_PATH_PREFIX, type Profile, type ProfileChanges } from './profiles/profiles.js';
 export { parseProfiles, type ProfileConfig } from './profiles/config.js';
 export { profileCatalog, type CatalogView } from './profiles/catalog-view.js';
 export { profileEndpoints, type ProfileEndpoints } from './profiles/http.js';

@@ -35,6 +35,8 @@ export interface ReloadEvent {
   /** Why the file was refused (names the file, key and variable; never an expanded value). */
   readonly error?: string;
   readonly changes?: ServerChanges;
+  /** What the reload did to the parts outside the hub (`profiles: added ops`), one line each. */
+  readonly parts?: readonly string[];
   /** `toolSearch` keys that changed but apply only on restart. */
   readonly needsRestart?: readonly string[];
 }
@@ -52,6 +54,18 @@ export interface ConfigReloaderOptions {
   debounceMs?: number;
   /** Where `${VAR}` values come from. Default: the process environment at reload time. */
   env?: () => Environment;
+  /** Sections of the file the hub does not own (the gateway's profiles), reloaded with it. */
+  parts?: readonly ReloadPart[];
+}
+
+/**
+ * A section of the config outside the hub's servers (G9 profiles). `prepare` checks it against
+ * the whole new file before anything changes: throwing (an McpConfigError naming the key) refuses
+ * the reload, as an invalid file is. The step it returns runs once the hub has the new servers,
+ * and says what it did (undefined: nothing changed).
+ */
+export interface ReloadPart {
+  prepare(next: HubConfig): () => Promise<string | undefined>;
 }
 
 const DEFAULT_DEBOUNCE_MS = 300;
@@ -135,12 +149,14 @@ export class ConfigReloader {
     const at = Date.now();
     const source = this.path;
     let next: HubConfig;
+    let steps: (() => Promise<string | undefined>)[];
     try {
       const text = await readFile(this.path, 'utf8').catch(() => undefined);
       // A save that rewrote the same bytes (or a watch event for a touch) changes nothing.
       if (!always && text !== undefined && text === this.lastText && this.last?.ok !== false)
         return this.last ?? { at, trigger, source, ok: true };
       next = await readHubConfig(this.path, this.options.env?.() ?? process.env);
+      steps = (this.options.parts ?? []).map((part) => part.prepare(next));
       this.lastText = text;
     } catch (error) {
       const event: ReloadEvent = { at, trigger, source, ok: false, error: errorMessage(error) };
@@ -150,15 +166,21 @@ export class ConfigReloader {
     if (this.closed) return { at, trigger, source, ok: false, error: 'the gateway is closing' };
     const needsRestart = changedToolSearchKeys(this.hub.config, next);
     const changes = await this.hub.reconfigure(next);
+    const parts: string[] = [];
+    for (const step of steps) {
+      const said = await step();
+      if (said !== undefined) parts.push(said);
+    }
     const event: ReloadEvent = {
       at,
       trigger,
       source,
       ok: true,
       changes,
+      ...(parts.length > 0 && { parts }),
       ...(needsRestart.length > 0 && { needsRestart }),
     };
-    this.logger.info(`config reloaded (${trigger}): ${describeChanges(changes)}`);
+    this.logger.info(`config reloaded (${trigger}): ${describeReload(event)}`);
     if (needsRestart.length > 0)
       this.logger.warn(
         `config reload: toolSearch.${needsRestart.join(', toolSearch.')} changed; it applies on restart`,
@@ -177,6 +199,11 @@ export class ConfigReloader {
     }
     return event;
   }
+}
+
+/** A reload's changes in one line: the servers', then each part's (`…; profiles: added ops`). */
+export function describeReload(event: ReloadEvent): string {
+  return [event.changes ? describeChanges(event.changes) : 'no change', ...(event.parts ?? [])].join('; ');
 }
 
 /** One line: `added a; removed b; restarted c; 2 unchanged`. */

@@ -17,6 +17,7 @@ export {
   type ConfigStatus,
   describeChanges,
   type ReloadEvent,
+  type ReloadPart,
   type ReloadTrigger,
 } from './config-reloader.js';
 export {

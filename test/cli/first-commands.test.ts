@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { runServe } from '../../src/cli/commands/serve.js';
 import { summarizeGateway } from '../../src/gateway/status/summary.js';
+import { serveHttp } from '../fixtures/serve-http.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 
 const run = promisify(execFile);
@@ -66,10 +66,7 @@ describe('first commands', () => {
       JSON.stringify({ mcpServers: { alpha: fixtureServer('alpha'), beta: fixtureServer('beta') } }),
     );
     const report = JSON.parse((await cli('inspect', '--config', config, '--json')).stdout);
-    const served = await runServe(
-      { config, logLevel: 'silent', http: '127.0.0.1:0', allowOrigin: [], allowHost: [], settleMs: 20_000 },
-      () => {},
-    );
+    const served = await serveHttp({ config });
     try {
       const summary = await summarizeGateway(served.stack.gateway);
       expect(summary.tools).toBe(report.tools);

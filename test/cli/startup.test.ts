@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runServe } from '../../src/cli/commands/serve.js';
+import { serveHttp } from '../fixtures/serve-http.js';
 
 interface Exit {
   code: number | null;
@@ -47,10 +47,7 @@ function errorLines(stderr: string): string[] {
 
 describe('H4 startup failures', () => {
   it('H4: a busy port (a second gateway on the same address) exits 1 with one line and spawns no server', async () => {
-    const first = await runServe(
-      { logLevel: 'silent', http: '127.0.0.1:0', allowOrigin: [], allowHost: [], settleMs: 0 },
-      () => {},
-    );
+    const first = await serveHttp({ settleMs: 0 });
     try {
       const { config, marker } = markerConfig();
       const second = await cli(['serve', '--http', `127.0.0.1:${first.http!.port}`, '--config', config]);

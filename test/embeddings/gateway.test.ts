@@ -2,11 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runServe } from '../../src/cli/commands/serve.js';
 import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/create.js';
 import { startHttpGateway, type RunningHttpGateway } from '../../src/gateway/transports/http/server.js';
 import { parseHubConfig } from '../../src/mcp/config.js';
 import { resolvePackageBin } from '../../src/mcp/defaults.js';
+import { serveHttp } from '../fixtures/serve-http.js';
 import { httpClient, type TestClient } from '../fixtures/clients.js';
 import { startEmbeddingServer, type EmbeddingFixture } from '../fixtures/embedding-server.js';
 import { waitFor } from '../fixtures/wait.js';
@@ -73,19 +73,12 @@ describe('C10/G3: the gateway with an embedding server', () => {
     writeFileSync(configFile, JSON.stringify({ mcpServers: { memory: memoryServer(dir) } }));
     const before = fixture.requests.length;
     process.env['XDG_CACHE_HOME'] = join(dir, 'xdg');
-    const { stack, http } = await runServe(
-      {
-        config: configFile,
-        http: '127.0.0.1:0',
-        logLevel: 'silent',
-        allowOrigin: [],
-        allowHost: [],
-        settleMs: 5_000,
-        embeddingsUrl: fixture.url,
-        embeddingsModel: 'toy',
-      },
-      () => {},
-    );
+    const { stack, http } = await serveHttp({
+      config: configFile,
+      settleMs: 5_000,
+      embeddingsUrl: fixture.url,
+      embeddingsModel: 'toy',
+    });
     const client = await httpClient(http!.url);
     try {
       expect(await searchUntilFused(client, fixture)).toMatch(/mcp__memory__create_entities/);

@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runServe } from '../../src/cli/commands/serve.js';
 import { referenceServerConfig } from '../../src/mcp/defaults.js';
+import { type Served, serveHttp } from '../fixtures/serve-http.js';
 import { waitFor } from '../fixtures/wait.js';
 import { type CapableClient, capableClient } from '../gateway/fidelity-clients.js';
 
 const TOKEN = 'main-token';
-let served: Awaited<ReturnType<typeof runServe>>;
+let served: Served;
 let clients: CapableClient[] = [];
 
 const open = (path: string, label: string) =>
@@ -37,10 +37,7 @@ beforeAll(async () => {
       profiles: { one: { servers: ['everything'] }, two: { servers: ['everything'] } },
     }),
   );
-  served = await runServe(
-    { config, token: TOKEN, logLevel: 'silent', http: '127.0.0.1:0', allowOrigin: [], allowHost: [], settleMs: 20_000 },
-    () => {},
-  );
+  served = await serveHttp({ config, token: TOKEN });
   await waitFor(
     () => served.stack.hub.status().every((s) => s.state === 'connected'),
     'server-everything to connect',

@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
-import { runServe } from '../../src/cli/commands/serve.js';
 import { resolvePackageBin } from '../../src/mcp/defaults.js';
+import { serveHttp } from '../fixtures/serve-http.js';
 import { connectClient, httpClient, type TestClient } from '../fixtures/clients.js';
 import { statelessClient, statelessRequestId, usageKey } from '../../src/gateway/tools/stateless.js';
 import { eraClient } from './eras-clients.js';
@@ -79,10 +79,7 @@ function serveStdio(config: string): Promise<TestClient> {
 describe('C13 the gateway learns from use', () => {
   it('C13 (HTTP): search → call in one session; the next session’s search ranks the called tool first', async () => {
     const { config } = writeConfig('file');
-    const served = await runServe(
-      { config, logLevel: 'silent', http: '127.0.0.1:0', allowOrigin: [], allowHost: [], settleMs: 20_000 },
-      () => {},
-    );
+    const served = await serveHttp({ config });
     try {
       const first = await httpClient(served.http!.url);
       await teach(first);
@@ -116,18 +113,7 @@ describe('C13 the gateway learns from use', () => {
 
   it('C13 (2026-07-28 over HTTP, no session): a search → call by the same credentials teaches; the next search ranks the tool first', async () => {
     const { config } = writeConfig('file');
-    const served = await runServe(
-      {
-        config,
-        token: 'alice',
-        logLevel: 'silent',
-        http: '127.0.0.1:0',
-        allowOrigin: [],
-        allowHost: [],
-        settleMs: 20_000,
-      },
-      () => {},
-    );
+    const served = await serveHttp({ config, token: 'alice' });
     const modern = (token: string) =>
       eraClient(
         'pin',
@@ -170,10 +156,7 @@ describe('C13 the gateway learns from use', () => {
 
   it('C13: toolSearch.learning false: nothing is learned', async () => {
     const { config, learned } = writeConfig(false);
-    const served = await runServe(
-      { config, logLevel: 'silent', http: '127.0.0.1:0', allowOrigin: [], allowHost: [], settleMs: 20_000 },
-      () => {},
-    );
+    const served = await serveHttp({ config });
     try {
       const client = await httpClient(served.http!.url);
       await teach(client);

@@ -7,8 +7,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runServe } from '../../src/cli/commands/serve.js';
 import { resolvePackageBin } from '../../src/mcp/defaults.js';
+import { type Served, serveHttp } from '../fixtures/serve-http.js';
 import { httpClient, type TestClient } from '../fixtures/clients.js';
 import { waitFor } from '../fixtures/wait.js';
 
@@ -16,7 +16,7 @@ const TOKEN = 'ops-test-token';
 const auth = { authorization: `Bearer ${TOKEN}` };
 const dir = mkdtempSync(join(tmpdir(), 'ts-ops-'));
 const auditFile = join(dir, 'audit.jsonl');
-let served: Awaited<ReturnType<typeof runServe>>;
+let served: Served;
 let base: string;
 let metricsUrl: string;
 
@@ -36,19 +36,7 @@ async function startGateway(auditArguments: boolean, metricsPort: string, file: 
     }),
   );
   const lines: string[] = [];
-  const result = await runServe(
-    {
-      config,
-      token: TOKEN,
-      logLevel: 'silent',
-      http: '127.0.0.1:0',
-      metrics: metricsPort,
-      allowOrigin: [],
-      allowHost: [],
-      settleMs: 20_000,
-    },
-    (text) => lines.push(text),
-  );
+  const result = await serveHttp({ config, token: TOKEN, metrics: metricsPort }, (text) => lines.push(text));
   await waitFor(() => result.stack.hub.status().every((s) => s.state === 'connected'), 'memory to connect', 20_000);
   return result;
 }

@@ -7,13 +7,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runServe } from '../../src/cli/commands/serve.js';
 import { referenceServerConfig } from '../../src/mcp/defaults.js';
+import { type Served, serveHttp } from '../fixtures/serve-http.js';
 import { httpClient, type TestClient } from '../fixtures/clients.js';
 import { waitFor } from '../fixtures/wait.js';
 
 const TOKEN = 'token';
-let served: Awaited<ReturnType<typeof runServe>>;
+let served: Served;
 const clients: Record<'main' | 'one' | 'two', TestClient> = {} as never;
 
 beforeAll(async () => {
@@ -27,10 +27,7 @@ beforeAll(async () => {
       profiles: { one: { servers: ['alpha'] }, two: { servers: ['beta'] } },
     }),
   );
-  served = await runServe(
-    { config, token: TOKEN, logLevel: 'silent', http: '127.0.0.1:0', allowOrigin: [], allowHost: [], settleMs: 30_000 },
-    () => {},
-  );
+  served = await serveHttp({ config, token: TOKEN, settleMs: 30_000 });
   await waitFor(() => served.stack.hub.status().every((s) => s.state === 'connected'), 'both copies', 30_000);
   const origin = new URL(served.http!.url).origin;
   const headers = { authorization: `Bearer ${TOKEN}` };

@@ -11,13 +11,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runServe } from '../../src/cli/commands/serve.js';
 import type { StatusSnapshot } from '../../src/gateway/status/routes.js';
+import { type Served, serveHttp } from '../fixtures/serve-http.js';
 import { httpClient, type TestClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
 
 const TOKEN = 'main-token';
 const ENG_TOKEN = 'eng-token';
-let served: Awaited<ReturnType<typeof runServe>>;
+let served: Served;
 let base: string;
 let support: TestClient;
 let eng: TestClient;
@@ -38,10 +39,7 @@ beforeAll(async () => {
       },
     }),
   );
-  served = await runServe(
-    { config, token: TOKEN, logLevel: 'silent', http: '127.0.0.1:0', allowOrigin: [], allowHost: [], settleMs: 20_000 },
-    () => {},
-  );
+  served = await serveHttp({ config, token: TOKEN });
   await waitFor(
     () => served.stack.hub.status().every((s) => s.state === 'connected'),
     'the fixtures to connect',

@@ -8,10 +8,10 @@ import { existsSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runServe } from '../../src/cli/commands/serve.js';
 import type { GatewayStack } from '../../src/gateway/create.js';
 import type { StatusSnapshot } from '../../src/gateway/status/routes.js';
 import type { ReloadEvent } from '../../src/mcp/config-reloader.js';
+import { serveHttp } from '../fixtures/serve-http.js';
 import { httpClient, type TestClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
@@ -47,18 +47,7 @@ describe('G7 live reload of an edited config file, one client session connected 
 
   beforeAll(async () => {
     save(config, servers({ alpha: fixtureServer('alpha'), beta: fixtureServer('beta') }));
-    const served = await runServe(
-      {
-        config,
-        token: TOKEN,
-        logLevel: 'silent',
-        http: '127.0.0.1:0',
-        allowOrigin: [],
-        allowHost: [],
-        settleMs: 20_000,
-      },
-      () => {},
-    );
+    const served = await serveHttp({ config, token: TOKEN });
     stack = served.stack;
     stack.reloader!.onReload((event) => events.push(event));
     base = new URL(served.http!.url).origin;

@@ -358,6 +358,8 @@ function stdioGateway(stack: GatewayStack, name: string | undefined): GatewaySta
       `--profile ${name}: no such profile in the config${known.length > 0 ? ` (profiles: ${known.join(', ')})` : ''}`,
     );
   }
+  // G7: a reload may change this profile (its sessions follow) but not remove it from under the client.
+  stack.profiles.pin(name);
   return profile.gateway;
 }
 

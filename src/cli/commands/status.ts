@@ -8,7 +8,7 @@ import { Command } from 'commander';
 import type { StatusSearchAnswer, StatusSnapshot } from '../../gateway/status/routes.js';
 import { STATUS_JSON_PATH, STATUS_SEARCH_PATH } from '../../gateway/status/routes.js';
 import { hasFaultyServer } from '../../gateway/status/readiness.js';
-import { describeChanges } from '../../mcp/config-reloader.js';
+import { describeReload } from '../../mcp/config-reloader.js';
 
 /** `toolsearch status` exits 2 when a server is failed or quarantined (1: the gateway could not be read). */
 export const STATUS_EXIT_FAULTY_SERVER = 2;
@@ -113,7 +113,7 @@ function configLines(s: StatusSnapshot): string[] {
   if (!last.ok) return [head, `RELOAD REFUSED at ${when}, the previous config keeps running: ${last.error}`];
   return [
     head,
-    `last reload at ${when} (${last.trigger}): ${last.changes ? describeChanges(last.changes) : 'ok'}` +
+    `last reload at ${when} (${last.trigger}): ${describeReload(last)}` +
       (last.needsRestart ? `; toolSearch.${last.needsRestart.join(', toolSearch.')} applies on restart` : ''),
   ];
 }

@@ -15,16 +15,24 @@ interface Mirrored {
 
 export interface CatalogView {
   readonly catalog: Catalog;
+  /**
+   * G9/G7: a reload changed the profile's servers or tool globs. The view follows at once: a
+   * server left out leaves it (tools, state, description), one added enters, the globs are applied
+   * again to every server; the profile's sessions hear it as a catalog change.
+   */
+  update(servers: readonly string[], includes: (tool: ToolSpec) => boolean): void;
   close(): void;
 }
 
 export function profileCatalog(
   source: Catalog,
-  servers: readonly string[],
-  includes: (tool: ToolSpec) => boolean,
+  initialServers: readonly string[],
+  initialIncludes: (tool: ToolSpec) => boolean,
 ): CatalogView {
   const catalog = new Catalog();
   const mirrored = new Map<string, Mirrored>();
+  let servers = initialServers;
+  let includes = initialIncludes;
   const sync = (): void => {
     for (const server of servers) {
       const failed = source.failedServers.find((f) => f.server === server);
@@ -41,9 +49,29 @@ export function profileCatalog(
       else catalog.setServerTools(server, tools);
     }
   };
+  /** Servers the profile no longer names leave the view as if removed from the config. */
+  const dropLeftOut = (): void => {
+    for (const server of [...mirrored.keys()]) {
+      if (servers.includes(server)) continue;
+      mirrored.delete(server);
+      catalog.setServerInfo(server, {});
+      catalog.removeServer(server);
+    }
+  };
   sync();
   const unsubscribe = source.onChange(() => sync());
-  return { catalog, close: unsubscribe };
+  return {
+    catalog,
+    update: (nextServers, nextIncludes) => {
+      servers = nextServers;
+      includes = nextIncludes;
+      dropLeftOut();
+      // The globs may differ for a server that stays: compare its tools afresh.
+      mirrored.clear();
+      sync();
+    },
+    close: unsubscribe,
+  };
 }
 
 function sameTools(a: readonly ToolSpec[], b: readonly ToolSpec[]): boolean {

@@ -39,6 +39,8 @@ export interface ProfileConfig {
   readonly servers: readonly string[];
   /** Whether a tool is in the profile (its server is, and the globs let it through). */
   readonly includes: (tool: ToolSpec) => boolean;
+  /** The tool globs as written (JSON): a reload compares them to tell a changed profile. */
+  readonly rules: string;
   /** Its own bearer token, when it has one. */
   readonly token?: string;
 }
@@ -74,6 +76,7 @@ export function parseProfiles(
       name,
       servers: profile.servers,
       includes: toolFilter(new Set(profile.servers), profile.tools?.allow, profile.tools?.deny),
+      rules: JSON.stringify(profile.tools ?? {}),
       ...(token !== undefined && { token }),
     };
   });

@@ -25,19 +25,26 @@ export function profileEndpoints(
   options: Omit<HttpGatewayOptions, 'path' | 'routes' | 'observe'>,
   next: ExtraRoutes,
 ): ProfileEndpoints {
+  const mainToken = options.token;
+  const mount = (profile: Profile) => ({
+    profile,
+    handler: createHttpGatewayHandler(profile.gateway, {
+      ...options,
+      path: profile.path,
+      // Read per request: a reload may give the profile a token, change it or take it away.
+      token: () => profile.token ?? (typeof mainToken === 'function' ? mainToken() : mainToken),
+    }),
+  });
   const handlers = new Map<string, { profile: Profile; handler: HttpGatewayHandler }>(
-    profiles.list.map((profile) => [
-      profile.path,
-      {
-        profile,
-        handler: createHttpGatewayHandler(profile.gateway, {
-          ...options,
-          path: profile.path,
-          ...(profile.token !== undefined && { token: profile.token }),
-        }),
-      },
-    ]),
+    profiles.list.map((profile) => [profile.path, mount(profile)]),
   );
+  // G7: a reload's new profiles are served at once; a removed one's path is gone and its sessions closed.
+  const stop = profiles.onChange(async (changes) => {
+    for (const profile of profiles.list) if (!handlers.has(profile.path)) handlers.set(profile.path, mount(profile));
+    const removed = [...handlers.values()].filter(({ profile }) => changes.removed.includes(profile.name));
+    for (const { profile } of removed) handlers.delete(profile.path);
+    await Promise.allSettled(removed.map(({ handler }) => handler.close()));
+  });
   return {
     routes: async (req, res, url, authorized) => {
       const entry = handlers.get(url.pathname);
@@ -54,6 +61,7 @@ export function profileEndpoints(
         sessions: handler.sessionCount(),
       })),
     close: async () => {
+      stop();
       await Promise.allSettled([...handlers.values()].map(({ handler }) => handler.close()));
     },
   };

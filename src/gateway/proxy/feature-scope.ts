@@ -19,8 +19,8 @@ export interface FeatureDirectory {
   uriProblem(uri: string): string | undefined;
 }
 
-export function scopedFeatures(all: McpAggregate, servers: readonly string[] | undefined): FeatureDirectory {
-  const scope: Scope | undefined = servers && new Set(servers);
+/** `scope` is read at each call: a profile's reload changes it in place (profiles.ts). */
+export function scopedFeatures(all: McpAggregate, scope: Scope | undefined): FeatureDirectory {
   return {
     resources: () => all.resources(scope),
     templates: () => all.templates(scope),

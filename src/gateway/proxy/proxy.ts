@@ -56,8 +56,8 @@ export interface GatewayProxyOptions {
   attributionGraceMs?: number;
   /** Resource subscriptions one session may hold. */
   subscriptionsPerSession?: number;
-  /** G9: a profile's servers; what other servers offer besides tools is not this gateway's. */
-  servers?: readonly string[];
+  /** G9: a profile's servers (live: a reload updates the set); what others offer besides tools is not this gateway's. */
+  servers?: ReadonlySet<string>;
 }
 
 export class GatewayProxy implements ProxyContext {

@@ -147,7 +147,7 @@ export function statusPageHtml(nonce: string): string {
       text += ' — reload refused at ' + new Date(last.at).toLocaleTimeString() + ', the previous config keeps running: ' + last.error;
     } else if (last) {
       const c = last.changes;
-      const parts = [c.added.length && 'added ' + c.added.join(', '), c.removed.length && 'removed ' + c.removed.join(', '), c.changed.length && 'restarted ' + c.changed.join(', ')].filter(Boolean);
+      const parts = [c.added.length && 'added ' + c.added.join(', '), c.removed.length && 'removed ' + c.removed.join(', '), c.changed.length && 'restarted ' + c.changed.join(', ')].filter(Boolean).concat(last.parts || []);
       text += ' — reloaded at ' + new Date(last.at).toLocaleTimeString() + ': ' + (parts.join('; ') || 'no server changed') +
         (last.needsRestart ? ' (toolSearch.' + last.needsRestart.join(', toolSearch.') + ' applies on restart)' : '');
     }

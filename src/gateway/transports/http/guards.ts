@@ -57,3 +57,18 @@ export function bearerChecker(token: string): (header: string | undefined) => bo
     return timingSafeEqual(expected, given) && match !== null;
   };
 }
+
+/**
+ * `bearerChecker` over a token that may change (a profile's, on reload): a function is read at
+ * each request, its checker remade only when the value changes; undefined lets every request in.
+ */
+export function liveBearerChecker(token: string | (() => string | undefined)): (header: string | undefined) => boolean {
+  if (typeof token === 'string') return bearerChecker(token);
+  let current: { token: string; check: (header: string | undefined) => boolean } | undefined;
+  return (header) => {
+    const now = token();
+    if (now === undefined) return true;
+    if (current?.token !== now) current = { token: now, check: bearerChecker(now) };
+    return current.check(header);
+  };
+}

@@ -21,7 +21,7 @@ import { silentLogger, type Logger } from '../../../util/log.js';
 import { UnauthenticatedBindError } from '../../errors.js';
 import type { ToolsearchGateway } from '../../gateway.js';
 import { GatewayFullError, ListenError } from '../../errors.js';
-import { bearerChecker, hostChecker, isLoopbackHost, isOriginAllowed } from './guards.js';
+import { liveBearerChecker, hostChecker, isLoopbackHost, isOriginAllowed } from './guards.js';
 import { clientAddress } from './client-address.js';
 import { IdleSessionSweeper } from './idle.js';
 import { InitializeRate } from './initialize-rate.js';
@@ -38,8 +38,12 @@ export interface HttpGatewayOptions {
   port?: number;
   /** Endpoint path. Default `/mcp`. */
   path?: string;
-  /** Require `Authorization: Bearer <token>`. Required when `host` is not loopback (see `allowUnauthenticated`). */
-  token?: string;
+  /**
+   * Require `Authorization: Bearer <token>`. Required when `host` is not loopback (see
+   * `allowUnauthenticated`). A function is read at each request: a profile's token, which a reload
+   * may change (undefined then: no token asked).
+   */
+  token?: string | (() => string | undefined);
   /** Serve beyond loopback without a token (a trusted network). Without it that throws UnauthenticatedBindError. */
   allowUnauthenticated?: boolean;
   /** Extra browser origins allowed besides loopback ones, e.g. `https://app.example.com`. */
@@ -190,9 +194,10 @@ export function createHttpGatewayHandler(
     checkRoom,
     FULL_RETRY_AFTER_SECONDS,
   );
-  const checkToken = options.token !== undefined ? bearerChecker(options.token) : undefined;
+  const checkToken = options.token !== undefined ? liveBearerChecker(options.token) : undefined;
   const loopbackOnly = isLoopbackHost(host);
-  if (!loopbackOnly && checkToken === undefined && options.allowUnauthenticated !== true)
+  const tokenNow = typeof options.token === 'function' ? options.token() : options.token;
+  if (!loopbackOnly && tokenNow === undefined && options.allowUnauthenticated !== true)
     throw new UnauthenticatedBindError(host);
   const checkHost =
     loopbackOnly || (options.allowedHosts ?? []).length > 0 ? hostChecker(host, options.allowedHosts ?? []) : undefined;
@@ -330,4 +335,11 @@ export function createHttpGatewayHandler(
   };
 }
 
-export { bearerChecker, hostChecker, isLoopbackHost, isOriginAllowed, LOOPBACK_HOSTNAMES } from './guards.js';
+export {
+  bearerChecker,
+  liveBearerChecker,
+  hostChecker,
+  isLoopbackHost,
+  isOriginAllowed,
+  LOOPBACK_HOSTNAMES,
+} from './guards.js';
