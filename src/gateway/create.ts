@@ -38,6 +38,12 @@ export interface GatewayFromConfigOptions extends DefaultServersOptions {
    * `toolSearch.sessionStore`; `null` keeps sessions in memory whatever the config says (stdio).
    */
   sessionStore?: string | null;
+  /**
+   * G7: a Redis for sign-in credentials when sessions stay in memory (`sessionStore: null`, a
+   * stdio process): the URL a replica of the same config would use (flag, environment), so both
+   * share one sign-in. Default: the session store's, else the config's `toolSearch.sessionStore`.
+   */
+  credentialStore?: string;
   /** G5 limit overrides (the CLI's `--limit`), applied over the config's `toolSearch.limits`. */
   limits?: Partial<Limits>;
   /** C10: an embedding server, overriding the config's `toolSearch.embeddings`; `null` turns it off. */
@@ -95,17 +101,27 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     { values: config.toolSearch.limits, source: config.source },
     { values: options.limits, source: 'the command line' },
   );
-  const hub = new McpHub(config, { ...options.hub, logger, limits });
   const toolSearch = config.toolSearch;
   const storeUrl = options.sessionStore === null ? undefined : (options.sessionStore ?? toolSearch.sessionStore);
-  const redis =
-    storeUrl !== undefined
-      ? await connectRedisBackend(storeUrl, {
+  // G7: sign-ins live where the replicas' sessions do (one `auth login` for all of them), and a
+  // stdio process of the same config, its sessions in memory, reads them there too.
+  const credentialUrl = storeUrl ?? options.credentialStore ?? toolSearch.sessionStore;
+  const connection =
+    credentialUrl !== undefined
+      ? await connectRedisBackend(credentialUrl, {
           logger,
           // G5: stored sessions and DELETE tombstones live as long as an idle session may (not 24 h).
           ...(limits.idleSessionTimeoutMs > 0 && { ttlSeconds: Math.ceil(limits.idleSessionTimeoutMs / 1000) }),
         })
       : undefined;
+  /** Sessions, the bus and learning: only with a session store. */
+  const redis = storeUrl !== undefined ? connection : undefined;
+  const hub = new McpHub(config, {
+    ...(connection && { credentials: connection.credentials }),
+    ...options.hub,
+    logger,
+    limits,
+  });
   const embeddings = options.embeddings === null ? undefined : (options.embeddings ?? toolSearch.embeddings);
   const searcher = embeddings ? embeddingGatewaySearcher(embeddings, hub.catalog, logger, limits) : undefined;
   const tracing = options.tracing ?? toolSearch['tracing'] === true;
@@ -203,7 +219,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
       await gateway.close();
       await audit?.close();
       await hub.close();
-      await redis?.close();
+      await connection?.close();
     },
   };
 }

@@ -5,6 +5,7 @@ import type { Logger } from '../util/log.js';
 import type { ServerConfig, ToolSearchConfig } from './config.js';
 import type { ConnectionFactory, ForwardOptions, McpMessage } from './connection.js';
 import type { ReconnectOptions } from './server-state.js';
+import type { CredentialSource } from './remote/oauth/store.js';
 
 export interface HubOptions {
   /** Catalog to feed (one with local tools, say). A new one by default. */
@@ -22,6 +23,8 @@ export interface HubOptions {
   limits?: Limits;
   /** G7: what the hub learns about servers and the sign-in tokens it holds (default: defaultStateDir()). */
   stateDir?: string;
+  /** G7: where sign-in credentials live instead of `stateDir` (a Redis the replicas share). */
+  credentials?: CredentialSource;
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;

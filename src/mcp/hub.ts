@@ -41,7 +41,6 @@ import { sanitizeLogText, silentLogger, type Logger } from '../util/log.js';
 import { sdkConnectionFactory } from './sdk-connection.js';
 import { remoteOptions } from './remote/options.js';
 import { isNeedsSignIn, type NeedsSignInError } from './remote/oauth/provider.js';
-import { watchCredentials } from './remote/oauth/watch.js';
 import { CatalogFeed } from './catalog-feed.js';
 import { createServerEntry, describeState, entryStatus, type ServerEntry } from './server-entry.js';
 import { failureOutcome } from './failure-outcome.js';
@@ -90,9 +89,8 @@ export class McpHub {
     this.catalog = options.catalog ?? new Catalog();
     this.logger = options.logger ?? silentLogger;
     this.limits = options.limits ?? DEFAULT_LIMITS;
-    this.factory =
-      options.connectionFactory ??
-      sdkConnectionFactory(this.serverConfigs, remoteOptions(this.limits, options.stateDir, config.source));
+    const remote = remoteOptions(this.limits, options.stateDir, config.source, options.credentials);
+    this.factory = options.connectionFactory ?? sdkConnectionFactory(this.serverConfigs, remote);
     this.reconnect = options.reconnect === false ? false : { ...DEFAULT_RECONNECT, ...options.reconnect };
     this.features = new McpAggregate(Object.keys(config.servers), this.logger, this.limits.resourceUriChars);
     this.feed = new CatalogFeed({
@@ -374,7 +372,7 @@ export class McpHub {
     this.setState(entry, 'needs-sign-in');
     this.catalog.markFailed(entry.name, error.message);
     this.logger.warn(`"${entry.name}" ${error.message}`);
-    watchCredentials(error.credentialsPath, () => {
+    error.credentials.watch(() => {
       if (!this.closed && entry.state === 'needs-sign-in' && this.entries.get(entry.name) === entry)
         void this.attempt(entry);
     });

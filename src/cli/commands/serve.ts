@@ -168,6 +168,8 @@ export async function runServe(
     options.http === undefined ? undefined : { ...parseHostPort(options.http), token: await resolveToken(options) };
   if (bind && bind.token === undefined && !isLoopbackHost(bind.host) && !options.dangerouslyAllowUnauthenticated)
     throw new UnauthenticatedBindError(bind.host);
+  // G6: flag, then environment, then (in createGatewayFromConfig) the config's toolSearch.sessionStore.
+  const sessionStore = options.sessionStore ?? (process.env[SESSION_STORE_ENV] || undefined);
   const stack = await createGatewayFromConfig({
     ...(embeddings !== undefined && { embeddings }),
     ...(options.config !== undefined && { config: options.config }),
@@ -179,9 +181,10 @@ export async function runServe(
         ...(options.deferredTokenBudget !== undefined && { deferredTokenBudget: options.deferredTokenBudget }),
       },
     }),
-    // G6: flag, then environment, then the config's toolSearch.sessionStore; stdio has one client, so no store.
-    sessionStore:
-      options.http === undefined ? null : (options.sessionStore ?? (process.env[SESSION_STORE_ENV] || undefined)),
+    // Stdio has one client: its sessions stay in memory.
+    sessionStore: options.http === undefined ? null : sessionStore,
+    // G7: stdio too reads sign-ins from the store its HTTP replicas would share.
+    ...(sessionStore !== undefined && { credentialStore: sessionStore }),
     ...(options.limit !== undefined && { limits: options.limit }),
     ...(options.auditLog !== undefined && { audit: { file: options.auditLog } }),
     ...(options.trace === true && { tracing: true }),

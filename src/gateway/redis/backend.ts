@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import { silentLogger, type Logger } from '../../util/log.js';
 import { SessionStoreConfigError } from '../errors.js';
 import { RedisNotificationBus, type RedisPublisher, type RedisSubscriber } from './bus.js';
+import type { CredentialSource } from '../../mcp/remote/oauth/store.js';
+import { redisCredentials } from './credentials.js';
 import { RedisLearnedStore, type RedisStreamClient } from './learned-store.js';
 import { watchRedisHealth, type RedisEventSource } from './health.js';
 import { RedisSessionStore, type RedisEvalClient } from './store.js';
@@ -23,6 +25,8 @@ export interface RedisBackend {
    * a profile (G9), that profile's own stream.
    */
   learnedStore(maxOps: number, profile?: string): RedisLearnedStore;
+  /** G7: sign-in credentials every replica shares (one `auth login` for all of them). */
+  credentials: CredentialSource;
   close(): Promise<void>;
 }
 
@@ -97,6 +101,7 @@ export async function connectRedisBackend(url: string, options: RedisBackendOpti
         maxOps,
         display: connection.display,
       }),
+    credentials: redisCredentials(client, prefix, connection.display),
     close: async () => {
       await bus.close();
       // The HTTP side is closed by now: nothing pending is worth waiting for (quit would wait out an outage).

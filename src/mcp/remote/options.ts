@@ -9,18 +9,19 @@ import type { SdkConnectionOptions } from '../sdk-connection.js';
 import { defaultStateDir } from '../state-dir.js';
 import { httpTarget } from '../url-credentials.js';
 import { ServerMemoryStore } from './memory.js';
-import { CredentialStore } from './oauth/store.js';
+import { type CredentialSource, fileCredentials } from './oauth/store.js';
 import { ServerAuth, StoredOAuthProvider } from './oauth/provider.js';
 
 export function remoteOptions(
   limits: Limits,
   stateDir: string = defaultStateDir(),
   configSource?: string,
+  credentials: CredentialSource = fileCredentials(stateDir),
 ): SdkConnectionOptions {
   return {
     limits,
     memory: new ServerMemoryStore(stateDir),
-    authProvider: (server, config) => serverAuth(server, config, stateDir, configSource),
+    authProvider: (server, config) => serverAuth(server, config, credentials, configSource),
   };
 }
 
@@ -37,13 +38,13 @@ export function signInCommand(server: string, configSource: string | undefined):
 export function serverAuth(
   server: string,
   config: ServerConfig,
-  stateDir: string,
+  credentials: CredentialSource,
   configSource: string | undefined,
 ): ServerAuth | undefined {
   if (isStdioServer(config) || config.oauth === false) return undefined;
   const { url, headers } = httpTarget(config.url, config.headers);
   if (Object.keys(headers ?? {}).some((name) => name.toLowerCase() === 'authorization')) return undefined;
-  const store = new CredentialStore(stateDir, server, url.href);
+  const store = credentials(server, url.href);
   const command = signInCommand(server, configSource);
   const provider = new StoredOAuthProvider({ server, setting: config.oauth, store, signInCommand: command });
   return new ServerAuth(provider, store, url, server, command);

@@ -11,9 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
 import type { HttpServerConfig } from '../../config.js';
 import { httpTarget } from '../../url-credentials.js';
-import { withRefreshLock } from './lock.js';
 import { StoredOAuthProvider, unionScopes } from './provider.js';
-import { CredentialStore } from './store.js';
+import { type CredentialBackend, CredentialStore } from './store.js';
 
 export interface SignInOptions {
   readonly server: string;
@@ -24,13 +23,15 @@ export interface SignInOptions {
   /** How long to wait for the browser. Default 5 minutes. */
   readonly timeoutMs?: number;
   readonly env?: NodeJS.ProcessEnv;
+  /** Where the credentials go; default the file under `stateDir` (a shared Redis: every replica). */
+  readonly store?: CredentialBackend;
 }
 
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 
 export async function signIn(options: SignInOptions): Promise<void> {
   const { url } = httpTarget(options.config.url, options.config.headers);
-  const store = new CredentialStore(options.stateDir, options.server, url.href);
+  const store = options.store ?? new CredentialStore(options.stateDir, options.server, url.href);
   const callback = await listenForCallback();
   try {
     const provider = new StoredOAuthProvider({
@@ -49,7 +50,7 @@ export async function signIn(options: SignInOptions): Promise<void> {
     // A scope the server asked for on a 403 (step-up) is requested along with the 401's.
     const scope = unionScopes(challenge.scope, (await store.read()).stepUpScope);
     const leg = { serverUrl: url, ...challenge, ...(scope !== undefined && { scope }) };
-    const first = await withRefreshLock(store.lockPath, () => auth(provider, { ...leg, forceReauthorization: true }));
+    const first = await store.withLock(() => auth(provider, { ...leg, forceReauthorization: true }));
     if (first === 'AUTHORIZED') return;
     const params = await callback.wait(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const error = params.get('error');
@@ -60,7 +61,7 @@ export async function signIn(options: SignInOptions): Promise<void> {
     const code = params.get('code');
     if (!code) throw new Error('the callback carried no authorization code');
     const iss = params.get('iss');
-    await withRefreshLock(store.lockPath, async () => {
+    await store.withLock(async () => {
       await auth(provider, { ...leg, authorizationCode: code, ...(iss !== null && { iss }) });
       await store.update({ stepUpScope: undefined });
     });

@@ -19,8 +19,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import { auth, extractWWWAuthenticateParams, InsufficientScopeError } from '@modelcontextprotocol/client';
 import type { OAuthSetting } from '../config.js';
-import { withRefreshLock } from './lock.js';
-import type { CredentialStore, StoredCredentials } from './store.js';
+import type { CredentialBackend, StoredCredentials } from './store.js';
 
 type UnauthorizedContext = Parameters<NonNullable<AuthProvider['onUnauthorized']>>[0];
 
@@ -33,8 +32,8 @@ export class NeedsSignInError extends Error {
   constructor(
     readonly server: string,
     readonly command: string,
-    /** The credentials file a sign-in writes: watching it tells when to connect again. */
-    readonly credentialsPath: string,
+    /** Where a sign-in writes: watching it tells when to connect again. */
+    readonly credentials: Pick<CredentialBackend, 'watch' | 'where'>,
   ) {
     super(`needs sign-in: run \`${command}\``);
     this.name = 'NeedsSignInError';
@@ -51,7 +50,7 @@ export function isNeedsSignIn(error: unknown): error is NeedsSignInError {
 export interface ProviderOptions {
   readonly server: string;
   readonly setting: OAuthSetting | undefined;
-  readonly store: CredentialStore;
+  readonly store: CredentialBackend;
   /** The loopback callback of `auth login`; absent in the gateway (no browser step there). */
   readonly redirectUrl?: string;
   /** Opens the authorization URL (`auth login`). */
@@ -131,7 +130,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   async redirectToAuthorization(url: URL): Promise<void> {
     if (!this.options.openAuthorization)
-      throw new NeedsSignInError(this.options.server, this.options.signInCommand, this.options.store.path);
+      throw new NeedsSignInError(this.options.server, this.options.signInCommand, this.options.store);
     await this.options.openAuthorization(url);
   }
 
@@ -184,7 +183,7 @@ export class ServerAuth implements AuthProvider {
 
   constructor(
     readonly provider: StoredOAuthProvider,
-    private readonly store: CredentialStore,
+    private readonly store: CredentialBackend,
     private readonly serverUrl: URL,
     private readonly server: string,
     private readonly signInCommand: string,
@@ -211,7 +210,7 @@ export class ServerAuth implements AuthProvider {
     const stored = await this.store.read();
     const wanted = unionScopes(stored.stepUpScope, error.requiredScope);
     if (wanted !== undefined) await this.store.update({ stepUpScope: wanted });
-    return new NeedsSignInError(this.server, this.signInCommand, this.store.path);
+    return new NeedsSignInError(this.server, this.signInCommand, this.store);
   }
 
   async onUnauthorized(ctx: UnauthorizedContext): Promise<void> {
@@ -227,18 +226,18 @@ export class ServerAuth implements AuthProvider {
     seen: string | undefined,
     extra: Partial<Pick<Parameters<typeof auth>[1], 'resourceMetadataUrl' | 'scope' | 'fetchFn'>> = {},
   ): Promise<void> {
-    return withRefreshLock(this.store.lockPath, async () => {
+    return this.store.withLock(async () => {
       const current = await this.store.read();
       if (current.tokens !== undefined && current.tokens.access_token !== seen && !expiresSoon(current)) return;
       if (current.tokens?.refresh_token === undefined)
-        throw new NeedsSignInError(this.server, this.signInCommand, this.store.path);
+        throw new NeedsSignInError(this.server, this.signInCommand, this.store);
       const result = await auth(this.provider, {
         serverUrl: this.serverUrl,
         ...(extra.resourceMetadataUrl !== undefined && { resourceMetadataUrl: extra.resourceMetadataUrl }),
         ...(extra.scope !== undefined && { scope: extra.scope }),
         ...(extra.fetchFn !== undefined && { fetchFn: extra.fetchFn }),
       });
-      if (result !== 'AUTHORIZED') throw new NeedsSignInError(this.server, this.signInCommand, this.store.path);
+      if (result !== 'AUTHORIZED') throw new NeedsSignInError(this.server, this.signInCommand, this.store);
     });
   }
 }
