@@ -182,6 +182,8 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
           : defaultGatewaySearcher(limits, profileLearner?.ranking),
         ...(profileLearner && { learner: profileLearner }),
         ...common,
+        // G6/G9: with a shared store, a profile's sessions resume on any replica (apart from /mcp's).
+        ...redis?.profileSessions(profile.name),
         servers: scope,
         catalog,
         upstream: hub,

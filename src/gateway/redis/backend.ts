@@ -27,6 +27,12 @@ export interface RedisBackend {
   learnedStore(maxOps: number, profile?: string): RedisLearnedStore;
   /** G7: sign-in credentials every replica shares (one `auth login` for all of them). */
   credentials: CredentialSource;
+  /**
+   * G9: a profile's sessions and bus: keys under `<prefix>profile:<name>:session:` and the channel
+   * `<prefix>events:profile:<name>`, so its sessions resume on any replica and stay apart from
+   * the main endpoint's and other profiles'.
+   */
+  profileSessions(profile: string): { sessions: RedisSessionStore; bus: RedisNotificationBus };
   close(): Promise<void>;
 }
 
@@ -82,16 +88,18 @@ export async function connectRedisBackend(url: string, options: RedisBackendOpti
   const subscriber = client.duplicate();
   // The subscriber fails with the main connection; its state is already reported once.
   subscriber.on('error', () => undefined);
-  const sessions = new RedisSessionStore({
-    client,
-    prefix: `${prefix}session:`,
-    ...(options.ttlSeconds !== undefined && { ttlSeconds: options.ttlSeconds }),
-  });
-  const bus = new RedisNotificationBus({ publisher: client, subscriber, channel: `${prefix}events`, logger });
-  // Not awaited: a replica starts (and answers 503) while Redis is down; ioredis subscribes on connect.
-  bus.start().catch((error: unknown) => logger.debug(`notification bus: subscribe failed: ${String(error)}`));
+  const ttl = options.ttlSeconds !== undefined ? { ttlSeconds: options.ttlSeconds } : {};
+  const buses: RedisNotificationBus[] = [];
+  const startBus = (channel: string) => {
+    const started = new RedisNotificationBus({ publisher: client, subscriber, channel, logger });
+    // Not awaited: a replica starts (and answers 503) while Redis is down; ioredis subscribes on connect.
+    started.start().catch((error: unknown) => logger.debug(`notification bus: subscribe failed: ${String(error)}`));
+    buses.push(started);
+    return started;
+  };
+  const bus = startBus(`${prefix}events`);
   return {
-    sessions,
+    sessions: new RedisSessionStore({ client, prefix: `${prefix}session:`, ...ttl }),
     bus,
     display: connection.display,
     learnedStore: (maxOps, profile) =>
@@ -102,8 +110,13 @@ export async function connectRedisBackend(url: string, options: RedisBackendOpti
         display: connection.display,
       }),
     credentials: redisCredentials(client, prefix, connection.display),
+    // A profile a reload removes keeps its (idle) subscription until the process ends.
+    profileSessions: (profile) => ({
+      sessions: new RedisSessionStore({ client, prefix: `${prefix}profile:${profile}:session:`, ...ttl }),
+      bus: startBus(`${prefix}events:profile:${profile}`),
+    }),
     close: async () => {
-      await bus.close();
+      await Promise.all(buses.map((b) => b.close()));
       // The HTTP side is closed by now: nothing pending is worth waiting for (quit would wait out an outage).
       subscriber.disconnect();
       client.disconnect();
