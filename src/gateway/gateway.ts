@@ -211,7 +211,8 @@ export class ToolsearchGateway {
   /**
    * G8: a server for 2026-07-28 requests, which carry no session: the HTTP entry makes one per
    * request, stdio one per connection. Deferral without a session is tools/stateless.ts; an
-   * upstream's question during a call goes back as `input_required` (proxy/input-required.ts).
+   * upstream's question during a tool call, a resource read or a prompt get goes back as
+   * `input_required` (proxy/input-required.ts).
    * `client` names who sent the request (tools/stateless.ts), so its searches can teach (C13).
    */
   createStatelessServer(client?: string): Server {
@@ -225,7 +226,8 @@ export class ToolsearchGateway {
         async (channel) => (await this.calls.handle(id, request.params.name, args, ctx, channel)).result,
       );
     });
-    this.proxy.attach(server, id);
+    // resources/read and prompts/get park too: an upstream's question there becomes input_required.
+    this.proxy.attach(server, id, (ctx, run) => this.parked.serve(ctx, run));
     return server;
   }
 

@@ -12,10 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/create.js';
-import { type RunningHttpGateway, startHttpGateway } from '../../src/gateway/transports/http/server.js';
-import { parseHubConfig } from '../../src/mcp/config.js';
+import type { GatewayStack } from '../../src/gateway/create.js';
+import type { RunningHttpGateway } from '../../src/gateway/transports/http/server.js';
 import { referenceServerConfig } from '../../src/mcp/defaults.js';
+import { type HttpGatewayFixture, httpGateway } from '../fixtures/http-gateway.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
 import { type EraClient, type EraMode, eraClient } from './eras-clients.js';
@@ -58,22 +58,17 @@ async function tour(c: EraClient, mode: EraMode, watchDrop?: DropWatch): Promise
 }
 
 describe('G8 over Streamable HTTP: every client era on one endpoint', () => {
+  let gateway: HttpGatewayFixture;
   let stack: GatewayStack;
   let http: RunningHttpGateway;
   beforeAll(async () => {
     // One client after another calls the same upstream: no grace period claiming its requests for
-    // the previous client (G5 isolation would refuse the elicitation as unattributable).
-    stack = await createGatewayFromConfig({
-      config: parseHubConfig(servers(), 'eras test'),
-      limits: { attributionGraceMs: 0 },
-    });
-    http = await startHttpGateway(stack.gateway, { port: 0 });
-    await stack.hub.settled();
+    // the previous client (G5 isolation would refuse the elicitation as unattributable). The
+    // default mode: tools are deferred, so each client searches first.
+    gateway = await httpGateway(servers().mcpServers, { gateway: {}, limits: { attributionGraceMs: 0 } });
+    ({ stack, http } = gateway);
   });
-  afterAll(async () => {
-    await http?.close();
-    await stack?.close();
-  });
+  afterAll(() => gateway?.close());
   const fxState = () => stack.hub.status().find((s) => s.server === 'fx')?.state;
   const watchDrop: DropWatch = (c) =>
     new Promise((resolve) => {

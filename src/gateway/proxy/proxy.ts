@@ -23,6 +23,7 @@ import { registerCompletionHandler } from './completions.js';
 import { type FanInMember, fanInFor, type UpstreamFanIn } from './fan-in.js';
 import { type FeatureDirectory, scopedFeatures } from './feature-scope.js';
 import { isUpstreamProxy, type UpstreamCaller, type UpstreamProxy } from '../ports.js';
+import type { ClientChannel } from './channel.js';
 import type { ProxyContext } from './context.js';
 import { SessionLogging } from './logging.js';
 import { SessionNotifications } from './notifications.js';
@@ -59,6 +60,15 @@ export interface GatewayProxyOptions {
   /** G9: a profile's servers (live: a reload updates the set); what others offer besides tools is not this gateway's. */
   servers?: ReadonlySet<string>;
 }
+
+/**
+ * G8: serves a 2026 request whose upstream work may ask the client something (ParkedCalls.serve):
+ * the result, or `input_required` carrying the question.
+ */
+export type Park = (
+  ctx: SessionExtra,
+  run: (channel: ClientChannel) => Promise<Record<string, unknown>>,
+) => Promise<Record<string, unknown>>;
 
 export class GatewayProxy implements ProxyContext {
   readonly upstream: UpstreamProxy | undefined;
@@ -124,10 +134,16 @@ export class GatewayProxy implements ProxyContext {
     return this.directory;
   }
 
-  /** Register every non-tool handler on a session's Server. */
-  attach(server: Server, sessionId: string): void {
-    registerResourceHandlers(server, this, sessionId);
-    registerPromptHandlers(server, this, sessionId);
+  /**
+   * Register every non-tool handler on a session's Server. `park` (G8, a 2026 request's Server):
+   * `resources/read` and `prompts/get` may return `input_required`, so an upstream's question
+   * while serving them reaches the client as a tool call's does (completions have no such
+   * result in that revision: a question there is refused as unattributable).
+   */
+  attach(server: Server, sessionId: string, park?: Park): void {
+    const context = park ? this.parking(park) : this;
+    registerResourceHandlers(server, context, sessionId);
+    registerPromptHandlers(server, context, sessionId);
     registerCompletionHandler(server, this, sessionId);
     server.setRequestHandler('logging/setLevel', async (request) => {
       await this.logging.setLevel(sessionId, request.params.level);
@@ -173,6 +189,23 @@ export class GatewayProxy implements ProxyContext {
 
   close(): void {
     for (const stop of this.stop.splice(0)) stop();
+  }
+
+  /** This proxy with `forward` running through `park`: the upstream's questions go back as input_required. */
+  private parking(park: Park): ProxyContext {
+    const proxy = this;
+    return {
+      get features() {
+        return proxy.features;
+      },
+      subscriptions: this.subscriptions,
+      forward: (sessionId, server, extra, request) =>
+        park(extra, (channel) =>
+          this.router.forwardVia(server, sessionId, channel, (context) =>
+            this.requestUpstream(server, request, context),
+          ),
+        ),
+    };
   }
 
   private async requestUpstream(
