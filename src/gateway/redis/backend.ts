@@ -98,6 +98,7 @@ export async function connectRedisBackend(url: string, options: RedisBackendOpti
     return started;
   };
   const bus = startBus(`${prefix}events`);
+  const profileParts = new Map<string, { sessions: RedisSessionStore; bus: RedisNotificationBus }>();
   return {
     sessions: new RedisSessionStore({ client, prefix: `${prefix}session:`, ...ttl }),
     bus,
@@ -110,11 +111,19 @@ export async function connectRedisBackend(url: string, options: RedisBackendOpti
         display: connection.display,
       }),
     credentials: redisCredentials(client, prefix, connection.display),
-    // A profile a reload removes keeps its (idle) subscription until the process ends.
-    profileSessions: (profile) => ({
-      sessions: new RedisSessionStore({ client, prefix: `${prefix}profile:${profile}:session:`, ...ttl }),
-      bus: startBus(`${prefix}events:profile:${profile}`),
-    }),
+    // One per name: a profile a reload removes and adds again finds its subscription (an idle one
+    // is kept until the process ends; names are few and come from the operator's config).
+    profileSessions: (profile) => {
+      let parts = profileParts.get(profile);
+      if (!parts) {
+        parts = {
+          sessions: new RedisSessionStore({ client, prefix: `${prefix}profile:${profile}:session:`, ...ttl }),
+          bus: startBus(`${prefix}events:profile:${profile}`),
+        };
+        profileParts.set(profile, parts);
+      }
+      return parts;
+    },
     close: async () => {
       await Promise.all(buses.map((b) => b.close()));
       // The HTTP side is closed by now: nothing pending is worth waiting for (quit would wait out an outage).
