@@ -35,6 +35,7 @@ import { Operations } from './status/operations.js';
 import type { Learner } from '../learning/learner.js';
 import { UsageSignal } from '../learning/signal.js';
 import { ParkedCalls } from './proxy/input-required.js';
+import { ParkedRelay } from './proxy/parked-relay.js';
 import { ListenStreams } from './sessions/listen.js';
 import { statelessRequestId } from './tools/stateless.js';
 
@@ -104,6 +105,7 @@ export class ToolsearchGateway {
   readonly listeners = new ListenStreams();
   /** G8: 2026 tool calls waiting for the client's answer to an upstream's question (MRTR). */
   private readonly parked = new ParkedCalls();
+  private readonly relay: ParkedRelay | undefined;
   private readonly upstream: UpstreamCaller | undefined;
   private readonly searcher: GatewaySearcher;
   /** tools/call: the search tool, call-through, and routing to local or upstream tools (tools/calls.ts). */
@@ -155,6 +157,8 @@ export class ToolsearchGateway {
     this.bus = options.bus ?? new InMemoryNotificationBus();
     this.operations = options.operations ?? new Operations();
     this.unsubscribeBus = this.bus.subscribe((event) => this.onBusEvent(event));
+    // G6/G8: replicas sharing a bus continue each other's parked calls for retries that land astray.
+    this.relay = options.bus && new ParkedRelay(this.bus, this.parked, this.logger);
     this.proxy = new GatewayProxy({
       upstream: options.upstream,
       send: (sessionId, notification) => this.notifySession(sessionId, notification),
@@ -365,6 +369,7 @@ export class ToolsearchGateway {
     this.unsubscribeBus();
     this.proxy.close();
     await this.learner?.close();
+    this.relay?.close();
     this.parked.close();
     const servers = [...this.live.values()];
     this.live.clear();
@@ -398,6 +403,8 @@ export class ToolsearchGateway {
         server.notification(event.notification).catch(failed(sessionId, event.notification.method));
       return;
     }
+    // The G8 relay's events are the relay's (proxy/parked-relay.ts).
+    if (event.type !== 'notify' && event.type !== 'ended') return;
     if (event.type === 'notify' && this.listeners.deliver(event.sessionId, event.notification)) return;
     const server = this.live.get(event.sessionId);
     if (!server) return;

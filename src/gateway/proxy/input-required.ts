@@ -9,10 +9,10 @@
  * waiting for its answer), and the retry carrying `requestState` hands the client's answer to the
  * waiting upstream request and waits again — for the result, or for the next question.
  *
- * `requestState` is a random id of a call parked in this process, so the retry must reach the
- * same process (stdio always does; behind a balancer, a call that asks a question needs the retry
- * to land on the same replica, else it gets "unknown requestState" and can be made again). A
- * parked call nobody comes back for is cancelled upstream after CLIENT_ANSWER_TIMEOUT_MS.
+ * `requestState` is a random id of a call parked in this process. A retry that lands on another
+ * replica (a balancer without stickiness) is relayed over the shared bus to the one holding the
+ * call (parked-relay.ts); without a shared bus it gets "unknown requestState" and the call can be
+ * made again. A parked call nobody comes back for is cancelled upstream after PARKED_CALL_TIMEOUT_MS.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -51,13 +51,31 @@ interface Parked<T> {
 /** How long a parked call waits for the client's retry; matches the legacy answer timeout. */
 export const PARKED_CALL_TIMEOUT_MS = 10 * 60_000;
 
+/** Continues, in another process, a call parked there (G6: parked-relay.ts); undefined: not here either. */
+export type ResumeElsewhere = (requestState: string, ctx: ServerContext) => Promise<unknown>;
+
 export class ParkedCalls {
   private readonly parked = new Map<string, Parked<unknown>>();
+  /** Set when replicas share a bus: a retry for a call parked on another replica goes there. */
+  elsewhere: ResumeElsewhere | undefined;
 
   constructor(private readonly timeoutMs = PARKED_CALL_TIMEOUT_MS) {}
 
   get size(): number {
     return this.parked.size;
+  }
+
+  /** Whether the call `requestState` names is parked in this process. */
+  has(requestState: string): boolean {
+    return this.parked.has(requestState);
+  }
+
+  /**
+   * Continue a parked call for a retry that reached another replica (parked-relay.ts): `ctx` is
+   * the relay's stand-in for that request (its answers, capabilities and cancellation).
+   */
+  continueFor(requestState: string, ctx: ServerContext): Promise<unknown> {
+    return this.next(this.resume(requestState, ctx));
   }
 
   /**
@@ -66,6 +84,8 @@ export class ParkedCalls {
    */
   async serve<T>(ctx: ServerContext, start: (channel: ClientChannel) => Promise<T>): Promise<T | InputRequiredResult> {
     const state = ctx.mcpReq.requestState<unknown>();
+    if (typeof state === 'string' && !this.parked.has(state) && this.elsewhere)
+      return (await this.elsewhere(state, ctx)) as T | InputRequiredResult;
     const parked = typeof state === 'string' ? this.resume<T>(state, ctx) : this.begin(ctx, start);
     return this.next(parked);
   }

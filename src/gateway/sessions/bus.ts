@@ -19,7 +19,21 @@ export type BusEvent =
   /** One session's client should receive this notification (resource updated, list_changed, …). */
   | { type: 'notify'; sessionId: string; notification: BusNotification }
   /** The session ended (DELETE, or gone from the store): close it wherever it is open. */
-  | { type: 'ended'; sessionId: string };
+  | { type: 'ended'; sessionId: string }
+  /** G8: continue the parked call `requestState` with these answers; reply on `reply` (parked-relay.ts). */
+  | {
+      type: 'resume';
+      requestState: string;
+      reply: string;
+      answers: Record<string, unknown>;
+      capabilities?: Record<string, unknown>;
+    }
+  /** G8: the replica holding the call has it and is continuing it. */
+  | { type: 'resume-ack'; reply: string }
+  /** G8: the continued call's outcome: its result (or next input_required), or an MCP error. */
+  | { type: 'resumed'; reply: string; result?: Record<string, unknown>; error?: { code: number; message: string } }
+  /** G8: the client gave up the retry: cancel the call. */
+  | { type: 'resume-cancel'; reply: string };
 
 export interface NotificationBus {
   /** Deliver to this process's subscribers at once, and to every other process sharing the bus. */
@@ -65,12 +79,44 @@ export function parseBusEvent(value: unknown): BusEvent | undefined {
     const notification = parseNotification(event['notification']);
     return notification && { type: 'notify-all', notification };
   }
+  const relayed = parseRelayEvent(event);
+  if (relayed) return relayed;
   if (typeof event['sessionId'] !== 'string') return undefined;
   if (event['type'] === 'ended') return { type: 'ended', sessionId: event['sessionId'] };
   const notification = parseNotification(event['notification']);
   if (event['type'] === 'notify' && notification)
     return { type: 'notify', sessionId: event['sessionId'], notification };
   return undefined;
+}
+
+/** The G8 relay's events (parked-relay.ts), checked as strictly as the others. */
+function parseRelayEvent(event: Record<string, unknown>): BusEvent | undefined {
+  const reply = event['reply'];
+  if (typeof reply !== 'string') return undefined;
+  switch (event['type']) {
+    case 'resume': {
+      const { requestState, answers, capabilities } = event;
+      if (typeof requestState !== 'string' || !isObject(answers)) return undefined;
+      return { type: 'resume', requestState, reply, answers, ...(isObject(capabilities) && { capabilities }) };
+    }
+    case 'resume-ack':
+      return { type: 'resume-ack', reply };
+    case 'resume-cancel':
+      return { type: 'resume-cancel', reply };
+    case 'resumed': {
+      const { result, error } = event;
+      if (isObject(result)) return { type: 'resumed', reply, result };
+      if (isObject(error) && typeof error['code'] === 'number' && typeof error['message'] === 'string')
+        return { type: 'resumed', reply, error: { code: error['code'], message: error['message'] } };
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function parseNotification(value: unknown): BusNotification | undefined {
