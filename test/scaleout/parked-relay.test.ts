@@ -3,7 +3,7 @@
  * without stickiness: the call is parked on the replica that started it, and the client's retry
  * lands on the other one (strict round robin: a call and its retry never share a replica). With a
  * shared store, that replica relays the retry over the bus to the one holding the call and
- * answers with its outcome; the question and the answer cross replicas, a second question too.
+ * answers with its outcome (and the progress the upstream sends meanwhile).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,10 +45,19 @@ describe.skipIf(skip)('G6/G8: input_required retries relayed between replicas', 
         expect(answer.isError, answer.text).toBeFalsy();
         expect(answer.text).toContain('user of pin');
       }
-      expect(c.elicited).toEqual(['question 0', 'question 1', 'question 2']);
+      // With a progress token: the upstream's ticks after the answer cross back with the result.
+      const ticks: number[] = [];
+      const withProgress = await c.client.callTool(
+        { name: 'mcp__peer__ask', arguments: { message: 'question 3' } },
+        // (The client's own MRTR driver reports a tick of its own per round, without a total.)
+        { onprogress: (p) => p.total === 3 && ticks.push(p.progress) },
+      );
+      expect(JSON.stringify(withProgress.content)).toContain('user of pin');
+      expect(ticks).toEqual([1, 2, 3]);
+      expect(c.elicited).toEqual(['question 0', 'question 1', 'question 2', 'question 3']);
       // Every retry went astray and was relayed (calls start on one replica, retries reach the other).
       const relayed = [a, b].flatMap((r) => r.logs.filter((line) => line.includes('relayed a retry')));
-      expect(relayed).toHaveLength(3);
+      expect(relayed).toHaveLength(4);
     } finally {
       await c.close();
     }

@@ -8,8 +8,8 @@
  * within RELAY_ACK_MS the call is gone (timed out, or its replica stopped) and the client is told
  * to make it again. A client that gives up its retry cancels the call (`resume-cancel`).
  *
- * Progress the upstream sends while a relayed retry waits is not forwarded (it would have to
- * cross the bus per notification); the result is. Only built when the bus is shared.
+ * Progress the upstream sends meanwhile crosses back too (`resume-progress`), re-emitted under the
+ * retry's own progress token. Only built when the bus is shared.
  */
 import { randomUUID } from 'node:crypto';
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
@@ -27,6 +27,7 @@ type ResumedEvent = Extract<BusEvent, { type: 'resumed' }>;
 
 interface Waiter {
   ack(): void;
+  progress(params: Record<string, unknown>): void;
   done(event: ResumedEvent): void;
 }
 
@@ -56,6 +57,7 @@ export class ParkedRelay {
     if (event.type === 'resume') this.continueHere(event);
     else if (event.type === 'resume-ack') this.waiting.get(event.reply)?.ack();
     else if (event.type === 'resumed') this.waiting.get(event.reply)?.done(event);
+    else if (event.type === 'resume-progress') this.waiting.get(event.reply)?.progress(event.params);
     else if (event.type === 'resume-cancel')
       this.serving.get(event.reply)?.abort(new Error('the client cancelled the retry'));
   }
@@ -68,7 +70,10 @@ export class ParkedRelay {
     const abort = new AbortController();
     this.serving.set(reply, abort);
     this.parked
-      .continueFor(event.requestState, standIn(event, abort.signal))
+      .continueFor(
+        event.requestState,
+        standIn(event, abort.signal, (params) => this.bus.publish({ type: 'resume-progress', reply, params })),
+      )
       .then(
         (result) => this.bus.publish({ type: 'resumed', reply, result: result as Record<string, unknown> }),
         (error: unknown) => this.bus.publish({ type: 'resumed', reply, error: asRpcError(error) }),
@@ -106,6 +111,13 @@ export class ParkedRelay {
             PARKED_CALL_TIMEOUT_MS,
           );
         },
+        progress: (params) => {
+          const progressToken = ctx.mcpReq._meta?.progressToken;
+          if (progressToken === undefined) return;
+          ctx.mcpReq
+            .notify({ method: 'notifications/progress', params: { ...params, progressToken } as never })
+            .catch(() => undefined);
+        },
         done: (event) => {
           finish();
           if (event.error) reject(new ProxyError(event.error.code, event.error.message));
@@ -120,19 +132,32 @@ export class ParkedRelay {
         reply,
         answers: (ctx.mcpReq.inputResponses ?? {}) as Record<string, unknown>,
         ...(capabilities && { capabilities }),
+        ...(ctx.mcpReq._meta?.progressToken !== undefined && { progress: true }),
       });
     });
   }
 }
 
-/** What ParkedCalls reads of a retry's request, for one that arrived elsewhere (no progress token). */
-function standIn(event: ResumeEvent, signal: AbortSignal): ServerContext {
+/**
+ * What ParkedCalls reads of a retry's request, for one that arrived elsewhere: its answers,
+ * capabilities and cancellation, and progress sent back over the bus (`send`) when it asked for any.
+ */
+function standIn(
+  event: ResumeEvent,
+  signal: AbortSignal,
+  send: (params: Record<string, unknown>) => void,
+): ServerContext {
   const mcpReq = {
     signal,
     inputResponses: event.answers,
     envelope: event.capabilities ? { [CLIENT_CAPABILITIES_META_KEY]: event.capabilities } : undefined,
     requestState: () => event.requestState,
-    notify: async () => undefined,
+    // The token is the retry's, on the other replica; there it is put back.
+    ...(event.progress && { _meta: { progressToken: 'relayed' } }),
+    notify: async (notification: { params?: Record<string, unknown> }) => {
+      const { progressToken: _, ...params } = notification.params ?? {};
+      send(params);
+    },
   };
   return { mcpReq } as unknown as ServerContext;
 }

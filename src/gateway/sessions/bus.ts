@@ -27,13 +27,17 @@ export type BusEvent =
       reply: string;
       answers: Record<string, unknown>;
       capabilities?: Record<string, unknown>;
+      /** The retry carries a progress token: send progress back (`resume-progress`). */
+      progress?: boolean;
     }
   /** G8: the replica holding the call has it and is continuing it. */
   | { type: 'resume-ack'; reply: string }
   /** G8: the continued call's outcome: its result (or next input_required), or an MCP error. */
   | { type: 'resumed'; reply: string; result?: Record<string, unknown>; error?: { code: number; message: string } }
   /** G8: the client gave up the retry: cancel the call. */
-  | { type: 'resume-cancel'; reply: string };
+  | { type: 'resume-cancel'; reply: string }
+  /** G8: upstream progress of the continued call, for the client of the relayed retry. */
+  | { type: 'resume-progress'; reply: string; params: Record<string, unknown> };
 
 export interface NotificationBus {
   /** Deliver to this process's subscribers at once, and to every other process sharing the bus. */
@@ -97,12 +101,21 @@ function parseRelayEvent(event: Record<string, unknown>): BusEvent | undefined {
     case 'resume': {
       const { requestState, answers, capabilities } = event;
       if (typeof requestState !== 'string' || !isObject(answers)) return undefined;
-      return { type: 'resume', requestState, reply, answers, ...(isObject(capabilities) && { capabilities }) };
+      return {
+        type: 'resume',
+        requestState,
+        reply,
+        answers,
+        ...(isObject(capabilities) && { capabilities }),
+        ...(event['progress'] === true && { progress: true }),
+      };
     }
     case 'resume-ack':
       return { type: 'resume-ack', reply };
     case 'resume-cancel':
       return { type: 'resume-cancel', reply };
+    case 'resume-progress':
+      return isObject(event['params']) ? { type: 'resume-progress', reply, params: event['params'] } : undefined;
     case 'resumed': {
       const { result, error } = event;
       if (isObject(result)) return { type: 'resumed', reply, result };
