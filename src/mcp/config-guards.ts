@@ -5,6 +5,8 @@
  * - a NUL byte in any string of a server entry (no command, argument, variable or header holds
  *   one; echoing it would carry the value, perhaps a secret, into logs and the status page).
  */
+import { isRecord } from '../util/records.js';
+
 const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
 export interface ConfigProblem {
@@ -38,8 +40,4 @@ function nulPath(value: unknown, path: string, depth: number): string | undefine
     if (found) return found;
   }
   return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -17,6 +17,7 @@ import { EMBEDDING_LIMITS } from '../core/embeddings-config.js';
 import { toolRulesSchema } from './tool-rules.js';
 import { expandServerEntry, KeyedVariableError, type Environment, type ExpandedSecret } from './variables.js';
 import { eraFields, HTTP_TYPES, remoteFields } from './remote/config.js';
+import { isRecord } from '../util/records.js';
 
 function isValidMode(value: string): boolean {
   try {
@@ -265,10 +266,6 @@ function expandConfigServers(value: unknown, source: string, env: Environment, s
     );
   }
   return out;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Read and validate a config file (`${VAR}` references from `env`, G7). */

@@ -4,6 +4,7 @@
  * anywhere inside its input and output schemas (property descriptions are shown to the model as
  * the tool's parameters). `clean` is the rule (cut + neutralize, admission.ts).
  */
+import { isRecord } from '../util/records.js';
 
 type Clean = (text: string) => string;
 
@@ -12,9 +13,9 @@ export function untrustedToolFields<T extends Record<string, unknown>>(fields: T
   const out: Record<string, unknown> = { ...fields };
   if (typeof out['title'] === 'string') out['title'] = clean(out['title']);
   const annotations = out['annotations'];
-  if (isObject(annotations) && typeof annotations['title'] === 'string')
+  if (isRecord(annotations) && typeof annotations['title'] === 'string')
     out['annotations'] = { ...annotations, title: clean(annotations['title']) };
-  if (isObject(out['outputSchema'])) out['outputSchema'] = untrustedSchema(out['outputSchema'], clean);
+  if (isRecord(out['outputSchema'])) out['outputSchema'] = untrustedSchema(out['outputSchema'], clean);
   return out as T;
 }
 
@@ -23,15 +24,11 @@ export function untrustedSchema<T>(schema: T, clean: Clean, depth = 0): T {
   // Schemas nest; one nested past 64 levels is cut there (its text could not be checked).
   if (depth > 64) return {} as T;
   if (Array.isArray(schema)) return schema.map((item) => untrustedSchema(item, clean, depth + 1)) as T;
-  if (!isObject(schema)) return schema;
+  if (!isRecord(schema)) return schema;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if ((key === 'title' || key === 'description') && typeof value === 'string') out[key] = clean(value);
     else out[key] = untrustedSchema(value, clean, depth + 1);
   }
   return out as T;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -26,6 +26,7 @@ import {
 import type { UpstreamProgress } from '../../mcp/connection.js';
 import { ProxyError } from '../errors.js';
 import type { ClientChannel, ClientMessage } from './channel.js';
+import { isRecord } from '../../util/records.js';
 
 interface Question {
   readonly key: string;
@@ -200,8 +201,4 @@ function progressOf(parked: Parked<unknown>): ((progress: UpstreamProgress) => v
 export function envelopeCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -9,6 +9,7 @@
  * relays between processes over Redis pub/sub.
  */
 import type { JSONRPCNotification } from '@modelcontextprotocol/server';
+import { isRecord } from '../../util/records.js';
 
 /** A notification as the SDK `Server.notification()` takes it. */
 export type BusNotification = Omit<JSONRPCNotification, 'jsonrpc'>;
@@ -100,13 +101,13 @@ function parseRelayEvent(event: Record<string, unknown>): BusEvent | undefined {
   switch (event['type']) {
     case 'resume': {
       const { requestState, answers, capabilities } = event;
-      if (typeof requestState !== 'string' || !isObject(answers)) return undefined;
+      if (typeof requestState !== 'string' || !isRecord(answers)) return undefined;
       return {
         type: 'resume',
         requestState,
         reply,
         answers,
-        ...(isObject(capabilities) && { capabilities }),
+        ...(isRecord(capabilities) && { capabilities }),
         ...(event['progress'] === true && { progress: true }),
       };
     }
@@ -115,21 +116,17 @@ function parseRelayEvent(event: Record<string, unknown>): BusEvent | undefined {
     case 'resume-cancel':
       return { type: 'resume-cancel', reply };
     case 'resume-progress':
-      return isObject(event['params']) ? { type: 'resume-progress', reply, params: event['params'] } : undefined;
+      return isRecord(event['params']) ? { type: 'resume-progress', reply, params: event['params'] } : undefined;
     case 'resumed': {
       const { result, error } = event;
-      if (isObject(result)) return { type: 'resumed', reply, result };
-      if (isObject(error) && typeof error['code'] === 'number' && typeof error['message'] === 'string')
+      if (isRecord(result)) return { type: 'resumed', reply, result };
+      if (isRecord(error) && typeof error['code'] === 'number' && typeof error['message'] === 'string')
         return { type: 'resumed', reply, error: { code: error['code'], message: error['message'] } };
       return undefined;
     }
     default:
       return undefined;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function parseNotification(value: unknown): BusNotification | undefined {
