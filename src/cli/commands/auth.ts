@@ -6,9 +6,9 @@
  * Redis, there, so one sign-in serves every replica. Nothing here prints a token.
  */
 import { Command } from 'commander';
-import { type HttpServerConfig, isStdioServer, readHubConfig } from '../../mcp/config.js';
+import { type HttpServerConfig, type HubConfig, isStdioServer, readHubConfig } from '../../mcp/config.js';
 import { connectRedisBackend } from '../../gateway/redis/backend.js';
-import { SESSION_STORE_ENV } from '../../gateway/redis/store-url.js';
+import { SESSION_STORE_ENV, sessionStoreFrom } from '../../gateway/redis/store-url.js';
 import { type CredentialBackend, type CredentialSource, fileCredentials } from '../../mcp/remote/oauth/store.js';
 import { signIn } from '../../mcp/remote/oauth/login.js';
 import { defaultStateDir } from '../../mcp/state-dir.js';
@@ -35,9 +35,10 @@ export function authCommand(): Command {
     .option('--timeout <seconds>', 'how long to wait for the browser', '300')
     .option(...STORE_OPTION)
     .action(async (server: string, options: AuthOptions) => {
-      const config = await httpServer(options.config, server);
-      await withCredentials(options, async (credentials) => {
-        const store = credentials(server, httpTarget(config.url, config.headers).url.href);
+      const hub = await readHubConfig(options.config);
+      const config = httpServer(hub, options.config, server);
+      await withCredentials(options, hub, async (credentials) => {
+        const store = storeOf(server, config, credentials);
         await signIn({
           server,
           config,
@@ -58,7 +59,7 @@ export function authCommand(): Command {
     .action(async (options: AuthOptions) => {
       const hub = await readHubConfig(options.config);
       const rows: ({ server: string } & Awaited<ReturnType<typeof describe>>)[] = [];
-      await withCredentials(options, async (credentials) => {
+      await withCredentials(options, hub, async (credentials) => {
         for (const [server, config] of Object.entries(hub.servers)) {
           if (isStdioServer(config)) continue;
           rows.push({ server, ...(await describe(server, config, credentials)) });
@@ -74,15 +75,15 @@ export function authCommand(): Command {
     .requiredOption('-c, --config <file>', 'the MCP servers config that names <server>')
     .option(...STORE_OPTION)
     .action(async (server: string, options: AuthOptions) => {
-      const config = await httpServer(options.config, server);
-      await withCredentials(options, (credentials) => store(server, config, credentials).clear());
+      const hub = await readHubConfig(options.config);
+      const config = httpServer(hub, options.config, server);
+      await withCredentials(options, hub, (credentials) => storeOf(server, config, credentials).clear());
       process.stderr.write(`Signed out of "${server}".\n`);
     });
   return auth;
 }
 
-async function httpServer(file: string, server: string): Promise<HttpServerConfig> {
-  const hub = await readHubConfig(file);
+function httpServer(hub: HubConfig, file: string, server: string): HttpServerConfig {
   const config = hub.servers[server];
   if (!config) throw new Error(`${file}: no server "${server}" (servers: ${Object.keys(hub.servers).join(', ')})`);
   if (isStdioServer(config)) throw new Error(`${file}: "${server}" is a stdio server; only HTTP servers sign in`);
@@ -90,7 +91,7 @@ async function httpServer(file: string, server: string): Promise<HttpServerConfi
   return config;
 }
 
-function store(server: string, config: HttpServerConfig, credentials: CredentialSource): CredentialBackend {
+function storeOf(server: string, config: HttpServerConfig, credentials: CredentialSource): CredentialBackend {
   return credentials(server, httpTarget(config.url, config.headers).url.href);
 }
 
@@ -100,12 +101,10 @@ function store(server: string, config: HttpServerConfig, credentials: Credential
  */
 async function withCredentials<T>(
   options: AuthOptions,
+  hub: HubConfig,
   use: (credentials: CredentialSource) => Promise<T>,
 ): Promise<T> {
-  const url =
-    options.sessionStore ??
-    (process.env[SESSION_STORE_ENV] || undefined) ??
-    (await readHubConfig(options.config)).toolSearch.sessionStore;
+  const url = sessionStoreFrom(options.sessionStore) ?? hub.toolSearch.sessionStore;
   if (url === undefined) return use(fileCredentials(defaultStateDir()));
   const redis = await connectRedisBackend(url);
   try {
@@ -121,7 +120,7 @@ async function describe(
   credentials: CredentialSource,
 ): Promise<{ state: string; detail?: string; expiresInSeconds?: number; refreshable?: boolean }> {
   if (config.oauth === false) return { state: 'no OAuth ("oauth": false)' };
-  const saved = await store(server, config, credentials).read();
+  const saved = await storeOf(server, config, credentials).read();
   if (!saved.tokens) return { state: 'not signed in', detail: `toolsearch auth login ${server} --config …` };
   const refreshable = saved.tokens.refresh_token !== undefined;
   const expiresInSeconds =

@@ -8,7 +8,7 @@
  */
 import type { Command } from 'commander';
 import { connectRedisBackend } from '../../gateway/redis/backend.js';
-import { SESSION_STORE_ENV } from '../../gateway/redis/store-url.js';
+import { SESSION_STORE_ENV, sessionStoreFrom } from '../../gateway/redis/store-url.js';
 import { LearnedFileStore } from '../../learning/file-store.js';
 import { Learner, learnedSummary } from '../../learning/learner.js';
 import { defaultLearnedPath } from '../../learning/paths.js';
@@ -29,8 +29,8 @@ async function openLearned(
   options: LearnedOptions,
 ): Promise<{ learner: Learner; where: string; close(): Promise<void> }> {
   const logger = createStderrLogger('warn');
-  const url =
-    options.sessionStore ?? (options.file === undefined ? process.env[SESSION_STORE_ENV] || undefined : undefined);
+  // --file names the file: the environment's store does not override it.
+  const url = options.file === undefined ? sessionStoreFrom(options.sessionStore) : options.sessionStore;
   if (url !== undefined) {
     const redis = await connectRedisBackend(url, { logger });
     const store = redis.learnedStore(DEFAULT_LEARNED_LIMITS.total * 4);

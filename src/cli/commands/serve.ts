@@ -17,7 +17,12 @@ import { UnauthenticatedBindError } from '../../gateway/errors.js';
 import { serveStdio } from '../../gateway/transports/stdio.js';
 import { HEALTH_PATH, STATUS_PATH, statusRoutes } from '../../gateway/status/routes.js';
 import { GATEWAY_SERVER_INFO } from '../../gateway/gateway.js';
-import { REDIS_PASSWORD_ENV, REDIS_PASSWORD_FILE_ENV, SESSION_STORE_ENV } from '../../gateway/redis/store-url.js';
+import {
+  REDIS_PASSWORD_ENV,
+  REDIS_PASSWORD_FILE_ENV,
+  SESSION_STORE_ENV,
+  sessionStoreFrom,
+} from '../../gateway/redis/store-url.js';
 import { formatSummary, summarizeGateway } from '../../gateway/status/summary.js';
 import { GatewayMetrics } from '../../gateway/status/metrics.js';
 import { startMetricsListener } from '../../gateway/status/metrics-listener.js';
@@ -169,7 +174,7 @@ export async function runServe(
   if (bind && bind.token === undefined && !isLoopbackHost(bind.host) && !options.dangerouslyAllowUnauthenticated)
     throw new UnauthenticatedBindError(bind.host);
   // G6: flag, then environment, then (in createGatewayFromConfig) the config's toolSearch.sessionStore.
-  const sessionStore = options.sessionStore ?? (process.env[SESSION_STORE_ENV] || undefined);
+  const sessionStore = sessionStoreFrom(options.sessionStore);
   const stack = await createGatewayFromConfig({
     ...(embeddings !== undefined && { embeddings }),
     ...(options.config !== undefined && { config: options.config }),

@@ -22,6 +22,11 @@ export const REDIS_PASSWORD_ENV = 'TOOLSEARCH_REDIS_PASSWORD';
 export const REDIS_PASSWORD_FILE_ENV = 'TOOLSEARCH_REDIS_PASSWORD_FILE';
 export const SESSION_STORE_ENV = 'TOOLSEARCH_SESSION_STORE';
 
+/** G6: the store a command names: its flag, else $TOOLSEARCH_SESSION_STORE (then, for the caller, the config's). */
+export function sessionStoreFrom(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return flag ?? (env[SESSION_STORE_ENV] || undefined);
+}
+
 export function parseSessionStoreUrl(value: string, passwordFromEnv?: string): RedisConnectionOptions {
   let url: URL;
   try {
