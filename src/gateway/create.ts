@@ -4,7 +4,7 @@
  * slow servers as pending (C8).
  */
 import { resolveLimits, type Limits } from '../core/limits.js';
-import { readHubConfig, type HubConfig } from '../mcp/config.js';
+import { isStdioServer, readHubConfig, type HubConfig } from '../mcp/config.js';
 import { ConfigReloader, describeReload, type ReloadPart } from '../mcp/config-reloader.js';
 import { defaultHubConfig, type DefaultServersOptions } from '../mcp/defaults.js';
 import { McpHub, type HubOptions } from '../mcp/hub.js';
@@ -42,6 +42,7 @@ export interface GatewayFromConfigOptions extends DefaultServersOptions {
    * G7: a Redis for sign-in credentials when sessions stay in memory (`sessionStore: null`, a
    * stdio process): the URL a replica of the same config would use (flag, environment), so both
    * share one sign-in. Default: the session store's, else the config's `toolSearch.sessionStore`.
+   * Without a session store it is connected only when the config has a remote server.
    */
   credentialStore?: string;
   /** G5 limit overrides (the CLI's `--limit`), applied over the config's `toolSearch.limits`. */
@@ -104,8 +105,10 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   const toolSearch = config.toolSearch;
   const storeUrl = options.sessionStore === null ? undefined : (options.sessionStore ?? toolSearch.sessionStore);
   // G7: sign-ins live where the replicas' sessions do (one `auth login` for all of them), and a
-  // stdio process of the same config, its sessions in memory, reads them there too.
-  const credentialUrl = storeUrl ?? options.credentialStore ?? toolSearch.sessionStore;
+  // stdio process of the same config, its sessions in memory, reads them there too — connecting
+  // only when the config has a remote server (one of stdio servers alone has nothing to sign in).
+  const remote = Object.values(config.servers).some((server) => !isStdioServer(server));
+  const credentialUrl = storeUrl ?? (remote ? (options.credentialStore ?? toolSearch.sessionStore) : undefined);
   const connection =
     credentialUrl !== undefined
       ? await connectRedisBackend(credentialUrl, {
