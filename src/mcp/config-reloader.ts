@@ -209,13 +209,23 @@ export function describeReload(event: ReloadEvent): string {
 /** One line: `added a; removed b; restarted c; 2 unchanged`. */
 export function describeChanges(changes: ServerChanges): string {
   if (isEmptyChange(changes)) return `no server changed (${changes.unchanged.length} kept running)`;
-  const parts = [
-    changes.added.length > 0 && `added ${changes.added.join(', ')}`,
-    changes.removed.length > 0 && `removed ${changes.removed.join(', ')}`,
-    changes.changed.length > 0 && `restarted ${changes.changed.join(', ')}`,
-    `${changes.unchanged.length} kept running`,
-  ];
-  return parts.filter(Boolean).join('; ');
+  return [...changeParts(changes, 'restarted'), `${changes.unchanged.length} kept running`].join('; ');
+}
+
+/** `added a`, `removed b`, `<changedVerb> c`: the non-empty ones (servers here, profiles in profiles/reload.ts). */
+export function changeParts(
+  changes: {
+    readonly added: readonly string[];
+    readonly removed: readonly string[];
+    readonly changed: readonly string[];
+  },
+  changedVerb: string,
+): string[] {
+  const parts: string[] = [];
+  if (changes.added.length > 0) parts.push(`added ${changes.added.join(', ')}`);
+  if (changes.removed.length > 0) parts.push(`removed ${changes.removed.join(', ')}`);
+  if (changes.changed.length > 0) parts.push(`${changedVerb} ${changes.changed.join(', ')}`);
+  return parts;
 }
 
 function changedToolSearchKeys(before: HubConfig, after: HubConfig): string[] {

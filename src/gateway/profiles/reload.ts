@@ -3,7 +3,7 @@
  * the new file (an unknown server, a bad glob or a removed `serve --profile` refuses the whole
  * reload), applied once the hub has the new servers.
  */
-import type { ReloadPart } from '../../mcp/config-reloader.js';
+import { changeParts, type ReloadPart } from '../../mcp/config-reloader.js';
 import { parseProfiles } from './config.js';
 import type { ProfileChanges, Profiles } from './profiles.js';
 
@@ -19,10 +19,6 @@ export function profilesReloadPart(profiles: Profiles): ReloadPart {
 
 /** `profiles: added ops; removed qa; updated support` (undefined when no profile changed). */
 export function describeProfileChanges(changes: ProfileChanges): string | undefined {
-  const parts = [
-    changes.added.length > 0 && `added ${changes.added.join(', ')}`,
-    changes.removed.length > 0 && `removed ${changes.removed.join(', ')}`,
-    changes.changed.length > 0 && `updated ${changes.changed.join(', ')}`,
-  ].filter(Boolean);
+  const parts = changeParts(changes, 'updated');
   return parts.length > 0 ? `profiles: ${parts.join('; ')}` : undefined;
 }
