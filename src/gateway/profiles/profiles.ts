@@ -51,17 +51,15 @@ export type ProfileGatewayFactory = (
 /** One served profile: its view, gateway and the settings a reload may change. */
 class LiveProfile implements Profile {
   readonly path: string;
-  /** The servers the gateway's resources, prompts and completions are scoped to (updated in place). */
-  readonly scope: Set<string>;
 
   constructor(
     private config: ProfileConfig,
     readonly view: CatalogView,
     readonly gateway: ToolsearchGateway,
-    scope: Set<string>,
+    /** The servers the gateway's resources, prompts and completions are scoped to (updated in place). */
+    private readonly scope: Set<string>,
   ) {
     this.path = `${PROFILE_PATH_PREFIX}${config.name}`;
-    this.scope = scope;
   }
 
   get name(): string {

@@ -52,7 +52,7 @@ interface Parked<T> {
 /** How long a parked call waits for the client's retry; matches the legacy answer timeout. */
 export const PARKED_CALL_TIMEOUT_MS = 10 * 60_000;
 
-/** Continues, in another process, a call parked there (G6: parked-relay.ts); undefined: not here either. */
+/** Continues, in another process, a call parked there (G6: parked-relay.ts); rejects when no process holds it. */
 export type ResumeElsewhere = (requestState: string, ctx: ServerContext) => Promise<unknown>;
 
 export class ParkedCalls {
