@@ -1,6 +1,7 @@
 /**
- * The provider examples of README.md and docs/providers.md, type-checked (not run: they would call
- * hosted models). Imports are relative here; in the docs they read `toolsearch/<provider>`.
+ * The provider examples of docs/providers.md (the first is also README.md's), type-checked (not run:
+ * they would call hosted models). Imports are relative here; in the docs they read
+ * `toolsearch/<provider>`.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
@@ -41,24 +42,6 @@ export async function anthropicExample(): Promise<void> {
       messages: [{ role: 'user', content: 'File an issue for the login bug' }],
     },
     onStep: (step) => step.infrastructure || console.error(`${step.name} → ${step.output.slice(0, 80)}`),
-  });
-  console.log(response.content);
-  await close();
-}
-
-/** README.md's front-page example: the same loop with the options left at their defaults. */
-export async function frontPageExample(): Promise<void> {
-  const client = new Anthropic();
-  const { catalog, hub, close } = await loadCatalogFromConfig('./mcp.json');
-  const toolSearch = new AnthropicToolSearch({ pool: catalog, executor: mcpExecutor(hub) });
-  const { response } = await runAnthropicAgent({
-    client,
-    toolSearch,
-    params: {
-      model: 'claude-sonnet-5-5',
-      max_tokens: 2048,
-      messages: [{ role: 'user', content: 'File an issue for the login bug' }],
-    },
   });
   console.log(response.content);
   await close();
