@@ -1,6 +1,6 @@
 /**
  * `npm run bench:scaleout` — G6 scale-out on this machine: a real `redis-server`, two
- * `toolsearch serve --session-store redis://…` replicas and a real `haproxy` (the README's config:
+ * `toolsearch serve --session-store redis://…` replicas and a real `haproxy` (docs/scale-out.md's config:
  * round robin, no stickiness), driven by official MCP SDK clients over loopback. Bounded in count
  * and time. Writes bench/results/scaleout.md.
  *
@@ -298,7 +298,7 @@ try {
     '',
     'Setup: `redis-server` with `appendonly yes`, `appendfsync always`; two `toolsearch serve --http',
     '127.0.0.1:PORT --session-store redis://127.0.0.1:PORT` replicas (run through tsx), each fronting two',
-    "fixture MCP servers over stdio; `haproxy` with the README's config (round robin, no stickiness,",
+    "fixture MCP servers over stdio; `haproxy` with docs/scale-out.md's config (round robin, no stickiness,",
     '`retry-on conn-failure 503`, `/healthz` checked every 1 s). Each phase: ' +
       `${SESSIONS} concurrent SDK clients, each \`tool_search\` (\`select:mcp__fx__add\`) then ${CALLS} calls of \`mcp__fx__add\` ` +
       '(answer checked); phases 3, 4 and 8 pace calls 10 ms apart so the fault lands mid-load. A client that gets 404',

@@ -1,6 +1,7 @@
 /**
- * The README's provider examples, type-checked (not run: they would call hosted models). Imports
- * are relative here; in the README they read `toolsearch/<provider>`.
+ * The provider examples of docs/providers.md (the first is also README.md's), type-checked (not run:
+ * they would call hosted models). Imports are relative here; in the docs they read
+ * `toolsearch/<provider>`.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';

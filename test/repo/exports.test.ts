@@ -1,7 +1,7 @@
 /**
  * The public API is what each subpath's index.ts lists by name (no `export *`), and this test
  * pins the runtime names of every subpath the package exports, so an internal never becomes
- * public by accident. Adding a public name: export it in the index, document it in the README,
+ * public by accident. Adding a public name: export it in the index, document it in docs/,
  * and add it below.
  */
 import { readFileSync } from 'node:fs';

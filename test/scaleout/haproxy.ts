@@ -1,6 +1,6 @@
 /**
  * A real `haproxy` in front of gateway replicas for the scale-out tests and bench (G6): the
- * README's balancer config, round robin without stickiness, on a random loopback port.
+ * balancer config of docs/scale-out.md, round robin without stickiness, on a random loopback port.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ export function haproxyUnavailable(): string | undefined {
 }
 
 /**
- * The balancer config the README documents. No stickiness: every request may land on any
+ * The balancer config docs/scale-out.md documents. No stickiness: every request may land on any
  * replica. Retried on another replica: only requests that never reached one (conn-failure) and
  * the gateway's 503s (answered before anything ran). Long timeouts for the SSE streams (the SDK
  * sends a keep-alive comment every 15 s). Health: the gateway's `/healthz` every second.

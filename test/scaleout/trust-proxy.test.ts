@@ -2,7 +2,7 @@
  * G5 behind a reverse proxy: every client reaches the gateway from the proxy's address, so the
  * per-address `initialize` limit would count them all as one. With `--trust-proxy` the gateway
  * keys it by the address the proxy forwarded for (X-Forwarded-For); a real haproxy
- * (`option forwardfor`, the README's balancer config) in front, clients on different loopback
+ * (`option forwardfor`, the balancer config of docs/scale-out.md) in front, clients on different loopback
  * addresses.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
