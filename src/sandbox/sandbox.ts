@@ -1,0 +1,182 @@
+/**
+ * G11 — the sandbox as callers use it: `run(code, { search, call })` runs one script in its own
+ * worker thread and resolves with its value or a failure that names the limit. The two functions
+ * are the caller's (the gateway passes its own call path, the library its loop's); the sandbox
+ * knows nothing of MCP.
+ *
+ * The worker's engine enforces the limits itself (an interrupt at the deadline, QuickJS's memory
+ * cap, the call count); this side keeps a backstop: past the deadline plus a grace, or when the
+ * caller cancels, the worker is ended, whatever the script is doing.
+ */
+import type { Worker } from 'node:worker_threads';
+import { byteLength } from './engine.js';
+import { limitMessage, resolveSandboxLimits, type SandboxLimits } from './limits.js';
+import type { RunFailure, RunOutcome } from './outcome.js';
+import type { FromWorker, ToWorker } from './protocol.js';
+import { compiledEngine } from './quickjs.js';
+import { spawnSandboxWorker } from './spawn.js';
+
+/** What a script's `search()` and `call()` do, in the caller's terms; a throw is the script's error. */
+export interface SandboxCalls {
+  search(query: string, options: { maxResults?: number }): Promise<unknown>;
+  call(name: string, args: Record<string, unknown>): Promise<unknown>;
+}
+
+export interface SandboxRunOptions {
+  /** Cancels the run: the worker is ended and the outcome is a `cancelled` failure. */
+  readonly signal?: AbortSignal;
+  /** Each `search()`/`call()` as it starts (for progress). */
+  readonly onCall?: (event: { kind: 'search' | 'call'; subject: string; count: number }) => void;
+}
+
+export interface CodeSandboxOptions {
+  /** Limit knobs over the defaults (`DEFAULT_SANDBOX_LIMITS`). */
+  readonly limits?: Partial<SandboxLimits>;
+  /** Keep one started worker ready so a run does not wait for a thread to start. Default true. */
+  readonly warm?: boolean;
+}
+
+/** How long past its deadline a worker may take to report before it is ended from outside. */
+const BACKSTOP_GRACE_MS = 1000;
+
+export class CodeSandbox {
+  readonly limits: SandboxLimits;
+  private readonly warm: boolean;
+  private spare: Worker | undefined;
+  private closed = false;
+
+  constructor(options: CodeSandboxOptions = {}) {
+    this.limits = resolveSandboxLimits(options.limits);
+    this.warm = options.warm !== false;
+  }
+
+  async run(code: string, calls: SandboxCalls, options: SandboxRunOptions = {}): Promise<RunOutcome> {
+    const startedAt = Date.now();
+    if (options.signal?.aborted) return failed(cancelled(), 0, startedAt);
+    let worker: Worker;
+    try {
+      worker = await this.take();
+    } catch (error) {
+      const message = `The code sandbox could not start: ${error instanceof Error ? error.message : String(error)}`;
+      return failed({ kind: 'internal', message }, 0, startedAt);
+    }
+    if (this.warm && !this.closed) setImmediate(() => this.prepareSpare());
+    return new SandboxRun(worker, code, this.limits, calls, options, startedAt).outcome;
+  }
+
+  /** Ends the spare worker; runs in progress finish on their own. */
+  close(): void {
+    this.closed = true;
+    void this.spare?.terminate();
+    this.spare = undefined;
+  }
+
+  private async take(): Promise<Worker> {
+    const spare = this.spare;
+    this.spare = undefined;
+    if (spare) return spare;
+    return spawnSandboxWorker({ wasmModule: await compiledEngine() });
+  }
+
+  private prepareSpare(): void {
+    if (this.spare || this.closed) return;
+    void compiledEngine()
+      .then((wasmModule) => {
+        if (this.spare || this.closed) return;
+        const worker = spawnSandboxWorker({ wasmModule });
+        worker.unref();
+        // A spare that dies unused (it should not) is simply replaced by the next run's own.
+        worker.once('exit', () => {
+          if (this.spare === worker) this.spare = undefined;
+        });
+        worker.on('error', () => undefined);
+        this.spare = worker;
+      })
+      .catch(() => undefined);
+  }
+}
+
+/** One script in one worker, from its `run` message to the worker's end. */
+class SandboxRun {
+  readonly outcome: Promise<RunOutcome>;
+  private calls = 0;
+  private settled = false;
+  private resolve!: (outcome: RunOutcome) => void;
+  private readonly timer: NodeJS.Timeout;
+  private readonly onAbort = () => this.fail(cancelled());
+
+  constructor(
+    private readonly worker: Worker,
+    code: string,
+    private readonly limits: SandboxLimits,
+    private readonly host: SandboxCalls,
+    private readonly options: SandboxRunOptions,
+    private readonly startedAt: number,
+  ) {
+    this.outcome = new Promise((resolve) => (this.resolve = resolve));
+    worker.ref();
+    this.timer = setTimeout(
+      () => this.fail({ kind: 'limit', limit: 'timeoutMs', message: limitMessage('timeoutMs', limits) }),
+      limits.timeoutMs + BACKSTOP_GRACE_MS,
+    );
+    options.signal?.addEventListener('abort', this.onAbort, { once: true });
+    worker.on('message', (message: FromWorker) => this.onMessage(message));
+    worker.on('error', (error) => this.fail(workerFailure(error)));
+    worker.on('exit', () => this.fail({ kind: 'internal', message: 'The code sandbox stopped unexpectedly.' }));
+    this.post({ type: 'run', code, limits, startedAt });
+  }
+
+  private onMessage(message: FromWorker): void {
+    if (message.type === 'done') return this.finish(message.outcome);
+    this.calls += 1;
+    const subject = message.type === 'search' ? message.query : message.name;
+    this.options.onCall?.({ kind: message.type, subject, count: this.calls });
+    const answer =
+      message.type === 'search'
+        ? this.host.search(message.query, message.options)
+        : this.host.call(message.name, message.args);
+    answer.then(
+      (value) => {
+        const json = JSON.stringify(value ?? null) ?? 'null';
+        const bytes = byteLength(json);
+        if (bytes <= this.limits.maxCallResultBytes) return this.post({ type: 'answer', id: message.id, json });
+        const error = limitMessage('maxCallResultBytes', this.limits, `${bytes} bytes`);
+        this.post({ type: 'answer', id: message.id, error });
+      },
+      (error: unknown) =>
+        this.post({ type: 'answer', id: message.id, error: error instanceof Error ? error.message : String(error) }),
+    );
+  }
+
+  private post(message: ToWorker): void {
+    if (!this.settled) this.worker.postMessage(message);
+  }
+
+  private fail(error: RunFailure): void {
+    this.finish(failed(error, this.calls, this.startedAt));
+  }
+
+  private finish(outcome: RunOutcome): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.options.signal?.removeEventListener('abort', this.onAbort);
+    this.worker.removeAllListeners('exit');
+    void this.worker.terminate();
+    this.resolve(outcome);
+  }
+}
+
+function failed(error: RunFailure, calls: number, startedAt: number): RunOutcome {
+  return { ok: false, error, logs: [], stats: { calls, elapsedMs: Date.now() - startedAt } };
+}
+
+function cancelled(): RunFailure {
+  return { kind: 'cancelled', message: 'The run was cancelled.' };
+}
+
+/** A worker that died: a runaway recursion is the script's fault, anything else the sandbox's. */
+function workerFailure(error: Error): RunFailure {
+  if (error instanceof RangeError) return { kind: 'script', message: 'RangeError: the script recursed too deeply' };
+  return { kind: 'internal', message: `The code sandbox failed: ${error.message}` };
+}
