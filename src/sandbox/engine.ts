@@ -219,7 +219,10 @@ class EngineRun {
       },
       (error: unknown) => {
         if (this.ending !== undefined) return;
-        const handle = vm.newError({ name: 'CallError', message: error instanceof Error ? error.message : String(error) });
+        const handle = vm.newError({
+          name: 'CallError',
+          message: error instanceof Error ? error.message : String(error),
+        });
         deferred.reject(handle);
         handle.dispose();
         this.drain();

@@ -21,6 +21,9 @@ export class LogCapture {
 
   lines(): string[] {
     if (this.dropped === 0) return [...this.kept];
-    return [...this.kept, `… ${this.dropped} more console line(s) cut at the ${this.maxBytes}-byte log limit (maxLogBytes)`];
+    return [
+      ...this.kept,
+      `… ${this.dropped} more console line(s) cut at the ${this.maxBytes}-byte log limit (maxLogBytes)`,
+    ];
   }
 }

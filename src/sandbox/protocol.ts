@@ -20,4 +20,6 @@ export type HostRequest =
   | { readonly type: 'search'; readonly query: string; readonly options: { maxResults?: number } }
   | { readonly type: 'call'; readonly name: string; readonly args: Record<string, unknown> };
 
-export type FromWorker = (HostRequest & { readonly id: number }) | { readonly type: 'done'; readonly outcome: RunOutcome };
+export type FromWorker =
+  | (HostRequest & { readonly id: number })
+  | { readonly type: 'done'; readonly outcome: RunOutcome };

@@ -35,5 +35,7 @@ export function compiledEngine(): Promise<CompiledEngine> {
 
 /** A fresh engine instance (its own memory), from the compiled module when given. */
 export function instantiateEngine(wasmModule?: CompiledEngine): Promise<QuickJSWASMModule> {
-  return newQuickJSWASMModuleFromVariant(wasmModule ? newVariant(variant, { wasmModule: wasmModule as never }) : variant);
+  return newQuickJSWASMModuleFromVariant(
+    wasmModule ? newVariant(variant, { wasmModule: wasmModule as never }) : variant,
+  );
 }

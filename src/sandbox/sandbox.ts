@@ -127,7 +127,10 @@ class SandboxRun {
   }
 
   private onMessage(message: FromWorker): void {
-    if (message.type === 'done') return this.finish(message.outcome);
+    if (message.type === 'done') {
+      this.finish(message.outcome);
+      return;
+    }
     this.calls += 1;
     const subject = message.type === 'search' ? message.query : message.name;
     this.options.onCall?.({ kind: message.type, subject, count: this.calls });

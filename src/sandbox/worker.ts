@@ -32,7 +32,9 @@ const host: SandboxHost = {
 port.on('message', (message: ToWorker) => {
   if (message.type === 'run') {
     void engine
-      .then((module) => runInEngine(module, message.code, host, message.limits, { startedAt: message.startedAt, dispose: false }))
+      .then((module) =>
+        runInEngine(module, message.code, host, message.limits, { startedAt: message.startedAt, dispose: false }),
+      )
       .then((outcome) => port.postMessage({ type: 'done', outcome } satisfies FromWorker));
     return;
   }

@@ -3,7 +3,13 @@
  * limit ends its own run with an error that names it.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { CodeSandbox, describeFailure, resolveSandboxLimits, type RunOutcome, type SandboxCalls } from '../../src/sandbox/index.js';
+import {
+  CodeSandbox,
+  describeFailure,
+  resolveSandboxLimits,
+  type RunOutcome,
+  type SandboxCalls,
+} from '../../src/sandbox/index.js';
 
 const host: SandboxCalls = {
   search: async (query, options) => [{ name: `found_${query}`, maxResults: options.maxResults ?? null }],

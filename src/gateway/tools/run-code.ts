@@ -1,0 +1,160 @@
+/**
+ * G11 — `run_code`: a session's script searches and calls tools in the sandbox, and only its return
+ * value (and capped console output) comes back. Its `search()` and `call()` are the session's own
+ * search and call path (tools/calls.ts): the same probes, audit records, traces, learning, routing
+ * and trust checks as a direct call, under this session's id; the run's cancellation cancels them,
+ * and the client that asked for progress hears of each call as it starts.
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
+import type { Catalog } from '../../core/catalog.js';
+import { codeModeHit } from '../../core/code-mode-hit.js';
+import { ALWAYS_LOAD_META_KEY, type ToolSpec } from '../../core/tool.js';
+import {
+  CodeSandbox,
+  describeFailure,
+  type RunOutcome,
+  type SandboxCalls,
+  type SandboxLimits,
+} from '../../sandbox/index.js';
+import { sessionChannel, type ClientChannel } from '../proxy/channel.js';
+import type { SessionExtra } from '../proxy/server-requests.js';
+import type { SearchOutcome } from './search.js';
+import { scriptValue } from './script-value.js';
+
+export const RUN_CODE_TOOL_NAME = 'run_code';
+
+/** What `run_code` needs of the session's tool calls (ToolCalls has this shape). */
+export interface ScriptToolPath {
+  find(sessionId: string, query: string, maxResults: number, extra: SessionExtra): Promise<SearchOutcome>;
+  callFromScript(
+    sessionId: string,
+    name: string,
+    args: Record<string, unknown>,
+    extra: SessionExtra,
+    channel?: ClientChannel,
+  ): Promise<CallToolResult>;
+}
+
+const DEFAULT_SCRIPT_MAX_RESULTS = 5;
+const MAX_SCRIPT_RESULTS = 20;
+
+export function runCodeDefinition(limits: CodeSandbox['limits']): Tool {
+  return {
+    name: RUN_CODE_TOOL_NAME,
+    description: [
+      'Run JavaScript that finds and calls tools; only what it returns comes back to you, not the tool results along the way.',
+      'The code is the body of an async function: use await, and return a JSON value.',
+      'Inside: `await search(query, { maxResults })` gives [{ name, purpose, signature }] (signature in TypeScript, e.g. `mcp__fs__read_file(args: { path: string })`);',
+      'a query "select:<name>,…" gives each named tool with its full description and argument descriptions.',
+      '`await call(name, args)` runs a tool and gives its structured result (or its text, parsed when it is JSON); it throws when the tool fails.',
+      '`console.log` is captured. No network, files, modules or timers.',
+      `Limits: ${limits.timeoutMs / 1000} s, ${limits.maxCalls} search/call calls, ${Math.round(limits.maxReturnBytes / 1024)} KiB return value.`,
+    ].join(' '),
+    inputSchema: {
+      type: 'object',
+      properties: {
+        code: { type: 'string', description: 'The body of an async JavaScript function; `return` its answer.' },
+      },
+      required: ['code'],
+    },
+    _meta: { [ALWAYS_LOAD_META_KEY]: true },
+  };
+}
+
+export class CodeRuns {
+  constructor(
+    private readonly sandbox: CodeSandbox,
+    private readonly tools: ScriptToolPath,
+    private readonly catalog: Pick<Catalog, 'get'>,
+  ) {}
+
+  async handle(
+    sessionId: string,
+    args: Record<string, unknown>,
+    extra: SessionExtra,
+    channel?: ClientChannel,
+  ): Promise<CallToolResult> {
+    const code = args['code'];
+    if (typeof code !== 'string' || code.trim() === '') {
+      return errorResult(`${RUN_CODE_TOOL_NAME} needs {"code": string}: the body of an async JavaScript function.`);
+    }
+    const own = channel ?? sessionChannel(extra, () => undefined);
+    const progress = own.progress();
+    // The script's calls run under this request, without its progress token: progress is the run's, below.
+    const inner = withoutProgressToken(extra);
+    const calls: SandboxCalls = {
+      search: async (query, options) => this.search(sessionId, query, options.maxResults, inner),
+      call: async (name, callArgs) =>
+        scriptValue(name, await this.tools.callFromScript(sessionId, name, callArgs, inner, channel)),
+    };
+    const outcome = await this.sandbox.run(code, calls, {
+      signal: own.signal,
+      ...(progress && {
+        onCall: (event) => progress({ progress: event.count, message: `${event.kind} ${event.subject}` }),
+      }),
+    });
+    return toResult(outcome);
+  }
+
+  private async search(
+    sessionId: string,
+    query: string,
+    maxResults: number | undefined,
+    extra: SessionExtra,
+  ): Promise<unknown[]> {
+    const max = Math.min(MAX_SCRIPT_RESULTS, Math.max(1, Math.floor(maxResults ?? DEFAULT_SCRIPT_MAX_RESULTS)));
+    const outcome = await this.tools.find(sessionId, query, max, extra);
+    const form = query.trim().startsWith('select:') ? 'describe' : 'compact';
+    return outcome.matches
+      .map((name) => this.catalog.get(name))
+      .filter((tool): tool is ToolSpec => tool !== undefined)
+      .map((tool) => codeModeHit(tool, form));
+  }
+}
+
+/** The tool result: the value as JSON text, then the console output when there was any. */
+export function toResult(outcome: RunOutcome): CallToolResult {
+  const logs: CallToolResult['content'] =
+    outcome.logs.length > 0 ? [{ type: 'text', text: `Console output:\n${outcome.logs.join('\n')}` }] : [];
+  if (outcome.ok) return { content: [{ type: 'text', text: outcome.json }, ...logs] };
+  return {
+    content: [{ type: 'text', text: `${RUN_CODE_TOOL_NAME} failed: ${describeFailure(outcome.error)}` }, ...logs],
+    isError: true,
+  };
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function withoutProgressToken(extra: SessionExtra): SessionExtra {
+  const meta = extra.mcpReq._meta;
+  if (meta?.progressToken === undefined) return extra;
+  const { progressToken: _dropped, ...rest } = meta;
+  return { ...extra, mcpReq: { ...extra.mcpReq, _meta: rest } };
+}
+
+/** G11 options of a gateway: `true` for the defaults, or limit knobs. */
+export type CodeModeOption = boolean | { readonly limits?: Partial<Record<string, unknown>> };
+
+/** A gateway's code mode: the `run_code` definition, its handler, and the sandbox to close. */
+export interface CodeMode {
+  readonly definition: Tool;
+  readonly handle: CodeRuns['handle'];
+  close(): void;
+}
+
+export function createCodeMode(
+  option: CodeModeOption | undefined,
+  tools: ScriptToolPath,
+  catalog: Pick<Catalog, 'get'>,
+): CodeMode | undefined {
+  if (option === undefined || option === false) return undefined;
+  const sandbox = new CodeSandbox(option === true ? {} : { limits: option.limits as Partial<SandboxLimits> });
+  const runs = new CodeRuns(sandbox, tools, catalog);
+  return {
+    definition: runCodeDefinition(sandbox.limits),
+    handle: (sessionId, args, extra, channel) => runs.handle(sessionId, args, extra, channel),
+    close: () => sandbox.close(),
+  };
+}
