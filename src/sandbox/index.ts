@@ -8,3 +8,10 @@ export {
   type SandboxLimits,
 } from './limits.js';
 export { describeFailure, type RunFailure, type RunOutcome, type RunStats } from './outcome.js';
+export {
+  codeArgument,
+  outcomeText,
+  RUN_CODE_INPUT_SCHEMA,
+  RUN_CODE_TOOL_NAME,
+  runCodeDescription,
+} from './tool-contract.js';

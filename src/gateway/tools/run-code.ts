@@ -10,8 +10,12 @@ import type { Catalog } from '../../core/catalog.js';
 import { codeModeHit } from '../../core/code-mode-hit.js';
 import { ALWAYS_LOAD_META_KEY, type ToolSpec } from '../../core/tool.js';
 import {
+  codeArgument,
   CodeSandbox,
-  describeFailure,
+  outcomeText,
+  RUN_CODE_INPUT_SCHEMA,
+  RUN_CODE_TOOL_NAME,
+  runCodeDescription,
   type RunOutcome,
   type SandboxCalls,
   type SandboxLimits,
@@ -19,9 +23,9 @@ import {
 import { sessionChannel, type ClientChannel } from '../proxy/channel.js';
 import type { SessionExtra } from '../proxy/server-requests.js';
 import type { SearchOutcome } from './search.js';
-import { scriptValue } from './script-value.js';
+import { scriptValue } from '../../core/script-value.js';
 
-export const RUN_CODE_TOOL_NAME = 'run_code';
+export { RUN_CODE_TOOL_NAME };
 
 /** What `run_code` needs of the session's tool calls (ToolCalls has this shape). */
 export interface ScriptToolPath {
@@ -38,25 +42,11 @@ export interface ScriptToolPath {
 const DEFAULT_SCRIPT_MAX_RESULTS = 5;
 const MAX_SCRIPT_RESULTS = 20;
 
-export function runCodeDefinition(limits: CodeSandbox['limits']): Tool {
+export function runCodeDefinition(limits: SandboxLimits): Tool {
   return {
     name: RUN_CODE_TOOL_NAME,
-    description: [
-      'Run JavaScript that finds and calls tools; only what it returns comes back to you, not the tool results along the way.',
-      'The code is the body of an async function: use await, and return a JSON value.',
-      'Inside: `await search(query, { maxResults })` gives [{ name, purpose, signature }] (signature in TypeScript, e.g. `mcp__fs__read_file(args: { path: string })`);',
-      'a query "select:<name>,…" gives each named tool with its full description and argument descriptions.',
-      '`await call(name, args)` runs a tool and gives its structured result (or its text, parsed when it is JSON); it throws when the tool fails.',
-      '`console.log` is captured. No network, files, modules or timers.',
-      `Limits: ${limits.timeoutMs / 1000} s, ${limits.maxCalls} search/call calls, ${Math.round(limits.maxReturnBytes / 1024)} KiB return value.`,
-    ].join(' '),
-    inputSchema: {
-      type: 'object',
-      properties: {
-        code: { type: 'string', description: 'The body of an async JavaScript function; `return` its answer.' },
-      },
-      required: ['code'],
-    },
+    description: runCodeDescription(limits),
+    inputSchema: structuredClone(RUN_CODE_INPUT_SCHEMA) as unknown as Tool['inputSchema'],
     _meta: { [ALWAYS_LOAD_META_KEY]: true },
   };
 }
@@ -74,10 +64,9 @@ export class CodeRuns {
     extra: SessionExtra,
     channel?: ClientChannel,
   ): Promise<CallToolResult> {
-    const code = args['code'];
-    if (typeof code !== 'string' || code.trim() === '') {
-      return errorResult(`${RUN_CODE_TOOL_NAME} needs {"code": string}: the body of an async JavaScript function.`);
-    }
+    const input = codeArgument(args);
+    if ('error' in input) return { content: [{ type: 'text', text: input.error }], isError: true };
+    const { code } = input;
     const own = channel ?? sessionChannel(extra, () => undefined);
     const progress = own.progress();
     // The script's calls run under this request, without its progress token: progress is the run's, below.
@@ -114,17 +103,10 @@ export class CodeRuns {
 
 /** The tool result: the value as JSON text, then the console output when there was any. */
 export function toResult(outcome: RunOutcome): CallToolResult {
-  const logs: CallToolResult['content'] =
-    outcome.logs.length > 0 ? [{ type: 'text', text: `Console output:\n${outcome.logs.join('\n')}` }] : [];
-  if (outcome.ok) return { content: [{ type: 'text', text: outcome.json }, ...logs] };
-  return {
-    content: [{ type: 'text', text: `${RUN_CODE_TOOL_NAME} failed: ${describeFailure(outcome.error)}` }, ...logs],
-    isError: true,
-  };
-}
-
-function errorResult(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
+  const { text, logs, isError } = outcomeText(outcome);
+  const content: CallToolResult['content'] = [{ type: 'text', text }];
+  if (logs !== undefined) content.push({ type: 'text', text: logs });
+  return isError ? { content, isError } : { content };
 }
 
 function withoutProgressToken(extra: SessionExtra): SessionExtra {
