@@ -55,25 +55,39 @@ function wrap(code: string): string {
 
 type Ending = { readonly json: string } | { readonly failure: RunFailure };
 
-/** Run `code` to its end or to the first limit; the runtime is freed either way. */
+/**
+ * A run's outcome, and whether its runtime was freed cleanly: QuickJS refuses to free a runtime
+ * that still holds objects (a run ended by a limit with promises pending) and aborts the whole
+ * engine instance, which must then not run another script.
+ */
+export interface EngineResult {
+  readonly outcome: RunOutcome;
+  readonly freed: boolean;
+}
+
+/** Run `code` to its end or to the first limit, then free its runtime. */
 export async function runInEngine(
   engine: QuickJSWASMModule,
   code: string,
   host: SandboxHost,
   limits: SandboxLimits,
-  options: { startedAt?: number; dispose?: boolean } = {},
-): Promise<RunOutcome> {
+  options: { startedAt?: number } = {},
+): Promise<EngineResult> {
   const startedAt = options.startedAt ?? Date.now();
-  const run = new EngineRun(engine, host, limits, startedAt, options.dispose !== false);
+  const run = new EngineRun(engine, host, limits, startedAt);
   const ending = await run.start(code);
   const stats = { calls: run.calls, elapsedMs: Date.now() - startedAt };
-  if ('failure' in ending) return { ok: false, error: ending.failure, logs: run.logs.lines(), stats };
-  return { ok: true, json: ending.json, logs: run.logs.lines(), stats };
+  const outcome: RunOutcome =
+    'failure' in ending
+      ? { ok: false, error: ending.failure, logs: run.logs.lines(), stats }
+      : { ok: true, json: ending.json, logs: run.logs.lines(), stats };
+  return { outcome, freed: run.freed };
 }
 
 class EngineRun {
   readonly logs: LogCapture;
   calls = 0;
+  freed = false;
   private readonly runtime: QuickJSRuntime;
   private readonly vm: QuickJSContext;
   private readonly deadline: number;
@@ -86,7 +100,6 @@ class EngineRun {
     private readonly host: SandboxHost,
     private readonly limits: SandboxLimits,
     startedAt: number,
-    private readonly dispose: boolean,
   ) {
     this.logs = new LogCapture(limits.maxLogBytes);
     this.deadline = startedAt + limits.timeoutMs;
@@ -263,13 +276,12 @@ class EngineRun {
   }
 
   private free(): void {
-    if (!this.dispose) return;
     try {
       this.vm.dispose();
       this.runtime.dispose();
+      this.freed = true;
     } catch {
-      // A run ended by a limit may leave promises the engine still holds (QuickJS refuses to free
-      // such a runtime): a worker's engine is not freed at all, it ends with the worker.
+      // The engine instance aborted (see EngineResult): its worker is ended, not reused.
     }
   }
 }

@@ -22,4 +22,5 @@ export type HostRequest =
 
 export type FromWorker =
   | (HostRequest & { readonly id: number })
-  | { readonly type: 'done'; readonly outcome: RunOutcome };
+  /** `reusable`: the engine freed the run cleanly and may take the next script. */
+  | { readonly type: 'done'; readonly outcome: RunOutcome; readonly reusable: boolean };

@@ -32,22 +32,28 @@ export interface SandboxRunOptions {
 export interface CodeSandboxOptions {
   /** Limit knobs over the defaults (`DEFAULT_SANDBOX_LIMITS`). */
   readonly limits?: Partial<SandboxLimits>;
-  /** Keep one started worker ready so a run does not wait for a thread to start. Default true. */
-  readonly warm?: boolean;
+  /**
+   * Idle workers kept ready for the next run (a worker that ran a script cleanly takes the next
+   * one, each in a fresh engine runtime; one is started ahead when none is idle). Default 2; 0
+   * starts and ends a worker per run.
+   */
+  readonly idleWorkers?: number;
 }
 
 /** How long past its deadline a worker may take to report before it is ended from outside. */
 const BACKSTOP_GRACE_MS = 1000;
+const DEFAULT_IDLE_WORKERS = 2;
 
 export class CodeSandbox {
   readonly limits: SandboxLimits;
-  private readonly warm: boolean;
-  private spare: Worker | undefined;
+  private readonly maxIdle: number;
+  private readonly idle: Worker[] = [];
+  private starting = 0;
   private closed = false;
 
   constructor(options: CodeSandboxOptions = {}) {
     this.limits = resolveSandboxLimits(options.limits);
-    this.warm = options.warm !== false;
+    this.maxIdle = Math.max(0, Math.floor(options.idleWorkers ?? DEFAULT_IDLE_WORKERS));
   }
 
   async run(code: string, calls: SandboxCalls, options: SandboxRunOptions = {}): Promise<RunOutcome> {
@@ -60,43 +66,63 @@ export class CodeSandbox {
       const message = `The code sandbox could not start: ${error instanceof Error ? error.message : String(error)}`;
       return failed({ kind: 'internal', message }, 0, startedAt);
     }
-    if (this.warm && !this.closed) setImmediate(() => this.prepareSpare());
-    return new SandboxRun(worker, code, this.limits, calls, options, startedAt).outcome;
+    if (this.idle.length === 0) setImmediate(() => this.startAhead());
+    const run = new SandboxRun(worker, code, this.limits, calls, options, startedAt, (reusable) =>
+      this.release(worker, reusable),
+    );
+    return run.outcome;
   }
 
-  /** Ends the spare worker; runs in progress finish on their own. */
+  /** Ends the idle workers; runs in progress finish on their own (and end their workers). */
   close(): void {
     this.closed = true;
-    void this.spare?.terminate();
-    this.spare = undefined;
+    for (const worker of this.idle.splice(0)) void worker.terminate();
   }
 
   private async take(): Promise<Worker> {
-    const spare = this.spare;
-    this.spare = undefined;
-    if (spare) return spare;
+    const idle = this.idle.pop();
+    if (idle) {
+      detach(idle);
+      return idle;
+    }
     return spawnSandboxWorker({ wasmModule: await compiledEngine() });
   }
 
-  private prepareSpare(): void {
-    if (this.spare || this.closed) return;
+  /** A worker whose run ended cleanly waits for the next script; any other is ended. */
+  private release(worker: Worker, reusable: boolean): void {
+    if (!reusable || this.closed || this.idle.length >= this.maxIdle) {
+      void worker.terminate();
+      return;
+    }
+    this.park(worker);
+  }
+
+  /** One worker started before it is needed, so a run does not wait for a thread to start. */
+  private startAhead(): void {
+    if (this.closed || this.maxIdle === 0 || this.idle.length + this.starting >= 1) return;
+    this.starting += 1;
     void compiledEngine()
       .then((wasmModule) => {
-        if (this.spare || this.closed) return;
-        const worker = spawnSandboxWorker({ wasmModule });
-        worker.unref();
-        // A spare that dies unused (it should not) is simply replaced by the next run's own.
-        worker.once('exit', () => {
-          if (this.spare === worker) this.spare = undefined;
-        });
-        worker.on('error', () => undefined);
-        this.spare = worker;
+        if (!this.closed) this.park(spawnSandboxWorker({ wasmModule }));
       })
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => (this.starting -= 1));
+  }
+
+  private park(worker: Worker): void {
+    detach(worker);
+    worker.unref();
+    // An idle worker that dies (it should not) leaves the pool; the next run starts its own.
+    worker.once('exit', () => {
+      const at = this.idle.indexOf(worker);
+      if (at >= 0) this.idle.splice(at, 1);
+    });
+    worker.on('error', () => undefined);
+    this.idle.push(worker);
   }
 }
 
-/** One script in one worker, from its `run` message to the worker's end. */
+/** One script in one worker, from its `run` message to its `done` (or the worker's end). */
 class SandboxRun {
   readonly outcome: Promise<RunOutcome>;
   private calls = 0;
@@ -112,6 +138,8 @@ class SandboxRun {
     private readonly host: SandboxCalls,
     private readonly options: SandboxRunOptions,
     private readonly startedAt: number,
+    /** Hands the worker back: `reusable` when it reported a clean end. */
+    private readonly release: (reusable: boolean) => void,
   ) {
     this.outcome = new Promise((resolve) => (this.resolve = resolve));
     worker.ref();
@@ -128,7 +156,7 @@ class SandboxRun {
 
   private onMessage(message: FromWorker): void {
     if (message.type === 'done') {
-      this.finish(message.outcome);
+      this.finish(message.outcome, message.reusable);
       return;
     }
     this.calls += 1;
@@ -159,13 +187,13 @@ class SandboxRun {
     this.finish(failed(error, this.calls, this.startedAt));
   }
 
-  private finish(outcome: RunOutcome): void {
+  private finish(outcome: RunOutcome, reusable = false): void {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
     this.options.signal?.removeEventListener('abort', this.onAbort);
-    this.worker.removeAllListeners('exit');
-    void this.worker.terminate();
+    detach(this.worker);
+    this.release(reusable);
     this.resolve(outcome);
   }
 }
@@ -182,4 +210,12 @@ function cancelled(): RunFailure {
 function workerFailure(error: Error): RunFailure {
   if (error instanceof RangeError) return { kind: 'script', message: 'RangeError: the script recursed too deeply' };
   return { kind: 'internal', message: `The code sandbox failed: ${error.message}` };
+}
+
+/**
+ * Drops the listeners a run or the pool added. Only these events: a Worker's own listeners (its
+ * internal message plumbing among them) must stay, or a reused worker's answers are never heard.
+ */
+function detach(worker: Worker): void {
+  for (const event of ['message', 'error', 'exit'] as const) worker.removeAllListeners(event);
 }

@@ -72,7 +72,7 @@ describe('G11 sandbox', () => {
   });
 
   it('an endless loop ends at timeoutMs', async () => {
-    const quick = new CodeSandbox({ limits: { timeoutMs: 1500 }, warm: false });
+    const quick = new CodeSandbox({ limits: { timeoutMs: 1500 }, idleWorkers: 0 });
     const outcome = await quick.run('while (true) {}', host);
     expect(outcome).toMatchObject({ ok: false, error: { kind: 'limit', limit: 'timeoutMs' } });
     if (!outcome.ok) expect(outcome.error.message).toContain('timeoutMs');
@@ -100,7 +100,7 @@ describe('G11 sandbox', () => {
   });
 
   it('console output past maxLogBytes is cut with a note', async () => {
-    const small = new CodeSandbox({ limits: { maxLogBytes: 50 }, warm: false });
+    const small = new CodeSandbox({ limits: { maxLogBytes: 50 }, idleWorkers: 0 });
     const outcome = await small.run(`for (let i = 0; i < 20; i++) console.log('line ' + i); return 1;`, host);
     expect(outcome.ok).toBe(true);
     expect(outcome.logs.length).toBeLessThan(20);
@@ -126,6 +126,22 @@ describe('G11 sandbox', () => {
       onCall: (event) => seen.push(`${event.kind}:${event.subject}:${event.count}`),
     });
     expect(seen).toEqual(['search:a:1', 'call:b:2']);
+  });
+
+  it('nothing of one run is left for the next (a reused worker gives each run a fresh engine)', async () => {
+    const one = new CodeSandbox({ idleWorkers: 1 });
+    try {
+      expect(value(await one.run('globalThis.leftover = 1; Object.prototype.polluted = 2; return 1;', host))).toBe(1);
+      expect(value(await one.run('return [typeof leftover, typeof ({}).polluted];', host))).toEqual([
+        'undefined',
+        'undefined',
+      ]);
+      // After a run ended by a limit, the next run still works.
+      await one.run('for (let i = 0; i < 500; i++) await call("one"); return 0;', host);
+      expect(value(await one.run('return "still here";', host))).toBe('still here');
+    } finally {
+      one.close();
+    }
   });
 
   it('every limit has a checked knob', () => {
