@@ -54,3 +54,26 @@ function argumentDescriptions(schema: JsonSchema): Record<string, string> {
   }
   return out;
 }
+
+const DEFAULT_SCRIPT_RESULTS = 5;
+const MAX_SCRIPT_RESULTS = 20;
+
+/** How many hits a script's `search(query, { maxResults })` asks for: 5 by default, 20 at most. */
+export function scriptMaxResults(maxResults: number | undefined): number {
+  const asked =
+    typeof maxResults === 'number' && Number.isFinite(maxResults) ? Math.floor(maxResults) : DEFAULT_SCRIPT_RESULTS;
+  return Math.min(MAX_SCRIPT_RESULTS, Math.max(1, asked));
+}
+
+/** A script's search answer: the matches as hits, in the describe form for a `select:` query. */
+export function scriptHits(
+  query: string,
+  matches: readonly string[],
+  toolNamed: (name: string) => ToolSpec | undefined,
+): CodeModeHit[] {
+  const form = query.trim().startsWith('select:') ? 'describe' : 'compact';
+  return matches.flatMap((name) => {
+    const tool = toolNamed(name);
+    return tool ? [codeModeHit(tool, form)] : [];
+  });
+}

@@ -7,8 +7,8 @@
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { Catalog } from '../../core/catalog.js';
-import { codeModeHit } from '../../core/code-mode-hit.js';
-import { ALWAYS_LOAD_META_KEY, type ToolSpec } from '../../core/tool.js';
+import { scriptHits, scriptMaxResults } from '../../core/code-mode-hit.js';
+import { ALWAYS_LOAD_META_KEY } from '../../core/tool.js';
 import {
   codeArgument,
   CodeSandbox,
@@ -38,9 +38,6 @@ export interface ScriptToolPath {
     channel?: ClientChannel,
   ): Promise<CallToolResult>;
 }
-
-const DEFAULT_SCRIPT_MAX_RESULTS = 5;
-const MAX_SCRIPT_RESULTS = 20;
 
 export function runCodeDefinition(limits: SandboxLimits): Tool {
   return {
@@ -91,13 +88,8 @@ export class CodeRuns {
     maxResults: number | undefined,
     extra: SessionExtra,
   ): Promise<unknown[]> {
-    const max = Math.min(MAX_SCRIPT_RESULTS, Math.max(1, Math.floor(maxResults ?? DEFAULT_SCRIPT_MAX_RESULTS)));
-    const outcome = await this.tools.find(sessionId, query, max, extra);
-    const form = query.trim().startsWith('select:') ? 'describe' : 'compact';
-    return outcome.matches
-      .map((name) => this.catalog.get(name))
-      .filter((tool): tool is ToolSpec => tool !== undefined)
-      .map((tool) => codeModeHit(tool, form));
+    const outcome = await this.tools.find(sessionId, query, scriptMaxResults(maxResults), extra);
+    return scriptHits(query, outcome.matches, (name) => this.catalog.get(name));
   }
 }
 

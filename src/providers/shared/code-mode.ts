@@ -6,7 +6,7 @@
  * model-facing name through its handler or the executor.
  */
 import type { PoolView } from '../../core/catalog.js';
-import { codeModeHit } from '../../core/code-mode-hit.js';
+import { scriptHits, scriptMaxResults } from '../../core/code-mode-hit.js';
 import { isToolResultLike, scriptValue } from '../../core/script-value.js';
 import type { ToolSpec } from '../../core/tool.js';
 import {
@@ -31,9 +31,6 @@ export interface CodeModeOptions {
   readonly sandbox?: CodeSandbox | CodeSandboxOptions;
 }
 
-const DEFAULT_SCRIPT_MAX_RESULTS = 5;
-const MAX_SCRIPT_RESULTS = 20;
-
 /** `run_code` as a pool tool; `sandbox.close()` ends its spare worker when you are done. */
 export function codeModeTool(pool: PoolView, options: CodeModeOptions = {}): ToolSpec & { sandbox: CodeSandbox } {
   const sandbox = options.sandbox instanceof CodeSandbox ? options.sandbox : new CodeSandbox(options.sandbox);
@@ -51,19 +48,11 @@ export function codeModeTool(pool: PoolView, options: CodeModeOptions = {}): Too
       if ('error' in input) return { content: [{ type: 'text', text: input.error }], isError: true };
       const outcome = await sandbox.run(input.code, {
         search: async (query, { maxResults }) => {
-          const max = Math.min(MAX_SCRIPT_RESULTS, Math.max(1, Math.floor(maxResults ?? DEFAULT_SCRIPT_MAX_RESULTS)));
           const all = pool.tools.filter((t) => t.name !== RUN_CODE_TOOL_NAME);
-          const result = searcher.search(
-            { tools: all, deferred: new Set(all.map((t) => t.name)), pendingServers: pool.pendingServers },
-            query,
-            { maxResults: max },
-          );
-          const form = query.trim().startsWith('select:') ? 'describe' : 'compact';
+          const pick = { tools: all, deferred: new Set(all.map((t) => t.name)), pendingServers: pool.pendingServers };
+          const result = searcher.search(pick, query, { maxResults: scriptMaxResults(maxResults) });
           if (result.matches.length === 0 && result.error !== undefined) throw new Error(formatSearchResult(result));
-          return result.matches.flatMap((name) => {
-            const tool = byName(name);
-            return tool ? [codeModeHit(tool, form)] : [];
-          });
+          return scriptHits(query, result.matches, byName);
         },
         call: async (name, callArgs) => {
           const tool = byName(name);
