@@ -22,22 +22,13 @@ import {
 } from '../../sandbox/index.js';
 import { sessionChannel, type ClientChannel } from '../proxy/channel.js';
 import type { SessionExtra } from '../proxy/server-requests.js';
-import type { SearchOutcome } from './search.js';
+import type { ToolCalls } from './calls.js';
 import { scriptValue } from '../../core/script-value.js';
 
 export { RUN_CODE_TOOL_NAME };
 
-/** What `run_code` needs of the session's tool calls (ToolCalls has this shape). */
-export interface ScriptToolPath {
-  find(sessionId: string, query: string, maxResults: number, extra: SessionExtra): Promise<SearchOutcome>;
-  callFromScript(
-    sessionId: string,
-    name: string,
-    args: Record<string, unknown>,
-    extra: SessionExtra,
-    channel?: ClientChannel,
-  ): Promise<CallToolResult>;
-}
+/** What `run_code` needs of the session's tool calls: their search and their call path. */
+export type ScriptToolPath = Pick<ToolCalls, 'find' | 'callFromScript'>;
 
 export function runCodeDefinition(limits: SandboxLimits): Tool {
   return {
