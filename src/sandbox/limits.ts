@@ -5,7 +5,7 @@
  */
 
 export interface SandboxLimits {
-  /** Wall time of one run, start-up included (ms). */
+  /** Wall time of one run, from the moment its script starts (ms). */
   readonly timeoutMs: number;
   /** Memory the script's engine may allocate (bytes). */
   readonly memoryBytes: number;

@@ -17,7 +17,7 @@ export type RunFailure =
 export interface RunStats {
   /** `search()` and `call()` calls the script made. */
   readonly calls: number;
-  /** Milliseconds from start to end, start-up included. */
+  /** Milliseconds the script ran (or, for a run that never started, until it failed). */
   readonly elapsedMs: number;
 }
 

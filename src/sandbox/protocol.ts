@@ -11,7 +11,7 @@ export interface WorkerSetup {
 }
 
 export type ToWorker =
-  | { readonly type: 'run'; readonly code: string; readonly limits: SandboxLimits; readonly startedAt: number }
+  | { readonly type: 'run'; readonly code: string; readonly limits: SandboxLimits }
   | { readonly type: 'answer'; readonly id: number; readonly json: string }
   | { readonly type: 'answer'; readonly id: number; readonly error: string };
 
@@ -22,5 +22,7 @@ export type HostRequest =
 
 export type FromWorker =
   | (HostRequest & { readonly id: number })
+  /** The engine is ready and the script's time starts now. */
+  | { readonly type: 'started' }
   /** `reusable`: the engine freed the run cleanly and may take the next script. */
   | { readonly type: 'done'; readonly outcome: RunOutcome; readonly reusable: boolean };

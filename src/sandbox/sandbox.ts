@@ -42,6 +42,8 @@ export interface CodeSandboxOptions {
 
 /** How long past its deadline a worker may take to report before it is ended from outside. */
 const BACKSTOP_GRACE_MS = 1000;
+/** How long a worker may take to start its engine (a new thread on a loaded machine takes a second or more). */
+const START_TIMEOUT_MS = 30_000;
 const DEFAULT_IDLE_WORKERS = 2;
 
 export class CodeSandbox {
@@ -128,7 +130,7 @@ class SandboxRun {
   private calls = 0;
   private settled = false;
   private resolve!: (outcome: RunOutcome) => void;
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout;
   private readonly onAbort = () => this.fail(cancelled());
 
   constructor(
@@ -143,18 +145,27 @@ class SandboxRun {
   ) {
     this.outcome = new Promise((resolve) => (this.resolve = resolve));
     worker.ref();
+    // The script's time starts when the worker says its engine started (a new thread takes a while).
     this.timer = setTimeout(
-      () => this.fail({ kind: 'limit', limit: 'timeoutMs', message: limitMessage('timeoutMs', limits) }),
-      limits.timeoutMs + BACKSTOP_GRACE_MS,
+      () => this.fail({ kind: 'internal', message: `The code sandbox did not start within ${START_TIMEOUT_MS} ms.` }),
+      START_TIMEOUT_MS,
     );
     options.signal?.addEventListener('abort', this.onAbort, { once: true });
     worker.on('message', (message: FromWorker) => this.onMessage(message));
     worker.on('error', (error) => this.fail(workerFailure(error)));
     worker.on('exit', () => this.fail({ kind: 'internal', message: 'The code sandbox stopped unexpectedly.' }));
-    this.post({ type: 'run', code, limits, startedAt });
+    this.post({ type: 'run', code, limits });
   }
 
   private onMessage(message: FromWorker): void {
+    if (message.type === 'started') {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(
+        () => this.fail({ kind: 'limit', limit: 'timeoutMs', message: limitMessage('timeoutMs', this.limits) }),
+        this.limits.timeoutMs + BACKSTOP_GRACE_MS,
+      );
+      return;
+    }
     if (message.type === 'done') {
       this.finish(message.outcome, message.reusable);
       return;

@@ -44,7 +44,10 @@ port.on('message', (message: ToWorker) => {
     // Questions a previous run left unanswered stay unanswered: that run is over.
     waiting.clear();
     void engine
-      .then((module) => runInEngine(module, message.code, host, message.limits, { startedAt: message.startedAt }))
+      .then((module) => {
+        port.postMessage({ type: 'started' } satisfies FromWorker);
+        return runInEngine(module, message.code, host, message.limits);
+      })
       .then(({ outcome, freed }) => port.postMessage({ type: 'done', outcome, reusable: freed } satisfies FromWorker));
     return;
   }

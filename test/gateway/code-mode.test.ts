@@ -14,6 +14,7 @@ import type { OperationsEvent } from '../../src/gateway/status/events.js';
 import { referenceServerConfig } from '../../src/mcp/defaults.js';
 import { connectClient, type TestClient } from '../fixtures/clients.js';
 import { httpGateway, type HttpGatewayFixture } from '../fixtures/http-gateway.js';
+import { waitFor } from '../fixtures/wait.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'toolsearch-code-mode-'));
@@ -48,7 +49,7 @@ function runCode(client: TestClient, code: string) {
 }
 
 function checkFiveTools(result: Awaited<ReturnType<TestClient['call']>>): void {
-  expect(result.isError).not.toBe(true);
+  expect(result.isError, result.text).not.toBe(true);
   const value = JSON.parse((result.content[0] as { text: string }).text) as Record<string, unknown>;
   expect(value['hits']).toContain('mcp__filesystem__read_text_file');
   expect(value['hit']).toMatchObject({ name: expect.any(String), purpose: expect.any(String) });
@@ -180,7 +181,19 @@ describe('G11: run_code over stdio', () => {
       stderr: 'ignore',
     });
     client = await connectClient(transport);
-  });
+    // Over stdio the servers start with the gateway: the timed scripts below wait for neither them
+    // nor the first sandbox worker.
+    const both = 'select:mcp__filesystem__read_text_file,mcp__memory__read_graph';
+    await waitFor(
+      async () => {
+        const { text } = await client.call('tool_search', { query: both });
+        return text.includes('"mcp__filesystem__read_text_file"') && text.includes('"mcp__memory__read_graph"');
+      },
+      'both servers connected',
+      60_000,
+    );
+    await runCode(client, 'return 1;');
+  }, 90_000);
   afterAll(async () => {
     await client?.close();
   });
