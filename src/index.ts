@@ -150,3 +150,18 @@ export {
 export { type Expansion, filterTools, plan, type Plan, type PlanInput } from './core/plan.js';
 // The search room's index is itself a named list (pinned by test/repo/exports.test.ts).
 export * from './search/index.js';
+// G11: code mode's sandbox (the gateway's `run_code` and the providers' `withCodeMode` use it).
+export {
+  CodeSandbox,
+  type CodeSandboxOptions,
+  DEFAULT_SANDBOX_LIMITS,
+  describeFailure,
+  RUN_CODE_TOOL_NAME,
+  type RunFailure,
+  type RunOutcome,
+  type SandboxCalls,
+  type SandboxLimits,
+  SandboxLimitsError,
+} from './sandbox/index.js';
+export { schemaType, toolSignature } from './core/tool-signature.js';
+export { type CodeModeHit, codeModeHit } from './core/code-mode-hit.js';

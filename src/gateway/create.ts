@@ -4,12 +4,13 @@
  * slow servers as pending (C8).
  */
 import { resolveLimits, type Limits } from '../core/limits.js';
-import { isStdioServer, readHubConfig, type HubConfig } from '../mcp/config.js';
+import { isStdioServer, readHubConfig, type HubConfig, type ToolSearchConfig } from '../mcp/config.js';
 import { ConfigReloader, describeReload, type ReloadPart } from '../mcp/config-reloader.js';
 import { defaultHubConfig, type DefaultServersOptions } from '../mcp/defaults.js';
 import { McpHub, type HubOptions } from '../mcp/hub.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { ToolsearchGateway, type GatewayOptions } from './gateway.js';
+import type { CodeModeOption } from './tools/run-code.js';
 import { operatorRoots } from '../mcp/operator-roots.js';
 import { connectRedisBackend, type RedisBackend } from './redis/backend.js';
 import { defaultGatewaySearcher } from './tools/search.js';
@@ -54,6 +55,8 @@ export interface GatewayFromConfigOptions extends DefaultServersOptions {
    * `hub.start()`: `serve --http` binds its port first, so a busy port spawns no server.
    */
   startHub?: boolean;
+  /** G11: `serve --code-mode`: offer `run_code` whatever the config says (its limits still apply). */
+  codeMode?: boolean;
   /** G9: the audit log, overriding the config's `toolSearch.audit`; `null` turns it off. */
   audit?: AuditOptions | null;
   /**
@@ -160,6 +163,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     operatorRoots: operatorRoots(config, options.root),
     attributionGraceMs: limits.attributionGraceMs,
     subscriptionsPerSession: limits.subscriptionsPerSession,
+    ...codeModeOption(toolSearch.codeMode, options.codeMode === true),
   };
   const gateway = new ToolsearchGateway({
     searcher: searcher ?? defaultGatewaySearcher(limits, learner?.ranking),
@@ -250,4 +254,11 @@ function configReloader(
 /** Runs `work` once the current request's handling is done (C13's deferred rebuild). */
 function deferAfterSearch(work: () => void): void {
   setImmediate(work);
+}
+
+/** G11: the config's `codeMode` (a boolean or {enabled, limits}), switched on by `--code-mode`. */
+function codeModeOption(config: ToolSearchConfig['codeMode'], flag: boolean): { codeMode?: CodeModeOption } {
+  if (config === undefined || typeof config === 'boolean') return flag || config === true ? { codeMode: true } : {};
+  if (config.enabled === false && !flag) return {};
+  return { codeMode: { limits: config.limits ?? {} } };
 }

@@ -18,7 +18,8 @@ import { DEFAULT_CONTEXT_WINDOW } from '../core/threshold.js';
 import type { UpstreamCaller } from './ports.js';
 import { errorMessage } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
-import { ToolCalls } from './tools/calls.js';
+import { type OwnTool, ToolCalls } from './tools/calls.js';
+import { type CodeMode, type CodeModeOption, createCodeMode, RUN_CODE_TOOL_NAME } from './tools/run-code.js';
 import { CALL_TOOL_NAME, callToolDefinition } from './tools/definitions.js';
 import { AnnouncedSearchTool } from './tools/announcement.js';
 import { deferredNames, parseGatewayMode, type GatewayMode } from './tools/deferral.js';
@@ -79,6 +80,8 @@ export interface GatewayOptions {
    * same session teaches the default searcher. Every session's searches teach every session.
    */
   learner?: Learner;
+  /** G11: offer `run_code` (scripts that search and call tools in a sandbox); `true` or limit knobs. Default off. */
+  codeMode?: CodeModeOption;
 }
 
 /** Catalog changes closer together than this reach clients as one list_changed. */
@@ -110,6 +113,8 @@ export class ToolsearchGateway {
   private readonly searcher: GatewaySearcher;
   /** tools/call: the search tool, call-through, and routing to local or upstream tools (tools/calls.ts). */
   private readonly calls: ToolCalls;
+  /** G11: `run_code`, when code mode is on (tools/run-code.ts). */
+  private readonly codeMode: CodeMode | undefined;
   private readonly mode: GatewayMode;
   private readonly contextWindow: number;
   private readonly callThrough: boolean;
@@ -173,6 +178,7 @@ export class ToolsearchGateway {
       }),
       ...(options.servers !== undefined && { servers: options.servers }),
     });
+    const ownTools = new Map<string, OwnTool>();
     this.calls = new ToolCalls({
       catalog: this.catalog,
       sessions: this.sessions,
@@ -186,7 +192,10 @@ export class ToolsearchGateway {
       discovered: (sessionId) => this.discovered(sessionId),
       operations: this.operations,
       ...(this.usage && { usage: this.usage }),
+      ownTools,
     });
+    this.codeMode = createCodeMode(options.codeMode, this.calls, this.catalog);
+    if (this.codeMode) ownTools.set(RUN_CODE_TOOL_NAME, this.codeMode.handle);
     this.unsubscribe = this.catalog.onChange((delta) => {
       this.learner?.checkSchemas(toolsNamed(this.catalog, [...delta.added, ...(delta.changed ?? [])]));
       if (delta.added.length > 0 || delta.removed.length > 0 || (delta.changed?.length ?? 0) > 0) this.queueBroadcast();
@@ -345,6 +354,7 @@ export class ToolsearchGateway {
       tools.push(this.searchTool.tool(deferred, discovered));
       if (this.callThrough) tools.push(callToolDefinition());
     }
+    if (this.codeMode) tools.push(this.codeMode.definition);
     // Cached per catalog version: a request costs the session's discoveries, not a pass over the pool.
     for (const tool of this.visibleTools.list(deferred, discovered)) tools.push(tool);
     return tools;
@@ -371,6 +381,7 @@ export class ToolsearchGateway {
     await this.learner?.close();
     this.relay?.close();
     this.parked.close();
+    this.codeMode?.close();
     const servers = [...this.live.values()];
     this.live.clear();
     await Promise.allSettled(servers.map((s) => s.close()));

@@ -137,6 +137,13 @@ const toolSearchSchema = z.looseObject({
   limits: z.record(z.string(), z.unknown()).optional(),
   /** C10: an OpenAI-compatible embedding server fused with the lexical ranking. */
   embeddings: embeddingsSchema.optional(),
+  /** G11: offer `run_code` (sandboxed scripts that search and call tools): true, or {enabled, limits}. Default off. */
+  codeMode: z
+    .union([
+      z.boolean(),
+      z.strictObject({ enabled: z.boolean().optional(), limits: z.record(z.string(), z.unknown()).optional() }),
+    ])
+    .optional(),
   /** C13: learn from use (search → call): true, false, or {enabled, path, maxEntries}. `serve` learns by default. */
   learning: z
     .union([

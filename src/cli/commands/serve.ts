@@ -39,6 +39,8 @@ export interface ServeOptions extends EmbeddingsFlags {
   mode?: string;
   /** E4: `--deferred-token-budget`: tokens for tool_search + announcement + call_tool. */
   deferredTokenBudget?: number;
+  /** G11: `--code-mode`: offer `run_code`. */
+  codeMode?: boolean;
   allowOrigin: string[];
   allowHost: string[];
   /** G5: `--trust-proxy`: proxies whose X-Forwarded-For names the client. */
@@ -102,6 +104,10 @@ export function addServeOptions(command: Command): Command {
     .option('--root <dir>', 'directory the bundled filesystem server may access (default: cwd)')
     .option('--memory-file <file>', 'knowledge-graph file of the bundled memory server')
     .option('--mode <mode>', 'deferral mode: always | never | auto | auto:N (overrides the config)')
+    .option(
+      '--code-mode',
+      'offer run_code: a sandboxed JavaScript body that can search and call tools; only its return value reaches the model',
+    )
     .option(
       '--deferred-token-budget <tokens>',
       'tokens for tool_search + its announcement + call_tool on every tools/list (default 2000; overrides the config)',
@@ -179,6 +185,7 @@ export async function runServe(
     ...(embeddings !== undefined && { embeddings }),
     ...(options.config !== undefined && { config: options.config }),
     ...(options.root !== undefined && { root: options.root }),
+    ...(options.codeMode === true && { codeMode: true }),
     ...(options.memoryFile !== undefined && { memoryFile: options.memoryFile }),
     ...((options.mode !== undefined || options.deferredTokenBudget !== undefined) && {
       gateway: {

@@ -44,7 +44,17 @@ export interface ToolCallDeps {
   readonly operations?: Operations;
   /** C13: searches and calls as labels for the learned channel (absent when learning is off). */
   readonly usage?: UsageSignal;
+  /** G11: the gateway's own tools besides search and call-through (`run_code`), by name. */
+  readonly ownTools?: ReadonlyMap<string, OwnTool>;
 }
+
+/** A tool the gateway itself answers (G11's `run_code`), with the request it came in. */
+export type OwnTool = (
+  sessionId: string,
+  args: Record<string, unknown>,
+  extra: SessionExtra,
+  channel?: ClientChannel,
+) => Promise<CallToolResult>;
 
 export class ToolCalls {
   constructor(private readonly deps: ToolCallDeps) {}
@@ -58,6 +68,9 @@ export class ToolCalls {
     channel?: ClientChannel,
   ): Promise<{ result: CallToolResult; listChanged: boolean }> {
     if (name === SEARCH_TOOL_NAME) return this.search(sessionId, args, extra);
+    const own = this.deps.ownTools?.get(name);
+    if (own && !this.deps.catalog.has(name))
+      return { result: await own(sessionId, args, extra, channel), listChanged: false };
     if (name === CALL_TOOL_NAME && this.deps.callThrough && !this.deps.catalog.has(CALL_TOOL_NAME)) {
       const target = args['name'];
       const targetArgs = args['arguments'] ?? {};
@@ -98,26 +111,7 @@ export class ToolCalls {
     const max = args['max_results'];
     const maxResults =
       typeof max === 'number' && Number.isFinite(max) && max >= 1 ? Math.floor(max) : DEFAULT_MAX_RESULTS;
-    const probe = this.deps.operations?.startSearch(sessionId, extra.mcpReq.id, query);
-    const outcome: SearchOutcome = await searchWhilePending(
-      this.deps.catalog,
-      this.deps.pendingWaitMs,
-      async () =>
-        this.deps.searcher.search(
-          {
-            tools: this.deps.catalog.tools,
-            deferred: this.deps.deferred(),
-            pendingServers: this.deps.catalog.pendingServers,
-            failedServers: this.deps.catalog.failedServers,
-            servers: this.deps.catalog.serverInfo,
-          },
-          query,
-          { maxResults },
-        ),
-      () => this.deps.firstConnectPending(),
-    );
-    probe?.end(outcome.matches, outcome.lowConfidence === true);
-    this.deps.usage?.searched(usageKey(sessionId), query, outcome);
+    const outcome = await this.find(sessionId, query, maxResults, extra);
     const deferred = this.deps.deferred();
     const found = outcome.matches.map((n) => this.deps.catalog.get(n)).filter((t): t is ToolSpec => t !== undefined);
     // G8: without a session nothing is recorded; the definitions below are the whole answer.
@@ -139,6 +133,46 @@ export class ToolCalls {
     return { result: { content }, listChanged: added.length > 0 };
   }
 
+  /** C1–C4, C8: a search as the model's search tool and a script's `search()` (G11) run it, probed and learned from. */
+  async find(sessionId: string, query: string, maxResults: number, extra: SessionExtra): Promise<SearchOutcome> {
+    const probe = this.deps.operations?.startSearch(sessionId, extra.mcpReq.id, query);
+    const outcome: SearchOutcome = await searchWhilePending(
+      this.deps.catalog,
+      this.deps.pendingWaitMs,
+      async () =>
+        this.deps.searcher.search(
+          {
+            tools: this.deps.catalog.tools,
+            deferred: this.deps.deferred(),
+            pendingServers: this.deps.catalog.pendingServers,
+            failedServers: this.deps.catalog.failedServers,
+            servers: this.deps.catalog.serverInfo,
+          },
+          query,
+          { maxResults },
+        ),
+      () => this.deps.firstConnectPending(),
+    );
+    probe?.end(outcome.matches, outcome.lowConfidence === true);
+    this.deps.usage?.searched(usageKey(sessionId), query, outcome);
+    return outcome;
+  }
+
+  /**
+   * G11: a script's `call()` — the same path as a direct call (probes, audit, traces, usage,
+   * routing, trust), except that a deferred tool needs no loading first: the script found it with
+   * its own search, and nothing is loaded into the model's tool list.
+   */
+  callFromScript(
+    sessionId: string,
+    name: string,
+    args: Record<string, unknown>,
+    extra: SessionExtra,
+    channel?: ClientChannel,
+  ): Promise<CallToolResult> {
+    return this.run(sessionId, name, args, extra, channel, { fromScript: true });
+  }
+
   /** G9: one probe per call, whatever its fate (not loaded, local, upstream, failed). */
   private async run(
     sessionId: string,
@@ -146,13 +180,14 @@ export class ToolCalls {
     args: Record<string, unknown>,
     extra: SessionExtra,
     channel?: ClientChannel,
+    how: CallOrigin = {},
   ): Promise<CallToolResult> {
     const target = resolveCallTarget(this.deps.catalog, name);
     // Probes and usage labels name the tool only when it was called by its gateway name.
     const tool = target.kind === 'tool' && !target.byUpstreamName ? target.tool : undefined;
     const server = tool?.origin.kind === 'mcp' ? tool.origin.server : parseMcpName(name)?.server;
     const probe = this.deps.operations?.startCall(sessionId, extra.mcpReq.id, name, server, args);
-    const result = await this.route(sessionId, name, target, args, extra, probe, channel);
+    const result = await this.route(sessionId, name, target, args, extra, probe, channel, how);
     // C13: a call that reached the tool is a label (its own error, e.g. bad arguments, counts too).
     if (!gatewayErrors.has(result)) this.deps.usage?.called(usageKey(sessionId), tool?.name ?? name);
     if (probe) {
@@ -171,6 +206,7 @@ export class ToolCalls {
     extra: SessionExtra,
     probe: CallProbe | undefined,
     channel?: ClientChannel,
+    how: CallOrigin = {},
   ): Promise<CallToolResult> {
     if (target.kind === 'ambiguous') return toolError(target.message);
     if (target.kind === 'unknown') return toolError(this.describeMissing(name));
@@ -178,7 +214,7 @@ export class ToolCalls {
     // A call by the server's own name (an MCP App, a script) did not come from the model's search:
     // F3's "load it first" applies to the gateway names the model is shown.
     // G8: a 2026 request has no session to load into: every catalog tool runs (tools/stateless.ts).
-    if (!target.byUpstreamName && !isStateless(sessionId) && this.deps.deferred().has(name)) {
+    if (!target.byUpstreamName && !how.fromScript && !isStateless(sessionId) && this.deps.deferred().has(name)) {
       const discovered = await this.deps.discovered(sessionId);
       if (!discovered.includes(name)) {
         return toolError(
@@ -233,6 +269,11 @@ export class ToolCalls {
     }
     return `Unknown tool "${name}". Search with ${SEARCH_TOOL_NAME} to see what is available.`;
   }
+}
+
+/** Who asked for a call: the model directly (default) or a `run_code` script (G11). */
+interface CallOrigin {
+  readonly fromScript?: boolean;
 }
 
 /** Errors the gateway wrote (not loaded, unknown, upstream unreachable), told apart from a tool's own (G9 outcome). */

@@ -27,3 +27,4 @@ export {
   type ToolSearchOptions,
   undiscoveredNames,
 } from './session.js';
+export { codeModeTool, type CodeModeOptions, withCodeMode } from './code-mode.js';

@@ -1,0 +1,217 @@
+/**
+ * G11 over real transports: `run_code` on a gateway fronting the bundled filesystem and memory
+ * servers — a script that searches and calls five tools on both returns its value; the sandbox has
+ * no host access; an endless loop, a memory bomb and a 5,000-call storm each end their own run with
+ * an error naming the limit while another session (or, over stdio, another request) is answered.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OperationsEvent } from '../../src/gateway/status/events.js';
+import { referenceServerConfig } from '../../src/mcp/defaults.js';
+import { connectClient, type TestClient } from '../fixtures/clients.js';
+import { httpGateway, type HttpGatewayFixture } from '../fixtures/http-gateway.js';
+import { waitFor } from '../fixtures/wait.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const root = mkdtempSync(join(tmpdir(), 'toolsearch-code-mode-'));
+writeFileSync(join(root, 'a.txt'), 'alpha notes');
+writeFileSync(join(root, 'b.txt'), 'beta notes');
+const mcpServers = {
+  filesystem: referenceServerConfig('filesystem', { root }),
+  memory: {
+    ...referenceServerConfig('memory', { memoryFile: join(root, 'memory.jsonl') }),
+    tools: { deny: ['delete_*'] },
+  },
+};
+const LIMITS = { timeoutMs: 5000, memoryBytes: 16 * 1024 * 1024 };
+
+/** Searches, then calls five tools on two servers; returns what it gathered. */
+const FIVE_TOOLS = `
+const hits = await search('read a text file', { maxResults: 3 });
+const [write] = await search('select:mcp__filesystem__write_file');
+await call('mcp__filesystem__write_file', { path: ${JSON.stringify(join(root, 'c.txt'))}, content: 'gamma notes' });
+const a = await call('mcp__filesystem__read_text_file', { path: ${JSON.stringify(join(root, 'a.txt'))} });
+const listing = await call('mcp__filesystem__list_directory', { path: ${JSON.stringify(root)} });
+await call('mcp__memory__create_entities', { entities: [{ name: 'a.txt', entityType: 'file', observations: [JSON.stringify(a)] }] });
+const graph = await call('mcp__memory__read_graph', {});
+console.log('read', hits.length, 'hits');
+return { hits: hits.map((h) => h.name), hit: hits[0], write, listing, entities: graph.entities.map((e) => e.name) };
+`;
+
+const NO_HOST = `return [typeof process, typeof require, typeof fetch, typeof Deno, typeof XMLHttpRequest, typeof setTimeout];`;
+
+function runCode(client: TestClient, code: string) {
+  return client.call('run_code', { code });
+}
+
+function checkFiveTools(result: Awaited<ReturnType<TestClient['call']>>): void {
+  expect(result.isError, result.text).not.toBe(true);
+  const value = JSON.parse((result.content[0] as { text: string }).text) as Record<string, unknown>;
+  expect(value['hits']).toContain('mcp__filesystem__read_text_file');
+  expect(value['hit']).toMatchObject({ name: expect.any(String), purpose: expect.any(String) });
+  expect((value['hit'] as { signature: string }).signature).toMatch(/^mcp__\w+\(args: \{ /);
+  expect(value['write']).toMatchObject({
+    name: 'mcp__filesystem__write_file',
+    signature: 'mcp__filesystem__write_file(args: { path: string; content: string })',
+    description: expect.stringContaining('file'),
+  });
+  expect(JSON.stringify(value['listing'])).toContain('c.txt');
+  expect(value['entities']).toContain('a.txt');
+  expect(result.text).toContain('Console output:\nread 3 hits');
+}
+
+describe('G11: run_code over HTTP', () => {
+  let gateway: HttpGatewayFixture;
+  let first: TestClient;
+  let second: TestClient;
+
+  beforeAll(async () => {
+    gateway = await httpGateway(mcpServers, { gateway: { mode: 'always', codeMode: { limits: LIMITS } } });
+    first = await connectClient(gateway.open());
+    second = await connectClient(gateway.open());
+    // The other session loads the tool it calls while a script runs.
+    await second.call('tool_search', { query: 'select:mcp__filesystem__list_allowed_directories' });
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+    await gateway?.close();
+  });
+
+  it('G11: every session lists run_code, whose description names search and call', async () => {
+    const { tools } = await first.client.listTools();
+    const runCode = tools.find((t) => t.name === 'run_code');
+    expect(runCode?.description).toContain('search(query');
+    expect(runCode?.description).toContain('call(name, args)');
+  });
+
+  it('G11: a script searches and calls five tools on two servers and returns its value', async () => {
+    checkFiveTools(await runCode(first, FIVE_TOOLS));
+    // Nothing was loaded into the session: the script's search is not the model's.
+    expect(await first.toolNames()).not.toContain('mcp__filesystem__write_file');
+  });
+
+  it('G11: inner searches and calls are recorded like direct ones; progress reaches a client that asked', async () => {
+    const events: OperationsEvent[] = [];
+    const unsubscribe = gateway.stack.gateway.operations.events.subscribe((event) => events.push(event));
+    const progress: string[] = [];
+    try {
+      const result = await first.client.callTool(
+        {
+          name: 'run_code',
+          arguments: { code: `await search('knowledge graph'); return await call('mcp__memory__read_graph', {});` },
+        },
+        undefined,
+        { onprogress: (p) => progress.push(`${p.progress} ${p.message}`) },
+      );
+      expect(result.isError).not.toBe(true);
+    } finally {
+      unsubscribe();
+    }
+    expect(events).toContainEqual(expect.objectContaining({ type: 'search', query: 'knowledge graph' }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'tool-call', tool: 'mcp__memory__read_graph', server: 'memory', outcome: 'ok' }),
+    );
+    expect(progress).toEqual(['1 search knowledge graph', '2 call mcp__memory__read_graph']);
+  });
+
+  it('G11: a client that cancels the run ends it; the session runs the next one', async () => {
+    const controller = new AbortController();
+    const cancelled = first.client.callTool({ name: 'run_code', arguments: { code: 'while (true) {}' } }, undefined, {
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 300);
+    await expect(cancelled).rejects.toThrow();
+    const next = await runCode(first, 'return 40 + 2;');
+    expect(next.text).toBe('42');
+  });
+
+  it('G11: no process, require, fetch, Deno or XMLHttpRequest inside', async () => {
+    const result = await runCode(first, NO_HOST);
+    expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(Array(6).fill('undefined'));
+  });
+
+  it('G11: a thrown error is an error result with the script line; a tool the config hides cannot be called', async () => {
+    const thrown = await runCode(first, 'const x = 1;\nthrow new Error("no luck");');
+    expect(thrown.isError).toBe(true);
+    expect(thrown.text).toContain('Error: no luck (script line 2)');
+    const hidden = await runCode(
+      first,
+      `return await call('mcp__memory__delete_entities', { entityNames: ['a.txt'] });`,
+    );
+    expect(hidden.isError).toBe(true);
+    expect(hidden.text).toContain('hides');
+  });
+
+  for (const [what, code, limit] of [
+    ['an endless loop', 'while (true) {}', 'timeoutMs'],
+    ['a memory bomb', `const a = []; for (;;) a.push({ i: a.length, s: 'y' + a.length });`, 'memoryBytes'],
+    [
+      '5,000 calls',
+      `for (let i = 0; i < 5000; i++) await call('mcp__memory__read_graph', {}); return 'all';`,
+      'maxCalls',
+    ],
+  ] as const) {
+    it(`G11: ${what} ends its own run at ${limit} while another session is answered`, async () => {
+      const running = runCode(first, code);
+      const meanwhile = await second.call('mcp__filesystem__list_allowed_directories', {});
+      expect(meanwhile.isError).not.toBe(true);
+      expect(meanwhile.text).toContain(root);
+      const result = await running;
+      expect(result.isError).toBe(true);
+      expect(result.text).toContain(`Limit ${limit} reached`);
+    });
+  }
+});
+
+describe('G11: run_code over stdio', () => {
+  let client: TestClient;
+
+  beforeAll(async () => {
+    const config = join(root, 'stdio.json');
+    writeFileSync(config, JSON.stringify({ mcpServers, toolSearch: { codeMode: { limits: LIMITS } } }));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'serve', '--config', config, '--code-mode'],
+      cwd: repoRoot,
+      stderr: 'ignore',
+    });
+    client = await connectClient(transport);
+    // Over stdio the servers start with the gateway: the timed scripts below wait for neither them
+    // nor the first sandbox worker.
+    const both = 'select:mcp__filesystem__read_text_file,mcp__memory__read_graph';
+    await waitFor(
+      async () => {
+        const { text } = await client.call('tool_search', { query: both });
+        return text.includes('"mcp__filesystem__read_text_file"') && text.includes('"mcp__memory__read_graph"');
+      },
+      'both servers connected',
+      60_000,
+    );
+    await runCode(client, 'return 1;');
+  }, 90_000);
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('G11: a script searches and calls five tools on two servers and returns its value', async () => {
+    checkFiveTools(await runCode(client, FIVE_TOOLS));
+  });
+
+  it('G11: no process, require, fetch, Deno or XMLHttpRequest inside', async () => {
+    const result = await runCode(client, NO_HOST);
+    expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(Array(6).fill('undefined'));
+  });
+
+  it('G11: an endless loop ends at timeoutMs while another request is answered', async () => {
+    const running = runCode(client, 'while (true) {}');
+    const meanwhile = await client.client.listTools();
+    expect(meanwhile.tools.map((t) => t.name)).toContain('run_code');
+    const result = await running;
+    expect(result.text).toContain('Limit timeoutMs reached');
+  });
+});
