@@ -99,7 +99,10 @@ export class McpHub {
       limits: this.limits,
       logger: this.logger,
       config: () => this.current,
+      ...(options.trust && { trust: options.trust }),
     });
+    // G10: an approval made elsewhere (CLI, another replica) applies every server's listing again.
+    options.trust?.onChange(() => this.feed.reapply(this.entries.values()));
     for (const [name, serverConfig] of Object.entries(config.servers)) this.addEntry(name, serverConfig);
     const { factory, limits, logger, traffic } = this;
     this.isolated = new SessionConnections({ factory, limits, logger, traffic, config: (s) => this.serverConfigs[s] });
@@ -200,6 +203,9 @@ export class McpHub {
     const visibility = this.ready(server).rules.visibility(toolName);
     if (!visibility.visible)
       throw new UpstreamError(server, `does not offer "${toolName}" here: the config hides it (${visibility.reason})`);
+    // G10: a held tool runs for nobody, whichever path asked (the catalog leaves it out already).
+    if (this.options.trust?.isHeld(server, toolName) && this.entries.get(server)?.config.trust !== 'off')
+      throw new UpstreamError(server, `does not run "${toolName}": it is held until an operator approves it`);
     const { connection, timeoutMs, done } = await this.connectionFor(server, session);
     try {
       return await connection.callTool(toolName, args, { ...options, timeoutMs });

@@ -199,6 +199,7 @@ export async function runServe(
     watchConfig: options.watch !== false,
     // C13: serve learns from use unless told not to (flag, then config).
     learningByDefault: true,
+    trustByDefault: true,
     ...(options.learning === false
       ? { learning: null }
       : options.learnedFile !== undefined && { learning: { path: options.learnedFile } }),

@@ -220,6 +220,9 @@ export class ToolCalls {
   private describeMissing(name: string): string {
     // G7: a tool the config hides is not "unknown": say who hid it, so nobody hunts for a bug.
     const hidden = this.deps.catalog.hiddenTool(name);
+    // G10: held until an operator approves it, or of a class this client may not use.
+    if (hidden?.kind === 'held') return `Tool "${name}" is held by the gateway: ${hidden.reason}.`;
+    if (hidden?.kind === 'policy') return `Tool "${name}" may not be used here: ${hidden.reason}.`;
     if (hidden)
       return `Tool "${name}" is not available: the gateway's config hides "${hidden.tool}" of MCP server "${hidden.server}" (${hidden.reason}).`;
     const parsed = parseMcpName(name);
