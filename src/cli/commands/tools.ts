@@ -125,11 +125,14 @@ export function registerToolsCommand(program: Command): void {
       .command('diff <server>')
       .description("a held tool's definition against its pinned one, with the scanner's findings")
       .option('--tool <name>', "one tool (the server's own name)"),
-  ).action((server: string, options: ToolsOptions) => runToolsDiff(server, options, out));
+  ).action((server: string, options: ToolsOptions) => runToolsDiff(server, { ...tools.opts(), ...options }, out));
   where(
     tools
       .command('approve <server>')
       .description('pin what is held for a server (all of it, or one tool); a running gateway lets it in')
       .option('--tool <name>', "one tool (the server's own name)"),
-  ).action((server: string, options: ToolsOptions) => runToolsApprove(server, options, out));
+  ).action((server: string, options: ToolsOptions) =>
+    // The parent's --file / --session-store, given after the subcommand, are parsed by the parent.
+    runToolsApprove(server, { ...tools.opts(), ...options }, out),
+  );
 }
