@@ -257,7 +257,9 @@ async function trustGate(
   const backend = redis?.pins ?? new PinFile(defaultPinsPath(options.hub?.stateDir));
   const gate = new TrustGate(backend, { newServers: settings.newServers, logger });
   const written = config.unexpanded ?? config.servers;
-  await gate.load(Object.keys(config.servers).map((name) => ({ name, config: written[name] ?? config.servers[name]! })));
+  await gate.load(
+    Object.keys(config.servers).map((name) => ({ name, config: written[name] ?? config.servers[name]! })),
+  );
   return gate;
 }
 

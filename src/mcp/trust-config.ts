@@ -12,7 +12,9 @@
 import { z } from 'zod';
 import { TOOL_CLASSES } from '../trust/classes.js';
 
-export const allowSchema = z.array(z.enum(TOOL_CLASSES, { error: `expected classes among ${TOOL_CLASSES.join(', ')}` }));
+export const allowSchema = z.array(
+  z.enum(TOOL_CLASSES, { error: `expected classes among ${TOOL_CLASSES.join(', ')}` }),
+);
 
 export const trustSettingsSchema = z.union([
   z.boolean(),

@@ -31,7 +31,7 @@ function walk(value: unknown, path: string, depth: number, out: FieldText[]): vo
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((item, i) => walk(item, `${path}[${i}]`, depth + 1, out));
+    for (const [i, item] of value.entries()) walk(item, `${path}[${i}]`, depth + 1, out);
     return;
   }
   if (value === null || typeof value !== 'object') return;

@@ -54,7 +54,8 @@ const PHRASES: readonly PhraseRule[] = [
   {
     rule: 'directive-tag',
     severity: 'high',
-    pattern: /<\s*\/?\s*(important|system|instructions?|admin|critical|hidden|secret)\b[^>]{0,40}>|\[\/?INST\]|<\|im_start\|>/i,
+    pattern:
+      /<\s*\/?\s*(important|system|instructions?|admin|critical|hidden|secret)\b[^>]{0,40}>|\[\/?INST\]|<\|im_start\|>/i,
     why: 'an <IMPORTANT>-style tag: orders dressed up as structure for the model',
   },
   {
@@ -148,7 +149,8 @@ function hiddenCharacters(field: string, text: string): Finding[] {
 }
 
 /** An order near another server's tool name is shadowing; the name alone is worth showing. */
-const OVERRIDE_NEAR = /\b(instead\s+of|rather\s+than|before|after|whenever|always|never|do\s+not|don't|replace|override)\b/i;
+const OVERRIDE_NEAR =
+  /\b(instead\s+of|rather\s+than|before|after|whenever|always|never|do\s+not|don't|replace|override)\b/i;
 
 /** Other servers' tools by name: which servers list a name (built once per catalog, not per scan). */
 export type ToolOwners = ReadonlyMap<string, readonly string[]>;

@@ -36,7 +36,11 @@ describe('G10 policy classes over HTTP', () => {
   };
 
   it('G10: an allow ["read"] profile cannot find or call a destructive tool while reads work', async () => {
-    const scene = new TrustScene([LOOKUP, DELETE], {}, { profiles: { readers: { servers: ['billing'], allow: ['read'] } } });
+    const scene = new TrustScene(
+      [LOOKUP, DELETE],
+      {},
+      { profiles: { readers: { servers: ['billing'], allow: ['read'] } } },
+    );
     const started = await start(scene);
     served = started.served;
     const readers = await connect(`${started.base}/mcp/readers`);

@@ -84,7 +84,10 @@ describe('G10 pins over stdio: a rug pull between two starts, and during a run',
     const before = client.listChanged();
     await client.call('tool_search', { query: 'select:mcp__billing__retitle' });
     expect((await client.call('mcp__billing__retitle')).text).toBe('retitled');
-    await waitFor(async () => !(await client!.toolNames()).includes('mcp__billing__pinned'), 'pinned to leave the list');
+    await waitFor(
+      async () => !(await client!.toolNames()).includes('mcp__billing__pinned'),
+      'pinned to leave the list',
+    );
     expect(client.listChanged()).toBeGreaterThan(before);
     const call = await client.call('mcp__billing__pinned');
     expect(call.isError).toBe(true);

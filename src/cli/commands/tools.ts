@@ -52,7 +52,8 @@ export async function runToolsList(options: ToolsOptions, write: Write): Promise
   const held = rows.filter((r) => r.state === 'held');
   write(`Tool pins (${pins.display}): ${rows.length - held.length} pinned, ${held.length} held.`);
   for (const row of rows) writeRow(row, write);
-  if (held.length > 0) write(`Review with "toolsearch tools diff <server>", approve with "toolsearch tools approve <server>".`);
+  if (held.length > 0)
+    write(`Review with "toolsearch tools diff <server>", approve with "toolsearch tools approve <server>".`);
 }
 
 function writeRow(row: PinRow, write: Write): void {
@@ -71,7 +72,9 @@ export async function runToolsDiff(server: string, options: ToolsOptions, write:
     ([name, entry]) => entry.held && (options.tool === undefined || name === options.tool),
   );
   if (held.length === 0) {
-    write(`Nothing held for ${options.tool === undefined ? `server "${server}"` : `"${options.tool}" of "${server}"`}.`);
+    write(
+      `Nothing held for ${options.tool === undefined ? `server "${server}"` : `"${options.tool}" of "${server}"`}.`,
+    );
     return;
   }
   for (const [name, entry] of held) {
@@ -105,7 +108,9 @@ export async function runToolsApprove(server: string, options: ToolsOptions, wri
     );
     return;
   }
-  write(`Approved ${approved.length} tool(s) of "${server}": ${approved.join(', ')}. A running gateway lets them in within a second.`);
+  write(
+    `Approved ${approved.length} tool(s) of "${server}": ${approved.join(', ')}. A running gateway lets them in within a second.`,
+  );
 }
 
 export function registerToolsCommand(program: Command): void {
