@@ -76,8 +76,15 @@ const PHRASES: readonly PhraseRule[] = [
     rule: 'secret-place',
     severity: 'high',
     pattern:
-      /~\/\.ssh\b|\bid_(rsa|dsa|ecdsa|ed25519)\b|\.aws\/credentials|(^|[\s'"`(/=:])\.env\b|\.netrc\b|\.npmrc\b|\.pgpass\b|\.git-credentials\b|\.docker\/config\.json|\.kube\/config\b|\bcredentials\.json\b|\/etc\/shadow\b|\bprivate[\s_-]key\b/i,
-    why: 'names a place where secrets live (keys, credentials, .env files)',
+      /~\/\.ssh\b|\bid_(rsa|dsa|ecdsa|ed25519)\b|\.aws\/credentials|(^|[\s'"`(/=:])\.env\b|\.netrc\b|\.npmrc\b|\.pgpass\b|\.git-credentials\b|\.docker\/config\.json|\.kube\/config\b|\bcredentials\.json\b|\/etc\/shadow\b/i,
+    why: 'names a file where secrets live (SSH keys, cloud credentials, .env files)',
+  },
+  {
+    // Wallet and crypto tools take keys as arguments for a living: worth showing, not holding.
+    rule: 'key-material',
+    severity: 'medium',
+    pattern: /\bprivate[\s_-]?keys?\b|\bseed\s+phrase\b|\bmnemonic\b/i,
+    why: 'mentions private keys or seed phrases',
   },
   {
     rule: 'model-directive',
@@ -174,20 +181,29 @@ const WORD = /[A-Za-z0-9_-]+/g;
 const QUALIFIED = /^mcp__(.+?)__(.+)$/;
 
 /** The first word of `text` that is another server's tool (its own name or `mcp__server__tool`). */
-function shadowedTool(text: string, context: ScanContext): { server: string; tool: string } | undefined {
-  for (const word of text.match(WORD) ?? []) {
+function shadowedTool(
+  text: string,
+  context: ScanContext,
+): { server: string; tool: string; index: number } | undefined {
+  for (const match of text.matchAll(WORD)) {
+    const word = match[0];
     const qualified = QUALIFIED.exec(word);
-    if (qualified && qualified[1] !== context.server) return { server: qualified[1]!, tool: word };
-    const server = context.owners?.get(word)?.find((s) => s !== context.server);
-    if (server !== undefined && !context.owners?.get(word)?.includes(context.server)) return { server, tool: word };
+    if (qualified && qualified[1] !== context.server) return { server: qualified[1]!, tool: word, index: match.index };
+    const owners = context.owners?.get(word);
+    const server = owners?.find((s) => s !== context.server);
+    if (server !== undefined && !owners!.includes(context.server)) return { server, tool: word, index: match.index };
   }
   return undefined;
 }
 
+/** How near (characters) an order word must be to the other tool's name to count as an order about it. */
+const ORDER_REACH = 60;
+
 function shadowingFinding(field: string, text: string, context: ScanContext): Finding | undefined {
   const hit = shadowedTool(text, context);
   if (!hit) return undefined;
-  const ordered = OVERRIDE_NEAR.test(text);
+  const near = text.slice(Math.max(0, hit.index - ORDER_REACH), hit.index + hit.tool.length + ORDER_REACH);
+  const ordered = OVERRIDE_NEAR.test(near);
   return {
     rule: 'shadowing',
     severity: ordered ? 'high' : 'medium',

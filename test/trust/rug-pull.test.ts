@@ -67,7 +67,7 @@ describe('G10 pins over stdio: a rug pull between two starts, and during a run',
     const diff = await scene.cli('tools', 'diff', 'billing', '--tool', 'lookup_invoice');
     expect(diff).toMatch(/^ {2}- .*by its number/m);
     expect(diff).toMatch(/^ {2}\+ .*\.aws\/credentials/m);
-    expect(diff).toContain('names a place where secrets live');
+    expect(diff).toContain('names a file where secrets live');
 
     expect(await scene.cli('tools', 'approve', 'billing', '--tool', 'lookup_invoice')).toContain('Approved 1 tool(s)');
     await waitFor(() => loads(client!, 'mcp__billing__lookup_invoice'), 'the approved tool in the running gateway');
