@@ -16,6 +16,8 @@ import { withTimeout } from './deadlines.js';
 import { RefreshGate } from './refresh-gate.js';
 import type { ServerEntry } from './server-entry.js';
 import type { TrustGate } from './trust-gate.js';
+import { UpstreamError } from './errors.js';
+import { heldCallRefusal } from '../trust/messages.js';
 import { type ToolOwners, toolOwners } from '../trust/scanner.js';
 
 export interface CatalogFeedDeps {
@@ -95,7 +97,18 @@ export class CatalogFeed {
   }
 
   /**
-   * G10: an approval (or any change to the pins) arrived: every connected server's last listing
+   * G10: a held tool runs for nobody, whichever path asked (the catalog leaves it out already):
+   * throws UpstreamError when the trust gate holds it (never for a server with `"trust": "off"`).
+   */
+  refuseHeld(server: string, tool: string): void {
+    const trust = this.deps.trust;
+    if (trust && this.deps.config().servers[server]?.trust !== 'off' && trust.isHeld(server, tool))
+      throw new UpstreamError(server, heldCallRefusal(tool));
+  }
+
+  /**
+   * G10: an approval (or any change to the pins) arrived — an approval made elsewhere (CLI,
+   * another replica): every connected server's last listing
    * is applied again, after any refresh already queued, so what was approved enters the catalog.
    */
   reapply(entries: Iterable<ServerEntry>): void {

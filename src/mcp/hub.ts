@@ -101,7 +101,6 @@ export class McpHub {
       config: () => this.current,
       ...(options.trust && { trust: options.trust }),
     });
-    // G10: an approval made elsewhere (CLI, another replica) applies every server's listing again.
     options.trust?.onChange(() => this.feed.reapply(this.entries.values()));
     for (const [name, serverConfig] of Object.entries(config.servers)) this.addEntry(name, serverConfig);
     const { factory, limits, logger, traffic } = this;
@@ -203,9 +202,7 @@ export class McpHub {
     const visibility = this.ready(server).rules.visibility(toolName);
     if (!visibility.visible)
       throw new UpstreamError(server, `does not offer "${toolName}" here: the config hides it (${visibility.reason})`);
-    // G10: a held tool runs for nobody, whichever path asked (the catalog leaves it out already).
-    if (this.options.trust?.isHeld(server, toolName) && this.entries.get(server)?.config.trust !== 'off')
-      throw new UpstreamError(server, `does not run "${toolName}": it is held until an operator approves it`);
+    this.feed.refuseHeld(server, toolName);
     const { connection, timeoutMs, done } = await this.connectionFor(server, session);
     try {
       return await connection.callTool(toolName, args, { ...options, timeoutMs });

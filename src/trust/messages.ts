@@ -23,3 +23,8 @@ export function holdReasonText(server: string, tool: string, held: Pick<HeldVers
         : `the scanner found: ${(held.findings.find((f) => f.severity === 'high') ?? held.findings[0])?.message ?? 'a problem'}`;
   return `${why}. An operator can review it with "${diffCommand(server, tool)}" and approve it with "${approveCommand(server, tool)}"`;
 }
+
+/** A held tool runs for nobody, whichever path asked (the catalog leaves it out already). */
+export function heldCallRefusal(tool: string): string {
+  return `does not run "${tool}": it is held until an operator approves it`;
+}
