@@ -181,10 +181,7 @@ const WORD = /[A-Za-z0-9_-]+/g;
 const QUALIFIED = /^mcp__(.+?)__(.+)$/;
 
 /** The first word of `text` that is another server's tool (its own name or `mcp__server__tool`). */
-function shadowedTool(
-  text: string,
-  context: ScanContext,
-): { server: string; tool: string; index: number } | undefined {
+function shadowedTool(text: string, context: ScanContext): { server: string; tool: string; index: number } | undefined {
   for (const match of text.matchAll(WORD)) {
     const word = match[0];
     const qualified = QUALIFIED.exec(word);
