@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { httpClient, type TestClient } from '../fixtures/clients.js';
 import { type Served, serveHttp } from '../fixtures/serve-http.js';
 import { waitFor } from '../fixtures/wait.js';
-import { DELETE, LOOKUP, TrustScene } from './trust-fixtures.js';
+import { DELETE, LOOKUP, POISONED, TrustScene } from './trust-fixtures.js';
 
 const TOKEN = 'trust-policy-token';
 
@@ -77,5 +77,21 @@ describe('G10 policy classes over HTTP', () => {
     expect((await main.call('call_tool', { name: 'mcp__billing__lookup_invoice', arguments: {} })).text).toBe(
       'ran lookup_invoice',
     );
+  }, 90_000);
+
+  it('G10: the status data lists held tools with why, findings, the diff and the approve command', async () => {
+    const scene = new TrustScene([LOOKUP, POISONED]);
+    const started = await start(scene);
+    served = started.served;
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const status = (await (await fetch(`${started.base}/status.json`, { headers: auth })).json()) as {
+      held: { server: string; tool: string; why: string; findings: string[]; diff: string[]; approve: string }[];
+    };
+    const held = status.held.find((h) => h.server === 'billing' && h.tool === 'notes_sync');
+    expect(held?.why).toContain('the scanner found');
+    expect(held?.findings.join('\n')).toContain('high: invisible or bidirectional characters (U+200B)');
+    expect(held?.diff.some((line) => line.startsWith('+ ') && line.includes('<IMPORTANT>'))).toBe(true);
+    expect(held?.approve).toBe('toolsearch tools approve billing --tool notes_sync');
+    expect(await (await fetch(`${started.base}/status`)).text()).toContain('id="held-panel"');
   }, 90_000);
 });
