@@ -8,10 +8,12 @@
  * 2. The same kind of change during a run (the fixture rewrites a description and sends
  *    tools/list_changed): how long until the tool is held.
  * 3. A first-seen tool hiding `<IMPORTANT>` orders behind a zero-width space: held, with which rules.
- * 4. The scanner over every real tool definition in ../shared/data/tool-retrieval (when present):
+ * 4. What pinning costs: a 20,000-tool server's start with trust off, on for the first time (hash,
+ *    scan and pin every tool) and on again (hash and compare), and the background write of the pins.
+ * 5. The scanner over every real tool definition in ../shared/data/tool-retrieval (when present):
  *    how many it would hold (high) or only show (medium), by rule — the false-positive side.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGatewayFromConfig, type GatewayStack } from '../src/gateway/create.js';
@@ -99,6 +101,32 @@ async function poisonedFirstSight(): Promise<string[]> {
   ];
 }
 
+async function pinningCost(): Promise<string[]> {
+  const scene = new TrustScene([]);
+  const config = JSON.parse(readFileSync(scene.config, 'utf8'));
+  config.mcpServers.billing.env.FIXTURE_TOOL_COUNT = '20000';
+  config.toolSearch.limits = { toolsPerServer: 50_000 };
+  const rows: string[] = [];
+  for (const [label, trust] of [
+    ['trust off', false],
+    ['trust on, first start', true],
+    ['trust on, pins exist', true],
+  ] as const) {
+    writeFileSync(scene.config, JSON.stringify({ ...config, toolSearch: { ...config.toolSearch, trust } }));
+    const started = performance.now();
+    const stack = await createGatewayFromConfig({ config: scene.config, hub: { stateDir: scene.stateDir } });
+    await stack.hub.settled(120_000);
+    const settled = performance.now() - started;
+    await stack.trust?.flush();
+    const written = performance.now() - started - settled;
+    rows.push(
+      `| start with a 20,000-tool server, ${label} | ${stack.hub.catalog.size} tools served | settled in ${Math.round(settled)} ms; pins written in the background in ${Math.round(written)} ms more |`,
+    );
+    await stack.close();
+  }
+  return rows;
+}
+
 function scanDatasets(): string[] {
   if (!existsSync(DATA)) return ['(../shared/data/tool-retrieval not present: scanner statistics skipped)'];
   const rows = [
@@ -142,6 +170,7 @@ const lines = [
   ...(await rugPullBetweenStarts()),
   ...(await rugPullDuringRun()),
   ...(await poisonedFirstSight()),
+  ...(await pinningCost()),
   '',
   ...scanDatasets(),
 ];

@@ -18,7 +18,7 @@ import type { ServerEntry } from './server-entry.js';
 import type { TrustGate } from './trust-gate.js';
 import { UpstreamError } from './errors.js';
 import { heldCallRefusal } from '../trust/messages.js';
-import { type ToolOwners, toolOwners } from '../trust/scanner.js';
+import { ToolOwnersIndex } from '../trust/scanner.js';
 
 export interface CatalogFeedDeps {
   readonly catalog: Catalog;
@@ -35,7 +35,8 @@ export class CatalogFeed {
   private readonly refreshGates = new Map<string, RefreshGate>();
   /** G10: each server's last listing, applied again when an approval arrives. */
   private readonly listings = new Map<string, UpstreamTool[]>();
-  private owners: { version: number; owners: ToolOwners } | undefined;
+  /** G10: every server's listed tool names, for the scanner's shadowing rule. */
+  private readonly owners = new ToolOwnersIndex();
 
   constructor(private readonly deps: CatalogFeedDeps) {}
 
@@ -81,19 +82,12 @@ export class CatalogFeed {
     if (!trust || entry.config.trust === 'off') return undefined;
     // The entry as written (`${TOKEN}`, not the token): no secret goes into its fingerprint.
     const written = this.deps.config().unexpanded?.[entry.name] ?? entry.config;
-    return trust.review(entry.name, written, tools, this.toolOwners());
-  }
-
-  /** Other servers' tools for the shadowing rule, rebuilt once per catalog change. */
-  private toolOwners(): ToolOwners {
-    const { catalog } = this.deps;
-    if (this.owners?.version !== catalog.version) {
-      const tools = catalog.tools.flatMap((t) =>
-        t.origin.kind === 'mcp' ? [{ server: t.origin.server, tool: t.originalName ?? t.name }] : [],
-      );
-      this.owners = { version: catalog.version, owners: toolOwners(tools) };
-    }
-    return this.owners.owners;
+    const held = trust.review(entry.name, written, tools, this.owners.owners);
+    this.owners.set(
+      entry.name,
+      tools.map((t) => t.name),
+    );
+    return held;
   }
 
   /**
@@ -133,6 +127,7 @@ export class CatalogFeed {
    */
   forgetServer(name: string): void {
     this.listings.delete(name);
+    this.owners.delete(name);
     for (const key of this.refreshGates.keys()) if (key.startsWith(`${name}\n`)) this.refreshGates.delete(key);
   }
 

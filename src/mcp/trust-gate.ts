@@ -63,6 +63,7 @@ export function configFingerprint(config: ServerConfig): string {
 export class TrustGate {
   private doc: PinsDocument = emptyPins();
   private writes: Promise<void> = Promise.resolve();
+  private readonly pending: ((doc: PinsDocument) => PinsDocument)[] = [];
   private readonly changeListeners = new Set<() => void>();
   private readonly eventListeners = new Set<(event: TrustEvent) => void>();
   private readonly logger: Logger;
@@ -158,9 +159,18 @@ export class TrustGate {
     for (const listener of this.changeListeners) listener();
   }
 
+  /**
+   * Changes wait for the write in progress and then go out together: at start-up, thousands of
+   * servers listing at once make a few writes of the document, not one per server.
+   */
   private persist(change: (doc: PinsDocument) => PinsDocument): void {
+    this.pending.push(change);
+    if (this.pending.length > 1) return;
     this.writes = this.writes
-      .then(() => this.backend.update(change))
+      .then(() => {
+        const changes = this.pending.splice(0);
+        return this.backend.update((doc) => changes.reduce((next, apply) => apply(next), doc));
+      })
       .then(
         () => undefined,
         (error: unknown) =>

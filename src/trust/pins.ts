@@ -101,10 +101,14 @@ export interface Review {
   readonly held: ReadonlyMap<string, HeldVersion>;
 }
 
-/** Apply one server's listing to the pins: what is used, what is held, what gets pinned. */
+/**
+ * Apply one server's listing to the pins: what is used, what is held, what gets pinned. Only the
+ * server's own record is copied and compared (a gateway of thousands of servers reviews each
+ * listing in time proportional to that server, not to the whole document).
+ */
 export function reviewServer(doc: PinsDocument, input: ReviewInput): Review {
-  const next = structuredClone(doc);
-  const record = serverRecord(next, input);
+  const before = doc.servers[input.server];
+  const record = serverRecord(doc, before, input);
   const held = new Map<string, HeldVersion>();
   const listed = new Set<string>();
   for (const tool of input.tools) {
@@ -128,22 +132,22 @@ export function reviewServer(doc: PinsDocument, input: ReviewInput): Review {
     delete entry.held;
     if (!entry.pinned) delete record.tools[name];
   }
-  const changed = JSON.stringify(next) !== JSON.stringify(doc);
-  return { doc: changed ? next : doc, held };
+  if (before !== undefined && JSON.stringify(record) === JSON.stringify(before)) return { doc, held };
+  return { doc: { ...doc, servers: { ...doc.servers, [input.server]: record } }, held };
 }
 
-/** The server's record; a server the pins do not know, or whose config an operator changed, starts afresh. */
-function serverRecord(doc: PinsDocument, input: ReviewInput): ServerRecord {
-  const known = doc.servers[input.server];
-  if (known && known.config === input.config) return known;
+/**
+ * A copy of the server's record to change; a server the pins do not know, or whose config an
+ * operator changed, starts afresh.
+ */
+function serverRecord(doc: PinsDocument, known: ServerRecord | undefined, input: ReviewInput): ServerRecord {
+  if (known && known.config === input.config) return structuredClone(known);
   const addedLater = doc.baseline !== undefined || known !== undefined;
-  const fresh: ServerRecord = {
+  return {
     config: input.config,
     ...(addedLater && input.newServers === 'quarantine' && { waiting: true }),
     tools: {},
   };
-  doc.servers[input.server] = fresh;
-  return fresh;
 }
 
 function holdReason(

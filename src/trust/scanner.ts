@@ -166,15 +166,42 @@ export type ToolOwners = ReadonlyMap<string, readonly string[]>;
  * Distinctive names only (with `_`, `-` or an inner capital, at least 4 characters): plain words
  * like "search" name half the catalog. `mcp__<server>__…` names are matched by their prefix.
  */
+function isDistinctive(tool: string): boolean {
+  return tool.length >= 4 && /[_-]|[a-z][A-Z]/.test(tool);
+}
+
 export function toolOwners(tools: readonly OtherTool[]): ToolOwners {
-  const owners = new Map<string, string[]>();
-  for (const { server, tool } of tools) {
-    if (tool.length < 4 || !/[_-]|[a-z][A-Z]/.test(tool)) continue;
-    const list = owners.get(tool);
-    if (!list) owners.set(tool, [server]);
-    else if (!list.includes(server)) list.push(server);
+  const index = new ToolOwnersIndex();
+  const byServer = new Map<string, string[]>();
+  for (const { server, tool } of tools) byServer.set(server, [...(byServer.get(server) ?? []), tool]);
+  for (const [server, names] of byServer) index.set(server, names);
+  return index.owners;
+}
+
+/** `toolOwners` kept one server at a time: a listing costs that server's names, not the catalog's. */
+export class ToolOwnersIndex {
+  readonly owners = new Map<string, string[]>();
+  private readonly names = new Map<string, readonly string[]>();
+
+  set(server: string, tools: readonly string[]): void {
+    this.delete(server);
+    const distinct = [...new Set(tools.filter(isDistinctive))];
+    this.names.set(server, distinct);
+    for (const name of distinct) {
+      const list = this.owners.get(name);
+      if (list) list.push(server);
+      else this.owners.set(name, [server]);
+    }
   }
-  return owners;
+
+  delete(server: string): void {
+    for (const name of this.names.get(server) ?? []) {
+      const rest = (this.owners.get(name) ?? []).filter((s) => s !== server);
+      if (rest.length > 0) this.owners.set(name, rest);
+      else this.owners.delete(name);
+    }
+    this.names.delete(server);
+  }
 }
 
 const WORD = /[A-Za-z0-9_-]+/g;
