@@ -12,6 +12,10 @@ import { OperationsEvents } from '../../src/gateway/status/events.js';
 import { PinFile } from '../../src/mcp/pin-store.js';
 import { type TrustEvent, TrustGate } from '../../src/mcp/trust-gate.js';
 import { approve } from '../../src/trust/pins.js';
+import { createGatewayFromConfig } from '../../src/gateway/create.js';
+import { waitFor } from '../fixtures/wait.js';
+import { fixtureServer } from '../fixtures/servers/index.js';
+import { writeFileSync } from 'node:fs';
 
 const config = { command: 'node', args: ['billing.js'] };
 const lookup = { name: 'lookup_invoice', description: 'Look up an invoice.', inputSchema: { type: 'object' } };
@@ -59,4 +63,31 @@ describe('G10 trust gate', () => {
       'trust:approved:',
     ]);
   });
+
+  it('G10: newServers "quarantine": a server a reload adds waits for approval; the first run\'s servers do not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolsearch-quarantine-'));
+    const config = join(dir, 'mcp.json');
+    const write = (servers: Record<string, unknown>) =>
+      writeFileSync(
+        config,
+        JSON.stringify({ mcpServers: servers, toolSearch: { trust: { newServers: 'quarantine' } } }),
+      );
+    write({ billing: fixtureServer('billing') });
+    const stack = await createGatewayFromConfig({ config, hub: { stateDir: join(dir, 'state') } });
+    try {
+      await stack.hub.settled(30_000);
+      expect(stack.hub.catalog.has('mcp__billing__ping')).toBe(true);
+      write({ billing: fixtureServer('billing'), crm: fixtureServer('crm') });
+      await stack.reloader!.reload();
+      await waitFor(() => stack.hub.catalog.hiddenTool('mcp__crm__ping'), 'crm to list its tools', 30_000);
+      expect(stack.hub.catalog.has('mcp__crm__ping')).toBe(false);
+      expect(stack.hub.catalog.hiddenTool('mcp__crm__ping')?.reason).toContain('added after the first run');
+      await stack.trust!.flush();
+      await stack.trust!.backend.update((doc) => approve(doc, 'crm', undefined, 'now').doc);
+      await stack.trust!.refresh();
+      await waitFor(() => stack.hub.catalog.has('mcp__crm__ping'), 'crm after its approval');
+    } finally {
+      await stack.close();
+    }
+  }, 90_000);
 });
