@@ -48,6 +48,9 @@ describe('G10 policy classes over HTTP', () => {
     expect(search.text).toContain('lookup_invoice');
     expect(search.text).not.toContain('delete_invoice');
     expect(await loads(readers, 'mcp__billing__delete_invoice')).toBe(false);
+    expect((await readers.call('tool_search', { query: 'select:mcp__billing__delete_invoice' })).text).toContain(
+      'mcp__billing__delete_invoice: may not be used here: it is destructive',
+    );
     for (const call of [
       await readers.call('mcp__billing__delete_invoice'),
       await readers.call('call_tool', { name: 'mcp__billing__delete_invoice', arguments: {} }),

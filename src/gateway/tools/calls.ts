@@ -129,6 +129,8 @@ export class ToolCalls {
         );
     const text = (this.deps.searcher.format ?? formatSearchOutcome)(outcome);
     const content: CallToolResult['content'] = [{ type: 'text', text }];
+    const withheld = withheldNote(this.deps.catalog, outcome.notFound);
+    if (withheld) content.push({ type: 'text', text: withheld });
     if (found.length > 0) {
       const loaded = found.map(toMcpTool);
       content.push({
@@ -236,6 +238,16 @@ export class ToolCalls {
     }
     return `Unknown tool "${name}". Search with ${SEARCH_TOOL_NAME} to see what is available.`;
   }
+}
+
+/** G10: why `select:` names the search could not load are withheld (held, or not for this client). */
+function withheldNote(catalog: Catalog, names: readonly string[] | undefined): string | undefined {
+  const lines = (names ?? []).flatMap((name) => {
+    const hidden = catalog.hiddenTool(name);
+    if (hidden?.kind === undefined) return [];
+    return [`${name}: ${hidden.kind === 'held' ? 'held by the gateway' : 'may not be used here'}: ${hidden.reason}.`];
+  });
+  return lines.length > 0 ? `Not available:\n${lines.join('\n')}` : undefined;
 }
 
 /** Errors the gateway wrote (not loaded, unknown, upstream unreachable), told apart from a tool's own (G9 outcome). */
