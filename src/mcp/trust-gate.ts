@@ -97,11 +97,15 @@ export class TrustGate {
     };
     const before = heldOf(this.doc, server);
     const review = reviewServer(this.doc, input);
-    for (const [tool, held] of review.held) {
-      if (before.get(tool)?.hash === held.hash) continue;
-      this.logger.warn(`"${server}": tool "${tool}" is held (${held.reason}); see "toolsearch tools diff ${server}"`);
+    const newlyHeld = [...review.held].filter(([tool, held]) => before.get(tool)?.hash !== held.hash);
+    for (const [tool, held] of newlyHeld)
       this.emit({ action: 'held', server, tool, reason: held.reason, ...detailOf(held) });
-    }
+    // One line per tool, but a server of thousands waiting for approval is one line, not thousands.
+    const names = newlyHeld.map(([tool, held]) => `"${tool}" (${held.reason})`);
+    if (names.length > 0)
+      this.logger.warn(
+        `"${server}": ${names.length > 3 ? `${names.length} tools are` : `tool ${names.join(', ')}`} held; see "toolsearch tools diff ${server}"`,
+      );
     if (review.doc !== this.doc) {
       this.doc = review.doc;
       // The same rules applied to the newest stored document: an approval made meanwhile stays.

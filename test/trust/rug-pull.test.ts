@@ -62,7 +62,7 @@ describe('G10 pins over stdio: a rug pull between two starts, and during a run',
     expect(await scene.cli('tools', 'approve', 'billing', '--tool', 'lookup_invoice')).toContain('Approved 1 tool(s)');
     await waitFor(() => loads(client!, 'mcp__billing__lookup_invoice'), 'the approved tool in the running gateway');
     expect((await client.call('mcp__billing__lookup_invoice')).text).toBe('ran lookup_invoice');
-    expect(client.stderr()).toContain('"lookup_invoice" is held');
+    expect(client.stderr()).toContain('tool "lookup_invoice" (changed) held');
   }, 180_000);
 
   it('G10: the same change during a run (tools/list_changed) is held at once', async () => {
