@@ -11,6 +11,7 @@ import { authCommand } from './commands/auth.js';
 import { registerInspectCommand } from './commands/inspect.js';
 import { registerSearchCommand } from './commands/search.js';
 import { registerLearnedCommand } from './commands/learned.js';
+import { registerToolsCommand } from './commands/tools.js';
 import { addLiveConfigToInspect, serveCommand } from './commands/serve.js';
 import { errorMessage } from '../util/errors.js';
 import { VERSION } from '../util/version.js';
@@ -23,6 +24,7 @@ const program = new Command()
 // Subcommands register here, one line each.
 registerSearchCommand(program);
 registerLearnedCommand(program);
+registerToolsCommand(program);
 addLiveConfigToInspect(registerInspectCommand(program));
 program.addCommand(serveCommand());
 program.addCommand(demoCommand());

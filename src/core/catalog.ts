@@ -37,6 +37,11 @@ export interface HiddenTool {
   /** The model-facing name it would have had. */
   readonly name: string;
   readonly reason: string;
+  /**
+   * G10: `held` — waiting for an operator's approval (a changed definition, a scanner finding, a
+   * new server); `policy` — a tool class this client may not use. Absent: the config's tools section.
+   */
+  readonly kind?: 'held' | 'policy';
 }
 
 /** Plain-data view of the pool that `plan()` and the search entry point read. */

@@ -27,6 +27,9 @@ import { resolveLearning, type LearningSettings } from '../learning/settings.js'
 import { Learner } from '../learning/learner.js';
 import { LearnedFileStore } from '../learning/file-store.js';
 import { profileLearnedPath } from '../learning/paths.js';
+import { TrustGate } from '../mcp/trust-gate.js';
+import { defaultPinsPath, PinFile } from '../mcp/pin-store.js';
+import { resolveTrust } from '../mcp/trust-config.js';
 
 export interface GatewayFromConfigOptions extends DefaultServersOptions {
   /** A config file path or a validated config; absent: the embedded reference servers. */
@@ -75,6 +78,11 @@ export interface GatewayFromConfigOptions extends DefaultServersOptions {
    */
   learning?: LearningSettings | null;
   learningByDefault?: boolean;
+  /**
+   * G10: pin tool definitions and hold changed or flagged ones when the config's `toolSearch.trust`
+   * says nothing (`serve` sets it; the library default is off).
+   */
+  trustByDefault?: boolean;
 }
 
 export interface GatewayStack {
@@ -92,6 +100,8 @@ export interface GatewayStack {
   learner?: Learner;
   /** G9: the config's profiles (`/mcp/<name>`, `serve --profile`); empty without any. */
   profiles: Profiles;
+  /** G10: the trust gate (pins, holds), when trust is on. */
+  trust?: TrustGate;
   close(): Promise<void>;
 }
 
@@ -122,8 +132,10 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
       : undefined;
   /** Sessions, the bus and learning: only with a session store. */
   const redis = storeUrl !== undefined ? connection : undefined;
+  const trust = await trustGate(config, options, redis, logger);
   const hub = new McpHub(config, {
     ...(connection && { credentials: connection.credentials }),
+    ...(trust && { trust }),
     ...options.hub,
     logger,
     limits,
@@ -134,6 +146,8 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   const tracer = tracing ? await loadTracer('toolsearch', VERSION) : undefined;
   if (tracing && !tracer) logger.warn('tracing is on but @opentelemetry/api is not installed: no spans');
   const operations = new Operations({ ...(tracer && { tracer }) });
+  // G10 → G9: every hold and approval reaches the audit log and the metrics.
+  trust?.onEvent((event) => operations.events.emit({ type: 'trust', ...event }));
   const auditConfig =
     options.audit === null
       ? undefined
@@ -221,6 +235,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     ...(audit && { audit }),
     ...(reloader && { reloader }),
     ...(learner && { learner }),
+    ...(trust && { trust }),
     profiles,
     close: async () => {
       reloader?.close();
@@ -228,9 +243,28 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
       await gateway.close();
       await audit?.close();
       await hub.close();
+      await trust?.close();
       await connection?.close();
     },
   };
+}
+
+/** G10: the trust gate over the state directory's pins file, or the replicas' Redis; loaded, so the hub may start. */
+async function trustGate(
+  config: HubConfig,
+  options: GatewayFromConfigOptions,
+  redis: RedisBackend | undefined,
+  logger: Logger,
+): Promise<TrustGate | undefined> {
+  const settings = resolveTrust(config.toolSearch.trust, options.trustByDefault === true);
+  if (!settings.enabled) return undefined;
+  const backend = redis?.pins ?? new PinFile(defaultPinsPath(options.hub?.stateDir));
+  const gate = new TrustGate(backend, { newServers: settings.newServers, logger });
+  const written = config.unexpanded ?? config.servers;
+  await gate.load(
+    Object.keys(config.servers).map((name) => ({ name, config: written[name] ?? config.servers[name]! })),
+  );
+  return gate;
 }
 
 function configReloader(

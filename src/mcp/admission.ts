@@ -3,7 +3,8 @@
  * function, applied in this order to every listed tool:
  *
  * 1. `tools.allow` / `tools.deny` (G7): a hidden tool is left out and recorded as hidden, so a call
- *    by its name gets "hidden by the config" instead of "unknown tool".
+ *    by its name gets "hidden by the config" instead of "unknown tool"; so is a tool the trust gate
+ *    holds or whose class `toolSearch.allow` leaves out (G10), with why.
  * 2. `tools.override` (G7): the description and title clients and search see.
  * 3. Third-party text bounded and defused (G5): `descriptionChars`, no structural tags.
  * 4. Deferral inputs (A2): per-server `defer` / `alwaysLoad`, the global `toolSearch.alwaysLoad`.
@@ -23,6 +24,9 @@ import type { Logger } from '../util/log.js';
 import type { ServerConfig } from './config.js';
 import type { UpstreamTool } from './connection.js';
 import type { ToolRules } from './tool-rules.js';
+import { policyDenial, type ToolClass } from '../trust/classes.js';
+import { holdReasonText } from '../trust/messages.js';
+import type { HeldVersion } from '../trust/pins.js';
 
 export interface AdmissionContext {
   readonly server: string;
@@ -35,6 +39,10 @@ export interface AdmissionContext {
   /** For clashes with names other servers and local tools already hold. */
   readonly catalog: Catalog;
   readonly logger: Logger;
+  /** G10: tools the trust gate holds (by their own name): left out, with why and how to approve. */
+  readonly held?: ReadonlyMap<string, HeldVersion>;
+  /** G10: `toolSearch.allow`, the tool classes any client may use (absent: all). */
+  readonly allow?: readonly ToolClass[];
 }
 
 export interface Admission {
@@ -51,6 +59,11 @@ export function admitServerTools(context: AdmissionContext, tools: readonly Upst
     const visibility = context.rules.visibility(tool.name);
     if (!visibility.visible) {
       hidden.push(hiddenTool(server, tool.name, visibility.reason));
+      continue;
+    }
+    const trust = trustVerdict(context, tool);
+    if (trust) {
+      hidden.push({ ...hiddenTool(server, tool.name, trust.reason), kind: trust.kind });
       continue;
     }
     const input = toToolInput(context, tool);
@@ -81,6 +94,17 @@ export function admitServerTools(context: AdmissionContext, tools: readonly Upst
   for (const name of context.rules.unusedOverrides(tools.map((t) => t.name)))
     logger.warn(`"${server}": tools.override names "${name}", which the server does not list`);
   return { accepted: [...accepted.values()], hidden };
+}
+
+/** G10: held by the trust gate, or of a class `toolSearch.allow` leaves out. */
+function trustVerdict(
+  context: AdmissionContext,
+  tool: UpstreamTool,
+): { kind: 'held' | 'policy'; reason: string } | undefined {
+  const held = context.held?.get(tool.name);
+  if (held) return { kind: 'held', reason: holdReasonText(context.server, tool.name, held) };
+  const denial = policyDenial(tool['annotations'], context.allow, 'this gateway (toolSearch.allow)');
+  return denial === undefined ? undefined : { kind: 'policy', reason: denial };
 }
 
 function hiddenTool(server: string, tool: string, reason: string): HiddenTool {

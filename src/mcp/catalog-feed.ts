@@ -15,6 +15,10 @@ import type { McpConnection, UpstreamTool } from './connection.js';
 import { withTimeout } from './deadlines.js';
 import { RefreshGate } from './refresh-gate.js';
 import type { ServerEntry } from './server-entry.js';
+import type { TrustGate } from './trust-gate.js';
+import { UpstreamError } from './errors.js';
+import { heldCallRefusal } from '../trust/messages.js';
+import { ToolOwnersIndex } from '../trust/scanner.js';
 
 export interface CatalogFeedDeps {
   readonly catalog: Catalog;
@@ -23,10 +27,16 @@ export interface CatalogFeedDeps {
   readonly logger: Logger;
   /** The config in force (reload replaces it). */
   config(): HubConfig;
+  /** G10: pins and the scanner's holds (absent: trust is off). */
+  readonly trust?: TrustGate;
 }
 
 export class CatalogFeed {
   private readonly refreshGates = new Map<string, RefreshGate>();
+  /** G10: each server's last listing, applied again when an approval arrives. */
+  private readonly listings = new Map<string, UpstreamTool[]>();
+  /** G10: every server's listed tool names, for the scanner's shadowing rule. */
+  private readonly owners = new ToolOwnersIndex();
 
   constructor(private readonly deps: CatalogFeedDeps) {}
 
@@ -43,8 +53,13 @@ export class CatalogFeed {
 
   /** G5/G7: the tools the admission rules let in replace the server's; what they hide is remembered. */
   applyTools(entry: ServerEntry, tools: UpstreamTool[]): void {
+    this.listings.set(entry.name, tools);
+    const held = this.trustReview(entry, tools);
+    const allow = this.deps.config().toolSearch.allow;
     const { accepted, hidden } = admitServerTools(
       {
+        ...(held && { held }),
+        ...(allow && { allow }),
         server: entry.name,
         config: entry.config,
         rules: entry.rules,
@@ -61,6 +76,45 @@ export class CatalogFeed {
       this.deps.logger.debug(`"${entry.name}": ${hidden.length} tool(s) hidden by its tools section`);
   }
 
+  /** G10: the trust gate's verdict on a listing (undefined: trust is off, for all or for this server). */
+  private trustReview(entry: ServerEntry, tools: UpstreamTool[]) {
+    const trust = this.deps.trust;
+    if (!trust || entry.config.trust === 'off') return undefined;
+    // The entry as written (`${TOKEN}`, not the token): no secret goes into its fingerprint.
+    const written = this.deps.config().unexpanded?.[entry.name] ?? entry.config;
+    const held = trust.review(entry.name, written, tools, this.owners.owners);
+    this.owners.set(
+      entry.name,
+      tools.map((t) => t.name),
+    );
+    return held;
+  }
+
+  /**
+   * G10: a held tool runs for nobody, whichever path asked (the catalog leaves it out already):
+   * throws UpstreamError when the trust gate holds it (never for a server with `"trust": "off"`).
+   */
+  refuseHeld(server: string, tool: string): void {
+    const trust = this.deps.trust;
+    if (trust && this.deps.config().servers[server]?.trust !== 'off' && trust.isHeld(server, tool))
+      throw new UpstreamError(server, heldCallRefusal(tool));
+  }
+
+  /**
+   * G10: an approval (or any change to the pins) arrived — an approval made elsewhere (CLI,
+   * another replica): every connected server's last listing
+   * is applied again, after any refresh already queued, so what was approved enters the catalog.
+   */
+  reapply(entries: Iterable<ServerEntry>): void {
+    for (const entry of entries) {
+      const connection = entry.connection;
+      entry.refresh = entry.refresh.then(() => {
+        const tools = this.listings.get(entry.name);
+        if (tools && entry.connection === connection && entry.state === 'connected') this.applyTools(entry, tools);
+      });
+    }
+  }
+
   /** Third-party text as the catalog keeps it: at most `descriptionChars`, no structural tags. */
   private untrusted(text: string): string {
     return untrustedText(text, this.deps.limits);
@@ -72,6 +126,8 @@ export class CatalogFeed {
    * keeps its own gate and finds its server closed.
    */
   forgetServer(name: string): void {
+    this.listings.delete(name);
+    this.owners.delete(name);
     for (const key of this.refreshGates.keys()) if (key.startsWith(`${name}\n`)) this.refreshGates.delete(key);
   }
 

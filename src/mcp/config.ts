@@ -15,6 +15,7 @@ import { McpConfigError } from './errors.js';
 import { errorMessage } from '../util/errors.js';
 import { EMBEDDING_LIMITS } from '../core/embeddings-config.js';
 import { toolRulesSchema } from './tool-rules.js';
+import { allowSchema, serverTrustSchema, trustSettingsSchema } from './trust-config.js';
 import { expandServerEntry, KeyedVariableError, type Environment, type ExpandedSecret } from './variables.js';
 import { eraFields, HTTP_TYPES, remoteFields } from './remote/config.js';
 import { isRecord } from '../util/records.js';
@@ -54,6 +55,8 @@ const deferralFields = {
   isolation: z
     .enum(['shared', 'session'], { error: 'expected "shared" (the default) or "session" (one connection per session)' })
     .optional(),
+  /** G10: `"off"` leaves this server out of pinning and the scanner's holds (trust-config.ts). */
+  trust: serverTrustSchema.optional(),
 };
 
 const stdioServerSchema = z.looseObject({
@@ -155,6 +158,9 @@ const toolSearchSchema = z.looseObject({
       }),
     ])
     .optional(),
+  /** G10: pins and the scanner (`{enabled, newServers}`), and the tool classes clients may use (trust-config.ts). */
+  trust: trustSettingsSchema.optional(),
+  allow: allowSchema.optional(),
 });
 
 const serverName = z.string().regex(/^[A-Za-z0-9_.-]+$/, 'server names may use letters, digits, "_", "-" and "."');

@@ -6,6 +6,7 @@ import type { ServerConfig, ToolSearchConfig } from './config.js';
 import type { ConnectionFactory, ForwardOptions, McpMessage } from './connection.js';
 import type { ReconnectOptions } from './server-state.js';
 import type { CredentialSource } from './remote/oauth/store.js';
+import type { TrustGate } from './trust-gate.js';
 
 export interface HubOptions {
   /** Catalog to feed (one with local tools, say). A new one by default. */
@@ -25,6 +26,8 @@ export interface HubOptions {
   stateDir?: string;
   /** G7: where sign-in credentials live instead of `stateDir` (a Redis the replicas share). */
   credentials?: CredentialSource;
+  /** G10: pins and the scanner's holds (trust-gate.ts); `load()` it before `start()`. Absent: off. */
+  trust?: TrustGate;
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;

@@ -99,7 +99,9 @@ export class McpHub {
       limits: this.limits,
       logger: this.logger,
       config: () => this.current,
+      ...(options.trust && { trust: options.trust }),
     });
+    options.trust?.onChange(() => this.feed.reapply(this.entries.values()));
     for (const [name, serverConfig] of Object.entries(config.servers)) this.addEntry(name, serverConfig);
     const { factory, limits, logger, traffic } = this;
     this.isolated = new SessionConnections({ factory, limits, logger, traffic, config: (s) => this.serverConfigs[s] });
@@ -200,6 +202,7 @@ export class McpHub {
     const visibility = this.ready(server).rules.visibility(toolName);
     if (!visibility.visible)
       throw new UpstreamError(server, `does not offer "${toolName}" here: the config hides it (${visibility.reason})`);
+    this.feed.refuseHeld(server, toolName);
     const { connection, timeoutMs, done } = await this.connectionFor(server, session);
     try {
       return await connection.callTool(toolName, args, { ...options, timeoutMs });

@@ -25,7 +25,9 @@ describe('G3 gateway over stdio (toolsearch serve --config), dynamic pool', () =
     writeFileSync(
       config,
       JSON.stringify({
-        mcpServers: { quick: fixtureServer('quick'), slow: fixtureServer('slow', { delayMs: 3000 }) },
+        // G10: quick rewrites a description at run time (retitle) to test list_changed; pinning
+        // would hold that change (test/trust covers it), so this server is left out of it.
+        mcpServers: { quick: fixtureServer('quick', { trust: 'off' }), slow: fixtureServer('slow', { delayMs: 3000 }) },
         toolSearch: { searchWaitMs: 0 },
       }),
     );

@@ -11,6 +11,7 @@ import { parsePositiveInt } from '../options.js';
 import { collectTrustedProxies, parseHostPort, parseLimitOption, resolveToken } from './serve-flags.js';
 import { createStderrLogger, isLogLevel, type LogLevel, type Logger } from '../../util/log.js';
 import { createGatewayFromConfig, type GatewayStack } from '../../gateway/create.js';
+import { heldToolViews } from '../../trust/held-view.js';
 import { addEmbeddingsOptions, embeddingsFromFlags, type EmbeddingsFlags } from '../embeddings-options.js';
 import { isLoopbackHost, startHttpGateway, type RunningHttpGateway } from '../../gateway/transports/http/server.js';
 import { UnauthenticatedBindError } from '../../gateway/errors.js';
@@ -206,6 +207,7 @@ export async function runServe(
     watchConfig: options.watch !== false,
     // C13: serve learns from use unless told not to (flag, then config).
     learningByDefault: true,
+    trustByDefault: true,
     ...(options.learning === false
       ? { learning: null }
       : options.learnedFile !== undefined && { learning: { path: options.learnedFile } }),
@@ -280,6 +282,7 @@ export async function runServe(
         config: () => stack.reloader?.status(),
         activity,
         profiles: () => profiles?.status() ?? [],
+        ...(stack.trust && { held: () => heldToolViews(stack.trust!.document) }),
       },
       GATEWAY_SERVER_INFO.version,
     );

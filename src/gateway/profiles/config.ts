@@ -16,12 +16,16 @@ import { z } from 'zod';
 import { McpConfigError } from '../../mcp/errors.js';
 import { globToRegExp } from '../../mcp/tool-rules.js';
 import type { ToolSpec } from '../../core/tool.js';
+import { allowSchema } from '../../mcp/trust-config.js';
+import { policyDenial, type ToolClass } from '../../trust/classes.js';
 
 const profileSchema = z.strictObject({
   servers: z.array(z.string().min(1)).min(1),
   tools: z
     .strictObject({ allow: z.array(z.string().min(1)).optional(), deny: z.array(z.string().min(1)).optional() })
     .optional(),
+  /** G10: the tool classes this profile's clients may use (`["read"]`); narrows `toolSearch.allow`. */
+  allow: allowSchema.optional(),
   /** The bearer token for `/mcp/<name>`, instead of the gateway's (prefer `tokenEnv`). */
   token: z.string().min(1).optional(),
   /** The environment variable holding that token. */
@@ -39,7 +43,9 @@ export interface ProfileConfig {
   readonly servers: readonly string[];
   /** Whether a tool is in the profile (its server is, and the globs let it through). */
   readonly includes: (tool: ToolSpec) => boolean;
-  /** The tool globs as written (JSON): a reload compares them to tell a changed profile. */
+  /** G10: why a tool of its servers may not be used here (its class is not in the profile's `allow`). */
+  readonly denial?: (tool: ToolSpec) => string | undefined;
+  /** The tool globs and classes as written (JSON): a reload compares them to tell a changed profile. */
   readonly rules: string;
   /** Its own bearer token, when it has one. */
   readonly token?: string;
@@ -76,7 +82,8 @@ export function parseProfiles(
       name,
       servers: profile.servers,
       includes: toolFilter(new Set(profile.servers), profile.tools?.allow, profile.tools?.deny),
-      rules: JSON.stringify(profile.tools ?? {}),
+      ...(profile.allow && { denial: classDenial(profile.allow, `profile "${name}"`) }),
+      rules: JSON.stringify({ ...profile.tools, ...(profile.allow && { classes: profile.allow }) }),
       ...(token !== undefined && { token }),
     };
   });
@@ -96,4 +103,9 @@ function toolFilter(
     if (matches(denied)) return false;
     return allowed === undefined || matches(allowed);
   };
+}
+
+/** G10: a tool's classes come from the annotations its server gave (kept with its other fields). */
+function classDenial(allow: readonly ToolClass[], where: string): (tool: ToolSpec) => string | undefined {
+  return (tool) => policyDenial(tool.mcpFields?.['annotations'], allow, where);
 }

@@ -86,7 +86,7 @@ class LiveProfile implements Profile {
     this.scope.clear();
     for (const server of config.servers) this.scope.add(server);
     // The tools' list_changed follows from the view's change (the gateway's catalog broadcast).
-    this.view.update(config.servers, config.includes);
+    this.view.update(config.servers, config.includes, config.denial);
     if (!serversChanged) return;
     this.gateway.notifyAllSessions({ method: 'notifications/resources/list_changed' });
     this.gateway.notifyAllSessions({ method: 'notifications/prompts/list_changed' });
@@ -174,7 +174,7 @@ export class Profiles {
   }
 
   private add(config: ProfileConfig): void {
-    const view = profileCatalog(this.source, config.servers, config.includes);
+    const view = profileCatalog(this.source, config.servers, config.includes, config.denial);
     const operations = new Operations({
       events: this.shared.events,
       ...(this.shared.tracer && { tracer: this.shared.tracer }),

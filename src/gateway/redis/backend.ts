@@ -10,6 +10,7 @@ import { SessionStoreConfigError } from '../errors.js';
 import { RedisNotificationBus, type RedisPublisher, type RedisSubscriber } from './bus.js';
 import type { CredentialSource } from '../../mcp/remote/oauth/store.js';
 import { redisCredentials } from './credentials.js';
+import { RedisPins } from './pins.js';
 import { RedisLearnedStore, type RedisStreamClient } from './learned-store.js';
 import { watchRedisHealth, type RedisEventSource } from './health.js';
 import { RedisSessionStore, type RedisEvalClient } from './store.js';
@@ -27,6 +28,8 @@ export interface RedisBackend {
   learnedStore(maxOps: number, profile?: string): RedisLearnedStore;
   /** G7: sign-in credentials every replica shares (one `auth login` for all of them). */
   credentials: CredentialSource;
+  /** G10: tool pins every replica shares (one approval for all of them). */
+  pins: RedisPins;
   /**
    * G9: a profile's sessions and bus: keys under `<prefix>profile:<name>:session:` and the channel
    * `<prefix>events:profile:<name>`, so its sessions resume on any replica and stay apart from
@@ -111,6 +114,7 @@ export async function connectRedisBackend(url: string, options: RedisBackendOpti
         display: connection.display,
       }),
     credentials: redisCredentials(client, prefix, connection.display),
+    pins: new RedisPins(client, `${prefix}trust:pins`, connection.display),
     // One per name: a profile a reload removes and adds again finds its subscription (an idle one
     // is kept until the process ends; names are few and come from the operator's config).
     profileSessions: (profile) => {

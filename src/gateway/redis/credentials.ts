@@ -29,9 +29,9 @@ const WATCH_POLL_MS = 1_000;
 /** A compare-and-set that keeps losing to other writers gives up after this many tries. */
 const MAX_WRITE_TRIES = 10;
 
-const GET = "return redis.call('GET', KEYS[1])";
+export const GET = "return redis.call('GET', KEYS[1])";
 /** Sets KEYS[1] to ARGV[2] if it still holds ARGV[1] ('' = absent); 1 when written. */
-const COMPARE_AND_SET = `
+export const COMPARE_AND_SET = `
 local current = redis.call('GET', KEYS[1])
 if (current or '') ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2])

@@ -165,6 +165,7 @@ export class AuditLog {
       case 'sign-in':
       case 'oauth-refresh':
       case 'reload':
+      case 'trust':
         this.write({ time: new Date().toISOString(), ...event });
         return;
       case 'request':

@@ -98,7 +98,19 @@ export interface LimitEvent {
   readonly sessionId?: string;
 }
 
+/** G10: a tool held by the trust gate (changed, flagged, new server) or approved by an operator. */
+export interface TrustDecisionEvent {
+  readonly type: 'trust';
+  readonly action: 'held' | 'approved';
+  readonly server: string;
+  /** The server's own name for the tool. */
+  readonly tool: string;
+  readonly reason?: 'changed' | 'new-server' | 'findings';
+  readonly detail?: string;
+}
+
 export type OperationsEvent =
+  | TrustDecisionEvent
   | LimitEvent
   | RequestEvent
   | ToolCallEvent

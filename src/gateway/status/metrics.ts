@@ -125,6 +125,12 @@ export class GatewayMetrics {
       labelNames: ['outcome'],
       registers,
     });
+    const trust = new Counter({
+      name: 'toolsearch_trust_decisions_total',
+      help: 'Tools held by the trust gate (reason: changed, new-server, findings) and approved by an operator.',
+      labelNames: ['server', 'action', 'reason'],
+      registers,
+    });
     const tokensSaved = new Counter({
       name: 'toolsearch_tokens_saved_total',
       help: 'Tool-definition tokens (o200k_base) not sent to clients: eager minus deferred, per tools/list answered.',
@@ -171,6 +177,9 @@ export class GatewayMetrics {
           return;
         case 'limit':
           limitsApplied.inc({ limit: event.limit });
+          return;
+        case 'trust':
+          trust.inc({ server: event.server, action: event.action, reason: event.reason ?? 'approved' });
           return;
       }
     });

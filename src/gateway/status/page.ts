@@ -72,6 +72,11 @@ export function statusPageHtml(nonce: string): string {
   <tbody></tbody>
 </table>
 </div>
+<div id="held-panel" class="hidden">
+<h2>Held tools</h2>
+<p class="muted">Not announced, found or callable until approved: review each change, then run its command.</p>
+<ol id="held"></ol>
+</div>
 <h2>Search</h2>
 <form id="search-form"><input type="search" id="query" placeholder="what the model would ask for, e.g. read a file" autocomplete="off"><button>Search</button></form>
 <p class="muted" id="search-meta"></p>
@@ -133,6 +138,13 @@ export function statusPageHtml(nonce: string): string {
       tr.dataset.profile = p.name;
       tr.append(el('td', p.name), el('td', p.path), el('td', p.servers.join(', ')), el('td', p.tools, 'num'), el('td', p.sessions, 'num'));
       return tr;
+    }));
+    $('held-panel').className = s.held && s.held.length ? '' : 'hidden';
+    $('held').replaceChildren(...(s.held ?? []).map((h) => {
+      const li = el('li');
+      li.dataset.tool = h.server + '/' + h.tool;
+      li.append(el('b', h.server + ' / ' + h.tool), el('div', h.why, 'error'), el('pre', h.findings.concat(h.diff).join('\n')), el('code', h.approve));
+      return li;
     }));
     renderConfig(s.config);
   }

@@ -20,6 +20,7 @@ import type { GatewayActivity, RecentSearch, ServerCalls } from './activity.js';
 import { readiness } from './readiness.js';
 import { statusPageHtml } from './page.js';
 import { summarizeGateway, type CatalogSummary } from './summary.js';
+import type { HeldToolView } from '../../trust/held-view.js';
 
 export const HEALTH_PATH = '/healthz';
 /** Readiness (also `/healthz?ready=1`): 503 while a server connects for the first time, failed or is quarantined. */
@@ -44,6 +45,8 @@ export interface StatusSource {
   readonly activity?: GatewayActivity;
   /** G9: the profiles served (`/mcp/<name>`) and their servers. */
   profiles?(): readonly StatusProfile[];
+  /** G10: tools held until an operator approves them (absent: trust is off). */
+  held?(): readonly HeldToolView[];
 }
 
 export interface StatusProfile {
@@ -75,6 +78,7 @@ export interface StatusSnapshot {
   /** G9: calls per server with p50/p99 latency. */
   readonly calls?: readonly ServerCalls[];
   readonly profiles?: readonly StatusProfile[];
+  readonly held?: readonly HeldToolView[];
   readonly pendingServers: readonly string[];
   readonly failedServers: readonly FailedServer[];
   /** G7: the config file and how its last reload went (a refused file says why). */
@@ -148,6 +152,7 @@ export function statusReporter(source: StatusSource, version: string): () => Pro
       },
       ...(source.activity && { searches: source.activity.recentSearches(), calls: source.activity.serverCalls() }),
       ...(source.profiles && { profiles: source.profiles() }),
+      ...(source.held && { held: source.held() }),
       pendingServers: catalog.pendingServers,
       failedServers: catalog.failedServers,
       ...(config && { config }),

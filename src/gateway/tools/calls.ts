@@ -123,6 +123,8 @@ export class ToolCalls {
         );
     const text = (this.deps.searcher.format ?? formatSearchOutcome)(outcome);
     const content: CallToolResult['content'] = [{ type: 'text', text }];
+    const withheld = withheldNote(this.deps.catalog, outcome.notFound);
+    if (withheld) content.push({ type: 'text', text: withheld });
     if (found.length > 0) {
       const loaded = found.map(toMcpTool);
       content.push({
@@ -256,6 +258,9 @@ export class ToolCalls {
   private describeMissing(name: string): string {
     // G7: a tool the config hides is not "unknown": say who hid it, so nobody hunts for a bug.
     const hidden = this.deps.catalog.hiddenTool(name);
+    // G10: held until an operator approves it, or of a class this client may not use.
+    if (hidden?.kind === 'held') return `Tool "${name}" is held by the gateway: ${hidden.reason}.`;
+    if (hidden?.kind === 'policy') return `Tool "${name}" may not be used here: ${hidden.reason}.`;
     if (hidden)
       return `Tool "${name}" is not available: the gateway's config hides "${hidden.tool}" of MCP server "${hidden.server}" (${hidden.reason}).`;
     const parsed = parseMcpName(name);
@@ -274,6 +279,16 @@ export class ToolCalls {
 /** Who asked for a call: the model directly (default) or a `run_code` script (G11). */
 interface CallOrigin {
   readonly fromScript?: boolean;
+}
+
+/** G10: why `select:` names the search could not load are withheld (held, or not for this client). */
+function withheldNote(catalog: Catalog, names: readonly string[] | undefined): string | undefined {
+  const lines = (names ?? []).flatMap((name) => {
+    const hidden = catalog.hiddenTool(name);
+    if (hidden?.kind === undefined) return [];
+    return [`${name}: ${hidden.kind === 'held' ? 'held by the gateway' : 'may not be used here'}: ${hidden.reason}.`];
+  });
+  return lines.length > 0 ? `Not available:\n${lines.join('\n')}` : undefined;
 }
 
 /** Errors the gateway wrote (not loaded, unknown, upstream unreachable), told apart from a tool's own (G9 outcome). */

@@ -1,0 +1,236 @@
+/**
+ * G10 — pins: per server, the hash and text of every tool definition an operator trusts (on first
+ * use, or by approving it), and the definitions held back until one does. Pure functions over one
+ * plain document (`PinsDocument`); where it is stored (a state file, a shared Redis) is the
+ * caller's business.
+ *
+ * The rules, in order, for each listed tool of a server:
+ * 1. pinned and the hash is the same → used (a tool removed and listed again unchanged included);
+ * 2. pinned and the hash differs → held as `changed` (its old and new text kept for a diff);
+ * 3. not pinned, on a server waiting for approval (`newServers: "quarantine"`) → held `new-server`;
+ * 4. not pinned, a high-severity scanner finding → held `findings`, even on first sight;
+ * 5. otherwise pinned now: trust on first use.
+ */
+import { definitionHash, definitionOf, type ListedTool, type ToolDefinition } from './definition.js';
+import { type Finding, holdsOnSight, type OtherTool, scanDefinition, type ToolOwners, toolOwners } from './scanner.js';
+
+export interface PinnedVersion {
+  readonly hash: string;
+  readonly definition: ToolDefinition;
+  /** ISO time it was pinned (first use or approval). */
+  readonly at: string;
+}
+
+export type HoldReason = 'changed' | 'new-server' | 'findings';
+
+export interface HeldVersion {
+  readonly hash: string;
+  readonly definition: ToolDefinition;
+  readonly reason: HoldReason;
+  readonly findings: readonly Finding[];
+  /** ISO time it was first held in this form. */
+  readonly since: string;
+}
+
+export interface ToolRecord {
+  pinned?: PinnedVersion;
+  held?: HeldVersion;
+}
+
+export interface ServerRecord {
+  /** Fingerprint of the server's entry in the config: an operator's edit starts its pins afresh. */
+  config: string;
+  /** `newServers: "quarantine"`: the server was added after the first run and waits for approval. */
+  waiting?: boolean;
+  /** By the server's own tool name. */
+  tools: Record<string, ToolRecord>;
+}
+
+export interface PinsDocument {
+  version: 1;
+  /** When the servers of the first run were taken as trusted; servers added later are "new". */
+  baseline?: string;
+  servers: Record<string, ServerRecord>;
+}
+
+export type NewServerRule = 'trust' | 'quarantine';
+
+export function emptyPins(): PinsDocument {
+  return { version: 1, servers: {} };
+}
+
+/** A document read from storage, or an empty one when it is not one (never trusted blindly). */
+export function parsePins(value: unknown): PinsDocument {
+  if (value === null || typeof value !== 'object') return emptyPins();
+  const doc = value as Partial<PinsDocument>;
+  if (doc.version !== 1 || doc.servers === null || typeof doc.servers !== 'object') return emptyPins();
+  return { version: 1, ...(typeof doc.baseline === 'string' && { baseline: doc.baseline }), servers: doc.servers };
+}
+
+/**
+ * The first run's servers are trusted as configured (their tools still pass the scanner); after
+ * that, a server the document does not know was added later. A document with a baseline is returned as is.
+ */
+export function withBaseline(
+  doc: PinsDocument,
+  servers: readonly { name: string; config: string }[],
+  now: string,
+): PinsDocument {
+  if (doc.baseline !== undefined) return doc;
+  const next = structuredClone(doc);
+  next.baseline = now;
+  for (const { name, config } of servers) next.servers[name] ??= { config, tools: {} };
+  return next;
+}
+
+export interface ReviewInput {
+  readonly server: string;
+  /** The server's config fingerprint (configFingerprint in the hub). */
+  readonly config: string;
+  readonly tools: readonly ListedTool[];
+  /** Other servers' tools, for the shadowing rule (scanner.ts `toolOwners`). */
+  readonly owners: ToolOwners;
+  readonly newServers: NewServerRule;
+  readonly now: string;
+}
+
+export interface Review {
+  /** The document with this listing applied (the same object when nothing changed). */
+  readonly doc: PinsDocument;
+  /** Held tools by their own name. */
+  readonly held: ReadonlyMap<string, HeldVersion>;
+}
+
+/**
+ * Apply one server's listing to the pins: what is used, what is held, what gets pinned. Only the
+ * server's own record is copied and compared (a gateway of thousands of servers reviews each
+ * listing in time proportional to that server, not to the whole document).
+ */
+export function reviewServer(doc: PinsDocument, input: ReviewInput): Review {
+  const before = doc.servers[input.server];
+  const record = serverRecord(doc, before, input);
+  const held = new Map<string, HeldVersion>();
+  const listed = new Set<string>();
+  for (const tool of input.tools) {
+    listed.add(tool.name);
+    const definition = definitionOf(tool);
+    const hash = definitionHash(definition);
+    const entry = (record.tools[tool.name] ??= {});
+    const hold = holdReason(entry, record, hash, () => scanDefinition(definition, input));
+    if (hold === undefined) {
+      entry.pinned ??= { hash, definition, at: input.now };
+      delete entry.held;
+      continue;
+    }
+    const since = entry.held?.hash === hash ? entry.held.since : input.now;
+    entry.held = { hash, definition, reason: hold.reason, findings: hold.findings, since };
+    held.set(tool.name, entry.held);
+  }
+  // A held version of a tool the server no longer lists is nothing to approve; its pin stays.
+  for (const [name, entry] of Object.entries(record.tools)) {
+    if (listed.has(name) || !entry.held) continue;
+    delete entry.held;
+    if (!entry.pinned) delete record.tools[name];
+  }
+  if (before !== undefined && JSON.stringify(record) === JSON.stringify(before)) return { doc, held };
+  return { doc: { ...doc, servers: { ...doc.servers, [input.server]: record } }, held };
+}
+
+/**
+ * A copy of the server's record to change; a server the pins do not know, or whose config an
+ * operator changed, starts afresh.
+ */
+function serverRecord(doc: PinsDocument, known: ServerRecord | undefined, input: ReviewInput): ServerRecord {
+  if (known && known.config === input.config) return structuredClone(known);
+  const addedLater = doc.baseline !== undefined || known !== undefined;
+  return {
+    config: input.config,
+    ...(addedLater && input.newServers === 'quarantine' && { waiting: true }),
+    tools: {},
+  };
+}
+
+function holdReason(
+  entry: ToolRecord,
+  record: ServerRecord,
+  hash: string,
+  scan: () => Finding[],
+): { reason: HoldReason; findings: Finding[] } | undefined {
+  if (entry.pinned) return entry.pinned.hash === hash ? undefined : { reason: 'changed', findings: scan() };
+  const findings = scan();
+  if (record.waiting) return { reason: 'new-server', findings };
+  if (holdsOnSight(findings)) return { reason: 'findings', findings };
+  return undefined;
+}
+
+export interface Approval {
+  readonly doc: PinsDocument;
+  /** Tools pinned by this approval (their own names). */
+  readonly approved: readonly string[];
+}
+
+/**
+ * Pin what is held for `server` (one tool, or all of them, which also ends the server's wait for
+ * approval). Approving a held definition pins exactly that text: a later change is held again.
+ */
+export function approve(doc: PinsDocument, server: string, tool: string | undefined, now: string): Approval {
+  const next = structuredClone(doc);
+  const record = next.servers[server];
+  if (!record) return { doc, approved: [] };
+  const approved: string[] = [];
+  for (const [name, entry] of Object.entries(record.tools)) {
+    if (tool !== undefined && name !== tool) continue;
+    if (!entry.held) continue;
+    entry.pinned = { hash: entry.held.hash, definition: entry.held.definition, at: now };
+    delete entry.held;
+    approved.push(name);
+  }
+  if (tool === undefined) delete record.waiting;
+  return { doc: approved.length > 0 || tool === undefined ? next : doc, approved };
+}
+
+/** One row of `toolsearch tools`. */
+export interface PinRow {
+  readonly server: string;
+  readonly tool: string;
+  readonly state: 'pinned' | 'held';
+  readonly reason?: HoldReason;
+  readonly hash: string;
+  readonly findings: readonly Finding[];
+  readonly since: string;
+}
+
+/** Every pinned and held tool, by server then name; `findings` of a pinned tool are recomputed. */
+export function pinRows(doc: PinsDocument): PinRow[] {
+  const rows: PinRow[] = [];
+  const owners = toolOwners(otherToolsOf(doc));
+  for (const server of Object.keys(doc.servers).sort()) {
+    const record = doc.servers[server]!;
+    for (const tool of Object.keys(record.tools).sort()) {
+      const entry = record.tools[tool]!;
+      if (entry.held) {
+        const { reason, hash, findings, since } = entry.held;
+        rows.push({ server, tool, state: 'held', reason, hash, findings, since });
+      } else if (entry.pinned) {
+        const findings = scanDefinition(entry.pinned.definition, { server, owners });
+        rows.push({ server, tool, state: 'pinned', hash: entry.pinned.hash, findings, since: entry.pinned.at });
+      }
+    }
+  }
+  return rows;
+}
+
+/** Every pinned or held tool of every server (the shadowing rule's view when no catalog is at hand). */
+export function otherToolsOf(doc: PinsDocument): OtherTool[] {
+  return Object.entries(doc.servers).flatMap(([server, record]) =>
+    Object.keys(record.tools).map((tool) => ({ server, tool })),
+  );
+}
+
+/** Held tools of a server, by their own name. */
+export function heldOf(doc: PinsDocument, server: string): Map<string, HeldVersion> {
+  const held = new Map<string, HeldVersion>();
+  for (const [name, entry] of Object.entries(doc.servers[server]?.tools ?? {}))
+    if (entry.held) held.set(name, entry.held);
+  return held;
+}
