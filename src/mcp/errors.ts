@@ -29,3 +29,17 @@ export class UpstreamError extends ToolsearchError {
     super(`MCP server "${server}" ${reason}`);
   }
 }
+
+/** What a refusing gateway writes to stderr; the hub that spawned it recognizes the entry by it. */
+export const NESTED_GATEWAY_NOTICE = 'this config is already served by the toolsearch gateway that started this one';
+
+/**
+ * G1: a gateway started by a gateway that already serves the same config (a config that lists
+ * the gateway through a wrapper the hub cannot see through): serving it again would recurse.
+ */
+export class NestedGatewayError extends ToolsearchError {
+  override name = 'NestedGatewayError';
+  constructor(readonly source: string) {
+    super(`not starting: ${NESTED_GATEWAY_NOTICE} (${source}); remove the gateway's own entry from that config`);
+  }
+}

@@ -1,6 +1,5 @@
 /**
- * G1/G2/A4 — the hub: connects every configured MCP server concurrently and keeps the catalog in
- * step with them.
+ * G1/G2/A4 — the hub: connects every configured MCP server concurrently and keeps the catalog in step with them.
  *
  * - A server still starting is *pending* in the catalog (C8: the search result says so).
  * - Its tools enter the catalog when its first `tools/list` answers; `tools/list_changed`
@@ -49,6 +48,7 @@ import { callTimeoutOf, connectTimeoutOf, DEFAULT_CONNECT_TIMEOUT_MS } from './h
 import type { HubForwardOptions, HubOptions, ServerRequestHandler } from './hub-options.js';
 import { type HeldConnection, SessionConnections } from './session-connections.js';
 import { terminateProcesses } from './terminate.js';
+import { SelfListedEntries } from './self-reference.js';
 import { type NotificationListener, UpstreamTraffic } from './upstream-traffic.js';
 
 export type { HubOptions, ServerRequestHandler } from './hub-options.js';
@@ -79,15 +79,16 @@ export class McpHub {
   readonly isolated: SessionConnections;
   private closed = false;
   private started = false;
+  private readonly selfListed = new SelfListedEntries((line) => this.logger.warn(line)); // G1: self-reference.ts
 
   constructor(
     config: HubConfig,
     private readonly options: HubOptions = {},
   ) {
-    this.current = config;
+    this.logger = options.logger ?? silentLogger;
+    config = this.current = this.selfListed.filter(config);
     this.serverConfigs = { ...config.servers };
     this.catalog = options.catalog ?? new Catalog();
-    this.logger = options.logger ?? silentLogger;
     this.limits = options.limits ?? DEFAULT_LIMITS;
     const remote = remoteOptions(this.limits, options.stateDir, config.source, options.credentials);
     this.factory = options.connectionFactory ?? sdkConnectionFactory(this.serverConfigs, remote);
@@ -134,7 +135,8 @@ export class McpHub {
    * every session gets list_changed), changed ones (compared after `${VAR}` expansion) restart;
    * the rest keep running untouched. The `toolSearch` section is not reloaded (the caller says so).
    */
-  async reconfigure(next: HubConfig): Promise<ServerChanges> {
+  async reconfigure(config: HubConfig): Promise<ServerChanges> {
+    const next = this.selfListed.filter(config);
     const changes = diffServers(this.current.servers, next.servers);
     this.current = { ...next, toolSearch: this.current.toolSearch };
     if (this.closed) return changes;
@@ -336,6 +338,7 @@ export class McpHub {
       if (this.closed || entry.connection !== connection) return;
       entry.connection = undefined;
       if (isNeedsSignIn(error)) return this.awaitSignIn(entry, error);
+      if (this.selfListed.refused(entry.name, entry.lastStderr)) return void (await this.stopServer(entry.name));
       // A timeout is the reason, not the SIGTERM that the abort sent.
       const reason = abort.signal.aborted
         ? message

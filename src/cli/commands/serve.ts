@@ -6,6 +6,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { LIMIT_NAMES, type LimitName } from '../../core/limits.js';
 import { defaultHubConfig } from '../../mcp/defaults.js';
 import { loadCatalogFromConfig } from '../../mcp/load.js';
+import { refuseServingAgain } from '../../mcp/self-reference.js';
 import { addInspectPoolLoader } from './inspect.js';
 import { parsePositiveInt } from '../options.js';
 import { collectTrustedProxies, parseHostPort, parseLimitOption, resolveToken } from './serve-flags.js';
@@ -167,6 +168,8 @@ export async function runServe(
   out: (text: string) => void = (t) => process.stdout.write(t),
 ): Promise<{ stack: GatewayStack; http?: RunningHttpGateway; metricsUrl?: string }> {
   const logger = createStderrLogger(options.logLevel);
+  // G1: a config that lists this gateway behind a wrapper: the gateway it started refuses here.
+  if (options.config !== undefined) refuseServingAgain(options.config);
   const embeddings = embeddingsFromFlags(options);
   // G5: refuse an unsafe bind before any server is spawned.
   const bind =
