@@ -7,6 +7,7 @@ import { LIMIT_NAMES, type LimitName } from '../../core/limits.js';
 import { defaultHubConfig } from '../../mcp/defaults.js';
 import { loadCatalogFromConfig } from '../../mcp/load.js';
 import { refuseServingAgain } from '../../mcp/self-reference.js';
+import { logFilesystemRoot } from '../default-root.js';
 import { addInspectPoolLoader } from './inspect.js';
 import { parsePositiveInt } from '../options.js';
 import { collectTrustedProxies, parseHostPort, parseLimitOption, resolveToken } from './serve-flags.js';
@@ -100,7 +101,10 @@ export function addServeOptions(command: Command): Command {
       parseLogLevel,
       'info' as LogLevel,
     )
-    .option('--root <dir>', 'directory the bundled filesystem server may access (default: cwd)')
+    .option(
+      '--root <dir>',
+      'folder the bundled filesystem server may read and write (default: the current directory, unless that is / or your home directory)',
+    )
     .option('--memory-file <file>', 'knowledge-graph file of the bundled memory server')
     .option('--mode <mode>', 'deferral mode: always | never | auto | auto:N (overrides the config)')
     .option(
@@ -170,6 +174,8 @@ export async function runServe(
   const logger = createStderrLogger(options.logLevel);
   // G1: a config that lists this gateway behind a wrapper: the gateway it started refuses here.
   if (options.config !== undefined) refuseServingAgain(options.config);
+  // G5: with the bundled servers, say which folder the filesystem server may write (or why none).
+  else logFilesystemRoot(logger, options.root);
   const embeddings = embeddingsFromFlags(options);
   // G5: refuse an unsafe bind before any server is spawned.
   const bind =
