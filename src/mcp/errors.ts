@@ -43,3 +43,14 @@ export class NestedGatewayError extends ToolsearchError {
     super(`not starting: ${NESTED_GATEWAY_NOTICE} (${source}); remove the gateway's own entry from that config`);
   }
 }
+
+/** H1: a one-shot command (`search`, `inspect`) whose configured servers all failed to start. */
+export class AllServersFailedError extends ToolsearchError {
+  override name = 'AllServersFailedError';
+  constructor(readonly failed: readonly { readonly server: string; readonly reason: string }[]) {
+    const [first] = failed;
+    const others = failed.length > 1 ? ` (and ${failed.length - 1} more)` : '';
+    const which = failed.length === 1 ? 'the only MCP server' : `all ${failed.length} MCP servers`;
+    super(`${which} failed to start: "${first?.server}" ${first?.reason}${others}`);
+  }
+}

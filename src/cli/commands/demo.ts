@@ -8,8 +8,9 @@ import { Command } from 'commander';
 import { addServeOptions, runServe, type ServeOptions } from './serve.js';
 import { errorMessage } from '../../util/errors.js';
 import { VERSION } from '../../util/version.js';
+import { LOCAL_GATEWAY_ADDRESS } from '../options.js';
 
-export const DEMO_ADDRESS = '127.0.0.1:8765';
+export const DEMO_ADDRESS = LOCAL_GATEWAY_ADDRESS;
 
 export function demoCommand(): Command {
   return addServeOptions(
@@ -25,9 +26,18 @@ export function demoCommand(): Command {
       if (options.roundTrip) await roundTrip(http.url, options.token ?? process.env['TOOLSEARCH_TOKEN']);
       process.stdout.write(
         `\nAdd it to an MCP client as {"type": "http", "url": "${http.url}"}` +
-          ` — or run "toolsearch serve" for stdio. Ctrl-C to stop.\n`,
+          ` — or run "${stdioCommand()}" for stdio. Ctrl-C to stop.\n`,
       );
     });
+}
+
+/**
+ * The stdio command that works where the demo ran: started by npm (`npm start` in a clone, `npx`)
+ * there is no `toolsearch` on the PATH before a global install, but `npx toolsearch serve` runs the
+ * clone's own bin (and, unlike `npm run serve`, prints nothing of npm's on stdout, the JSON-RPC channel).
+ */
+function stdioCommand(env: NodeJS.ProcessEnv = process.env): string {
+  return env['npm_lifecycle_event'] !== undefined ? 'npx toolsearch serve' : 'toolsearch serve';
 }
 
 async function roundTrip(url: string, token: string | undefined): Promise<void> {

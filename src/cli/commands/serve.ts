@@ -394,7 +394,7 @@ export function addLiveConfigToInspect(inspect: Command): Command {
     const logger = createStderrLogger('warn');
     // No source given: the bundled reference servers, as `serve` uses.
     const config = typeof options['config'] === 'string' ? options['config'] : defaultHubConfig();
-    const loaded = await loadCatalogFromConfig(config, { logger });
+    const loaded = await loadCatalogFromConfig(config, { logger, requireAServer: true });
     return { pool: loaded.catalog, close: loaded.close };
   });
   return inspect.option(
