@@ -15,6 +15,7 @@ import type { McpConnection, UpstreamTool } from './connection.js';
 import { withTimeout } from './deadlines.js';
 import { RefreshGate } from './refresh-gate.js';
 import type { ServerEntry } from './server-entry.js';
+import { plural } from '../core/plural.js';
 
 export interface CatalogFeedDeps {
   readonly catalog: Catalog;
@@ -58,7 +59,7 @@ export class CatalogFeed {
     this.deps.catalog.setHiddenTools(entry.name, hidden);
     this.deps.catalog.setServerTools(entry.name, accepted);
     if (hidden.length > 0)
-      this.deps.logger.debug(`"${entry.name}": ${hidden.length} tool(s) hidden by its tools section`);
+      this.deps.logger.debug(`"${entry.name}": ${plural(hidden.length, 'tool')} hidden by its tools section`);
   }
 
   /** Third-party text as the catalog keeps it: at most `descriptionChars`, no structural tags. */
@@ -103,7 +104,7 @@ export class CatalogFeed {
           `refresh timed out after ${this.deps.limits.refreshTimeoutMs} ms (limit refreshTimeoutMs); keeping the previous tools`,
         );
         if (entry.connection === connection && entry.state === 'connected') this.applyTools(entry, tools);
-        this.deps.logger.debug(`"${entry.name}" tools changed (${tools.length} tools)`);
+        this.deps.logger.debug(`"${entry.name}" tools changed (${plural(tools.length, 'tool')})`);
       } catch (error) {
         this.deps.logger.warn(`"${entry.name}": refreshing tools failed: ${errorMessage(error)}`);
       }

@@ -43,7 +43,7 @@ import { isNeedsSignIn, type NeedsSignInError } from './remote/oauth/provider.js
 import { CatalogFeed } from './catalog-feed.js';
 import { createServerEntry, describeState, entryStatus, type ServerEntry } from './server-entry.js';
 import { failureOutcome } from './failure-outcome.js';
-import { missingCwd, redactConfigSecrets, writtenCommand } from './server-messages.js';
+import { connectedLine, missingCwd, redactConfigSecrets, writtenCommand } from './server-messages.js';
 import { callTimeoutOf, connectTimeoutOf, DEFAULT_CONNECT_TIMEOUT_MS } from './hub-options.js';
 import type { HubForwardOptions, HubOptions, ServerRequestHandler } from './hub-options.js';
 import { type HeldConnection, SessionConnections } from './session-connections.js';
@@ -331,7 +331,7 @@ export class McpHub {
       entry.backoff.connected(Date.now());
       // After `connected`: listeners (subscriptions remade on reconnect) may call the server at once.
       this.features.setServer(entry.name, features);
-      this.logger.info(`connected to "${entry.name}" (${tools.length} tools)`);
+      this.logger.info(connectedLine(entry.name, tools.length));
     } catch (error) {
       const message = abort.signal.aborted ? errorMessage(abort.signal.reason) : errorMessage(error);
       await connection.close();

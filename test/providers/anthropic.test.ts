@@ -351,7 +351,7 @@ describe('F1 with the real search engine', () => {
       tool_name: 'mcp__github__create_issue',
     });
     const miss = await ts.runToolUse({ id: 'b', name: 'tool_search', input: { query: 'select:nope' } }, prepared.plan);
-    expect((miss.result.content as any[])[0].text).toContain('3 deferred tool(s) are available');
+    expect((miss.result.content as any[])[0].text).toContain('3 deferred tools are available');
   });
 });
 

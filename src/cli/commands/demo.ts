@@ -9,6 +9,7 @@ import { addServeOptions, runServe, type ServeOptions } from './serve.js';
 import { errorMessage } from '../../util/errors.js';
 import { VERSION } from '../../util/version.js';
 import { LOCAL_GATEWAY_ADDRESS } from '../options.js';
+import { plural } from '../../core/plural.js';
 
 export const DEMO_ADDRESS = LOCAL_GATEWAY_ADDRESS;
 
@@ -51,14 +52,14 @@ async function roundTrip(url: string, token: string | undefined): Promise<void> 
     await client.connect(transport);
     const before = await client.listTools();
     say(
-      `\nround trip: a new session lists ${before.tools.length} tools: ${before.tools.map((t) => t.name).join(', ')}`,
+      `\nround trip: a new session lists ${plural(before.tools.length, 'tool')}: ${before.tools.map((t) => t.name).join(', ')}`,
     );
     const search = await client.callTool({ name: 'tool_search', arguments: { query: 'echo message' } });
     const first = (search.content as { type: string; text?: string }[])[0];
     say(`tool_search "echo message" → ${first?.text ?? ''}`);
     // The session's list changed with the search: ask again rather than trust the client's cache.
     const after = await client.listTools(undefined, { cacheMode: 'refresh' });
-    say(`after the search the session lists ${after.tools.length} tools`);
+    say(`after the search the session lists ${plural(after.tools.length, 'tool')}`);
     const echo = after.tools.find((t) => t.name.endsWith('__echo'));
     if (echo) {
       const result = await client.callTool({ name: echo.name, arguments: { message: 'hello through the gateway' } });

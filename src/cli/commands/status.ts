@@ -11,6 +11,7 @@ import { STATUS_JSON_PATH, STATUS_SEARCH_PATH } from '../../gateway/status/route
 import { hasFaultyServer } from '../../gateway/status/readiness.js';
 import { describeReload } from '../../mcp/config-reloader.js';
 import { LOCAL_GATEWAY_ADDRESS } from '../options.js';
+import { plural } from '../../core/plural.js';
 import { resolveToken } from './serve-flags.js';
 
 /** `toolsearch status` exits 2 when a server is failed or quarantined (1: the gateway could not be read). */
@@ -87,7 +88,7 @@ function pad(text: string | number, width: number, right = false): string {
 export function formatStatus(s: StatusSnapshot, base: string): string {
   const pct = s.tokens.eager > 0 ? Math.round((s.tokens.savedPerRequest / s.tokens.eager) * 100) : 0;
   const lines = [
-    `toolsearch ${s.version} at ${base} — up ${s.uptimeSeconds} s, ${s.sessions} session(s)`,
+    `toolsearch ${s.version} at ${base} — up ${s.uptimeSeconds} s, ${plural(s.sessions, 'session')}`,
     `servers: ${s.states.connected} connected, ${s.states.connecting} connecting, ${s.states.failed} failed, ${s.states.quarantined} quarantined${s.states['needs-sign-in'] ? `, ${s.states['needs-sign-in']} needs sign-in` : ''}`,
     `tools: ${s.tools.total} (${s.tools.deferred} deferred)`,
     ...configLines(s),
@@ -125,7 +126,7 @@ function configLines(s: StatusSnapshot): string[] {
 
 export function formatSearchAnswer(a: StatusSearchAnswer): string {
   const lines = [
-    `search "${a.query}": ${a.hits.length} of ${a.totalDeferred} deferred tools (${a.kind}${a.lowConfidence ? ', low confidence' : ''})`,
+    `search "${a.query}": ${a.hits.length} of ${plural(a.totalDeferred, 'deferred tool')} (${a.kind}${a.lowConfidence ? ', low confidence' : ''})`,
   ];
   for (const hit of a.hits) {
     lines.push(`  ${pad(hit.rank, 2, true)}. ${hit.name}`);
