@@ -18,8 +18,8 @@ export function demoCommand(): Command {
     new Command('demo').description(
       `Run the gateway over HTTP (default ${DEMO_ADDRESS}) in front of the bundled reference servers, with a live round trip`,
     ),
+    { description: 'address to serve on', defaultValue: DEMO_ADDRESS },
   )
-    .option('--http <host:port>', 'address to serve on', DEMO_ADDRESS)
     .option('--no-round-trip', 'skip the example search and call')
     .action(async (options: ServeOptions & { roundTrip: boolean }) => {
       const { http } = await runServe({ ...options, http: options.http ?? DEMO_ADDRESS });

@@ -92,7 +92,7 @@ export class GatewayMetrics {
     });
     const lowConfidence = new Counter({
       name: 'toolsearch_searches_low_confidence_total',
-      help: 'Searches whose best match was weak (C8 low confidence).',
+      help: 'Searches whose best match was weak (low confidence).',
       registers,
     });
     const followed = new Counter({
@@ -119,7 +119,7 @@ export class GatewayMetrics {
     });
     const limitsApplied = new Counter({
       name: 'toolsearch_limits_applied_total',
-      help: 'G5 limits applied to HTTP clients (a stream closed, an initialize refused, the gateway full), by limit.',
+      help: 'Limits applied to HTTP clients (a stream closed, an initialize refused, the gateway full), by limit.',
       labelNames: ['limit'],
       registers,
     });
@@ -275,7 +275,7 @@ export class GatewayMetrics {
     });
     new Gauge({
       name: 'toolsearch_upstream_session_connections',
-      help: 'Per-session connections open to each "isolation": "session" server (G5; capped by sessionConnectionsPerServer).',
+      help: 'Per-session connections open to each "isolation": "session" server (capped by sessionConnectionsPerServer).',
       labelNames: ['server'],
       registers,
       collect() {
