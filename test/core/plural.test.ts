@@ -2,10 +2,11 @@
  * Issue 29: counts in messages read as English ("1 tool", not "1 tools" or "1 tool(s)"), and the
  * failed-servers text does not contradict the gateway's own retry.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../fixtures/source-files.js';
 import { plural } from '../../src/core/plural.js';
 import { formatSearchResult } from '../../src/search/format-result.js';
 import { formatFailedServers } from '../../src/search/server-failures.js';
@@ -14,14 +15,6 @@ import { failureOutcome } from '../../src/mcp/failure-outcome.js';
 import type { ToolSearchResult } from '../../src/search/search-types.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'tables' ? [] : sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 /** The string-literal text of one line (template expressions removed; a template may run on from another line). */
 function stringParts(line: string): string[] {

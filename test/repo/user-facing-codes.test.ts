@@ -3,22 +3,15 @@
  * docs/requirements.md; no string in src/ (a message, a `--help` text, a metric's help, a tool
  * description) carries one to a user or a model.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../fixtures/source-files.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const CODE = /\b[A-H]\d{1,2}\b/;
 const COMMENT = /\/\*[\s\S]*?\*\/|(^|[^:])\/\/[^\n]*/g;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'tables' ? [] : sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 describe('requirement codes stay out of what users read', () => {
   it('no code outside comments in src/', () => {
