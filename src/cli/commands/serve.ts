@@ -189,8 +189,6 @@ export async function runServe(
   const logger = createStderrLogger(options.logLevel);
   // G1: a config that lists this gateway behind a wrapper: the gateway it started refuses here.
   if (options.config !== undefined) refuseServingAgain(options.config);
-  // G5: with the bundled servers, say which folder the filesystem server may write (or why none).
-  else logFilesystemRoot(logger, options.root);
   const embeddings = embeddingsFromFlags(options);
   // G5: refuse an unsafe bind before any server is spawned.
   const bind =
@@ -199,6 +197,8 @@ export async function runServe(
     throw new UnauthenticatedBindError(bind.host);
   // G6: flag, then environment, then (in createGatewayFromConfig) the config's toolSearch.sessionStore.
   const sessionStore = sessionStoreFrom(options.sessionStore);
+  // G5: with the bundled servers, say which folder the filesystem server may write (or why none).
+  if (options.config === undefined) logFilesystemRoot(logger, options.root);
   const stack = await createGatewayFromConfig({
     ...(embeddings !== undefined && { embeddings }),
     ...(options.config !== undefined && { config: options.config }),
