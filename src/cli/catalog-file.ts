@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { Catalog, modelFacingName } from '../core/catalog.js';
 import { ToolsearchError } from '../core/errors.js';
 import type { JsonSchema, ToolInput, ToolOrigin } from '../core/tool.js';
+import { plural } from '../core/plural.js';
 
 /** A catalog or queries file that cannot be read as the JSONL format. Names file and line. */
 export class CatalogFileError extends ToolsearchError {
@@ -163,7 +164,8 @@ export function loadCatalogFile(file: string, options: LoadCatalogOptions = {}):
   }
   recordServerInfo(catalog, entries);
   const warn = options.warn === undefined ? (m: string) => process.stderr.write(`${m}\n`) : options.warn;
-  if (renamed > 0 && warn) warn(`${file}: ${renamed} duplicate tool name(s) kept under a suffixed name (_2, _3, …)`);
+  if (renamed > 0 && warn)
+    warn(`${file}: ${plural(renamed, 'duplicate tool name')} kept under a suffixed name (_2, _3, …)`);
   return catalog;
 }
 

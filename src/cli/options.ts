@@ -7,3 +7,6 @@ export function parsePositiveInt(value: string): number {
     throw new InvalidArgumentError(`expected a positive whole number, got "${value}"`);
   return n;
 }
+
+/** Where `npm start` (`toolsearch demo`) serves, and where `toolsearch status` looks unless told. */
+export const LOCAL_GATEWAY_ADDRESS = '127.0.0.1:8765';

@@ -12,6 +12,7 @@ import { VectorCache, defaultCacheDir, textHash } from './cache.js';
 import type { EmbeddingsConfig } from '../core/embeddings-config.js';
 import { HttpEmbedder, type HttpEmbedderOptions } from './http-embedder.js';
 import { errorMessage } from '../util/errors.js';
+import { plural } from '../core/plural.js';
 
 export interface EmbeddingLogger {
   warn(message: string): void;
@@ -146,7 +147,7 @@ export class EmbeddingService {
     for (const tool of tools) byHash.set(this.hashOf(tool), toolEmbeddingText(tool));
     const hashes = [...byHash.keys()];
     this.logger.info(
-      `embedding ${hashes.length} tool text(s) with "${this.embedder.model}" at ${this.embedder.endpoint}`,
+      `embedding ${plural(hashes.length, 'tool text')} with "${this.embedder.model}" at ${this.embedder.endpoint}`,
     );
     try {
       const size = this.embedder.batchSize;

@@ -3,6 +3,7 @@
  * what to do next.
  */
 import { ToolsearchError } from '../core/errors.js';
+import { plural } from '../core/plural.js';
 
 /**
  * G6: the session is no longer in the (shared) session store: its client ended it with DELETE on
@@ -73,7 +74,7 @@ export class TrustProxyError extends ToolsearchError {
 export class GatewayFullError extends ToolsearchError {
   override name = 'GatewayFullError';
   constructor(readonly maxSessions: number) {
-    super(`The gateway is full (${maxSessions} sessions); retry later or end unused sessions with DELETE.`);
+    super(`The gateway is full (${plural(maxSessions, 'session')}); retry later or end unused sessions with DELETE.`);
   }
 }
 

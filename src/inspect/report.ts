@@ -91,7 +91,8 @@ function announced(tool: ToolSpec, p: Plan): ToolSpec {
 
 function announcementShare(group: string, p: Plan, tools: readonly ToolSpec[], count: TextTokenCounter): number {
   if (!p.announcement) return 0;
-  if (p.announcement.form === 'grouped') return count(`${group}: ${tools.length} tools\n`);
+  if (p.announcement.form === 'grouped')
+    return count(`${group}: ${tools.length} ${tools.length === 1 ? 'tool' : 'tools'}\n`);
   return count(
     tools
       .filter((t) => p.deferred.includes(t.name))

@@ -19,6 +19,7 @@ import type { TrustGate } from './trust-gate.js';
 import { UpstreamError } from './errors.js';
 import { heldCallRefusal } from '../trust/messages.js';
 import { ToolOwnersIndex } from '../trust/scanner.js';
+import { plural } from '../core/plural.js';
 
 export interface CatalogFeedDeps {
   readonly catalog: Catalog;
@@ -73,7 +74,7 @@ export class CatalogFeed {
     this.deps.catalog.setHiddenTools(entry.name, hidden);
     this.deps.catalog.setServerTools(entry.name, accepted);
     if (hidden.length > 0)
-      this.deps.logger.debug(`"${entry.name}": ${hidden.length} tool(s) hidden by its tools section`);
+      this.deps.logger.debug(`"${entry.name}": ${plural(hidden.length, 'tool')} hidden by its tools section`);
   }
 
   /** G10: the trust gate's verdict on a listing (undefined: trust is off, for all or for this server). */
@@ -159,7 +160,7 @@ export class CatalogFeed {
           `refresh timed out after ${this.deps.limits.refreshTimeoutMs} ms (limit refreshTimeoutMs); keeping the previous tools`,
         );
         if (entry.connection === connection && entry.state === 'connected') this.applyTools(entry, tools);
-        this.deps.logger.debug(`"${entry.name}" tools changed (${tools.length} tools)`);
+        this.deps.logger.debug(`"${entry.name}" tools changed (${plural(tools.length, 'tool')})`);
       } catch (error) {
         this.deps.logger.warn(`"${entry.name}": refreshing tools failed: ${errorMessage(error)}`);
       }

@@ -29,3 +29,28 @@ export class UpstreamError extends ToolsearchError {
     super(`MCP server "${server}" ${reason}`);
   }
 }
+
+/** What a refusing gateway writes to stderr; the hub that spawned it recognizes the entry by it. */
+export const NESTED_GATEWAY_NOTICE = 'this config is already served by the toolsearch gateway that started this one';
+
+/**
+ * G1: a gateway started by a gateway that already serves the same config (a config that lists
+ * the gateway through a wrapper the hub cannot see through): serving it again would recurse.
+ */
+export class NestedGatewayError extends ToolsearchError {
+  override name = 'NestedGatewayError';
+  constructor(readonly source: string) {
+    super(`not starting: ${NESTED_GATEWAY_NOTICE} (${source}); remove the gateway's own entry from that config`);
+  }
+}
+
+/** H1: a one-shot command (`search`, `inspect`) whose configured servers all failed to start. */
+export class AllServersFailedError extends ToolsearchError {
+  override name = 'AllServersFailedError';
+  constructor(readonly failed: readonly { readonly server: string; readonly reason: string }[]) {
+    const [first] = failed;
+    const others = failed.length > 1 ? ` (and ${failed.length - 1} more)` : '';
+    const which = failed.length === 1 ? 'the only MCP server' : `all ${failed.length} MCP servers`;
+    super(`${which} failed to start: "${first?.server}" ${first?.reason}${others}`);
+  }
+}

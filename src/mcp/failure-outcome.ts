@@ -4,6 +4,7 @@
  * retry. The hub applies it; keeping the wording here keeps every state's message in one place.
  */
 import type { RetryDecision, ServerState } from './server-state.js';
+import { plural } from '../core/plural.js';
 
 export interface FailureOutcome {
   readonly state: ServerState;
@@ -20,7 +21,9 @@ export function failureOutcome(
   context: { readonly reconnect: boolean; readonly dropped: boolean; readonly attempts: number },
 ): FailureOutcome {
   if (!context.reconnect || decision.kind === 'give-up') {
-    const final = context.reconnect ? `${reason} (gave up after ${context.attempts - 1} retries)` : reason;
+    const final = context.reconnect
+      ? `${reason} (gave up after ${plural(context.attempts - 1, 'retry', 'retries')})`
+      : reason;
     return {
       state: 'failed',
       catalog: { kind: 'failed', reason: final },

@@ -1,6 +1,5 @@
 /**
- * G1/G2/A4 — the hub: connects every configured MCP server concurrently and keeps the catalog in
- * step with them.
+ * G1/G2/A4 — the hub: connects every configured MCP server concurrently and keeps the catalog in step with them.
  *
  * - A server still starting is *pending* in the catalog (C8: the search result says so).
  * - Its tools enter the catalog when its first `tools/list` answers; `tools/list_changed`
@@ -44,11 +43,12 @@ import { isNeedsSignIn, type NeedsSignInError } from './remote/oauth/provider.js
 import { CatalogFeed } from './catalog-feed.js';
 import { createServerEntry, describeState, entryStatus, type ServerEntry } from './server-entry.js';
 import { failureOutcome } from './failure-outcome.js';
-import { missingCwd, redactConfigSecrets, writtenCommand } from './server-messages.js';
+import { connectedLine, missingCwd, redactConfigSecrets, writtenCommand } from './server-messages.js';
 import { callTimeoutOf, connectTimeoutOf, DEFAULT_CONNECT_TIMEOUT_MS } from './hub-options.js';
 import type { HubForwardOptions, HubOptions, ServerRequestHandler } from './hub-options.js';
 import { type HeldConnection, SessionConnections } from './session-connections.js';
 import { terminateProcesses } from './terminate.js';
+import { SelfListedEntries } from './self-reference.js';
 import { type NotificationListener, UpstreamTraffic } from './upstream-traffic.js';
 
 export type { HubOptions, ServerRequestHandler } from './hub-options.js';
@@ -79,15 +79,16 @@ export class McpHub {
   readonly isolated: SessionConnections;
   private closed = false;
   private started = false;
+  private readonly selfListed = new SelfListedEntries((line) => this.logger.warn(line)); // G1: self-reference.ts
 
   constructor(
     config: HubConfig,
     private readonly options: HubOptions = {},
   ) {
-    this.current = config;
+    this.logger = options.logger ?? silentLogger;
+    config = this.current = this.selfListed.filter(config);
     this.serverConfigs = { ...config.servers };
     this.catalog = options.catalog ?? new Catalog();
-    this.logger = options.logger ?? silentLogger;
     this.limits = options.limits ?? DEFAULT_LIMITS;
     const remote = remoteOptions(this.limits, options.stateDir, config.source, options.credentials);
     this.factory = options.connectionFactory ?? sdkConnectionFactory(this.serverConfigs, remote);
@@ -136,7 +137,8 @@ export class McpHub {
    * every session gets list_changed), changed ones (compared after `${VAR}` expansion) restart;
    * the rest keep running untouched. The `toolSearch` section is not reloaded (the caller says so).
    */
-  async reconfigure(next: HubConfig): Promise<ServerChanges> {
+  async reconfigure(config: HubConfig): Promise<ServerChanges> {
+    const next = this.selfListed.filter(config);
     const changes = diffServers(this.current.servers, next.servers);
     this.current = { ...next, toolSearch: this.current.toolSearch };
     if (this.closed) return changes;
@@ -332,13 +334,14 @@ export class McpHub {
       entry.backoff.connected(Date.now());
       // After `connected`: listeners (subscriptions remade on reconnect) may call the server at once.
       this.features.setServer(entry.name, features);
-      this.logger.info(`connected to "${entry.name}" (${tools.length} tools)`);
+      this.logger.info(connectedLine(entry.name, tools.length));
     } catch (error) {
       const message = abort.signal.aborted ? errorMessage(abort.signal.reason) : errorMessage(error);
       await connection.close();
       if (this.closed || entry.connection !== connection) return;
       entry.connection = undefined;
       if (isNeedsSignIn(error)) return this.awaitSignIn(entry, error);
+      if (this.selfListed.refused(entry.name, entry.lastStderr)) return void (await this.stopServer(entry.name));
       // A timeout is the reason, not the SIGTERM that the abort sent.
       const reason = abort.signal.aborted
         ? message

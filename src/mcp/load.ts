@@ -5,10 +5,16 @@
 import type { Catalog } from '../core/catalog.js';
 import { readHubConfig, parseHubConfig, type HubConfig } from './config.js';
 import { McpHub, type HubOptions } from './hub.js';
+import { AllServersFailedError } from './errors.js';
 
 export interface LoadCatalogOptions extends HubOptions {
   /** How long to wait for servers before returning with the slow ones still pending. Default 30 s. */
   settleTimeoutMs?: number;
+  /**
+   * H1: throw AllServersFailedError (after closing) when servers are configured and every one of
+   * them failed: a one-shot command then exits non-zero instead of reporting an empty catalog.
+   */
+  requireAServer?: boolean;
 }
 
 export interface LoadedCatalog {
@@ -30,7 +36,20 @@ export async function loadCatalogFromConfig(
   const hubConfig = await toHubConfig(config);
   const hub = new McpHub(hubConfig, { reconnect: false, ...options }).start();
   await hub.settled(options.settleTimeoutMs ?? options.connectTimeoutMs);
+  const failed = options.requireAServer === true ? everyServerFailed(hub) : undefined;
+  if (failed) {
+    await hub.close();
+    throw failed;
+  }
   return { catalog: hub.catalog, hub, close: () => hub.close() };
+}
+
+/** The error when servers are configured and none connected or is still connecting. */
+function everyServerFailed(hub: McpHub): AllServersFailedError | undefined {
+  const servers = hub.status();
+  if (servers.length === 0 || servers.some((s) => s.state === 'connected' || s.state === 'connecting'))
+    return undefined;
+  return new AllServersFailedError(servers.map((s) => ({ server: s.server, reason: s.lastError ?? s.state })));
 }
 
 async function toHubConfig(config: string | HubConfig | Record<string, unknown>): Promise<HubConfig> {

@@ -14,6 +14,7 @@
  * Upstream cursors never leave this module (a cursor of one server means nothing to another).
  */
 import { ToolsearchError } from '../core/errors.js';
+import { plural } from '../core/plural.js';
 
 export interface Page<T> {
   readonly items: readonly T[];
@@ -47,7 +48,7 @@ export class ListDeadlineError extends ToolsearchError {
     readonly pages: number,
   ) {
     super(
-      `${what}: not complete after ${deadlineMs} ms (${pages} page(s) read); raise the refreshTimeoutMs limit if this server is just slow.`,
+      `${what}: not complete after ${deadlineMs} ms (${plural(pages, 'page')} read); raise the refreshTimeoutMs limit if this server is just slow.`,
     );
   }
 }
@@ -93,7 +94,7 @@ export async function walkPages<T>(
           items,
           pages,
           'cycle',
-          `${what}: the server repeated a page cursor after ${pages} page(s); kept the ${items.length} items read`,
+          `${what}: the server repeated a page cursor after ${plural(pages, 'page')}; kept the ${plural(items.length, 'item')} read`,
         );
       seen.add(cursor);
       if (pages >= limits.maxPages)
@@ -101,7 +102,7 @@ export async function walkPages<T>(
           items,
           pages,
           'pages',
-          `${what}: more than ${limits.maxPages} pages; kept the ${items.length} items of the first ${limits.maxPages} (limit pagesPerList)`,
+          `${what}: more than ${limits.maxPages} pages; kept the ${plural(items.length, 'item')} of the first ${plural(limits.maxPages, 'page')} (limit pagesPerList)`,
         );
     }
   } finally {

@@ -54,6 +54,7 @@ export interface SdkConnectionOptions {
   readonly memory?: ServerMemoryStore;
   /** G7: the OAuth provider of an HTTP server (undefined: no OAuth for it). */
   readonly authProvider?: (server: string, config: ServerConfig) => AuthProvider | undefined;
+  readonly childEnv?: Readonly<Record<string, string>>; // G1: added to a spawned server's environment
 }
 
 class SdkConnection implements McpConnection {
@@ -161,9 +162,8 @@ class SdkConnection implements McpConnection {
     versionNegotiation: VersionNegotiationOptions,
   ): Promise<void> {
     const client = new Client(HUB_CLIENT_INFO, {
-      // G4: declared up front (the SDK refuses handlers otherwise, and servers hide their
-      // sampling/elicitation/roots tools from clients without them); each request is then routed
-      // to the session that caused it, or refused, by the gateway.
+      // G4: declared up front (the SDK refuses handlers otherwise, and servers hide their sampling/
+      // elicitation/roots tools from clients without them); the gateway routes or refuses each request.
       // G8: MCP Apps — the gateway passes `ui://` resources and tools' `_meta.ui` through, so it
       // declares the extension for the hosts behind it (a host without UI ignores the metadata).
       capabilities: {
@@ -181,6 +181,7 @@ class SdkConnection implements McpConnection {
       limits: this.limits,
       authProvider: this.auth,
       onStderr: (line) => this.events.onStderr?.(line),
+      childEnv: this.options.childEnv,
       // G5: the stdio message cap, counted while reading (capped-fetch.ts).
       fetch: cappedFetch(this.server, this.limits.upstreamMessageBytes, (error) => this.recycle(error)),
       onSpawned: (spawned) => {

@@ -5,6 +5,12 @@
 import { existsSync } from 'node:fs';
 import { isStdioServer, type HubConfig, type ServerConfig } from './config.js';
 import { redactSecrets } from './variables.js';
+import { plural } from '../core/plural.js';
+
+/** The log line of a server that connected: `connected to "memory" (9 tools)`. */
+export function connectedLine(name: string, tools: number): string {
+  return `connected to "${name}" (${plural(tools, 'tool')})`;
+}
 
 /** Text with every expanded secret value put back as its `${VAR}` reference. */
 export function redactConfigSecrets(config: HubConfig, text: string): string {

@@ -2,6 +2,8 @@
  * G11 — a script's `console` output, kept up to a byte cap: past it one note says how much was cut,
  * so a chatty script costs the context no more than the cap.
  */
+import { plural } from '../core/plural.js';
+
 const encoder = new TextEncoder();
 
 export class LogCapture {
@@ -23,7 +25,7 @@ export class LogCapture {
     if (this.dropped === 0) return [...this.kept];
     return [
       ...this.kept,
-      `… ${this.dropped} more console line(s) cut at the ${this.maxBytes}-byte log limit (maxLogBytes)`,
+      `… ${plural(this.dropped, 'more console line', 'more console lines')} cut at the ${this.maxBytes}-byte log limit (maxLogBytes)`,
     ];
   }
 }

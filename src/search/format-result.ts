@@ -4,19 +4,22 @@
 import { formatFailedServers } from './server-failures.js';
 import type { ToolSearchResult } from './search-types.js';
 import { formatServerSuggestions } from './suggest.js';
+import { plural } from '../core/plural.js';
 
 /** C8 and the normal case: the text the model reads as the search tool's result. */
 export function formatSearchResult(result: ToolSearchResult): string {
   const lines: string[] = [];
   if (result.error !== undefined) lines.push(`Search error: ${result.error}`);
   if (result.matches.length > 0) {
-    lines.push(`Loaded ${result.matches.length} tool(s); they can be called from your next step on:`);
+    lines.push(`Loaded ${plural(result.matches.length, 'tool')}; they can be called from your next step on:`);
     for (const name of result.matches) lines.push(`- ${name}`);
   }
   if (result.notFound.length > 0) lines.push(`Not found: ${result.notFound.join(', ')}.`);
   if (result.matches.length === 0) {
     lines.push(`No matching deferred tools found for "${truncate(result.query, 200)}".`);
-    lines.push(`${result.totalDeferred} deferred tool(s) are available to search.`);
+    lines.push(
+      `${plural(result.totalDeferred, 'deferred tool')} ${result.totalDeferred === 1 ? 'is' : 'are'} available to search.`,
+    );
   }
   if (result.pendingServers.length > 0) {
     lines.push(

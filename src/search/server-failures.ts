@@ -19,7 +19,9 @@ export function formatFailedServers(failed: readonly FailedServer[]): string[] {
   const listed = failed.slice(0, FAILED_SERVERS_LISTED);
   const more = failed.length - listed.length;
   return [
-    `MCP servers that failed (their tools are unavailable; retrying will not help until they are fixed):`,
+    // Not "retrying will not help": the gateway itself may retry a server ("retrying in 4 s" below);
+    // what the model should not do is search or call again for it meanwhile.
+    `MCP servers that failed (their tools are unavailable until the server starts; searching or calling again sooner will not help):`,
     ...listed.map(
       (f) => `- ${f.server}: ${f.reason.length > REASON_CHARS ? `${f.reason.slice(0, REASON_CHARS)}…` : f.reason}`,
     ),

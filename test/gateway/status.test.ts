@@ -4,6 +4,9 @@
  * that cannot start), with the same token and Origin rules as /mcp.
  */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusSearchAnswer, StatusSnapshot } from '../../src/gateway/status/routes.js';
@@ -113,6 +116,21 @@ describe('H3 status over HTTP', () => {
     expect(stdout).toMatch(/^memory\s+connected\s+9\b/m);
     expect(stdout).toMatch(/^supabase\s+failed\s+0\b.*command not found: toolsearch-test-no-such-command/m);
     expect(stdout).toMatch(/1\. mcp__memory__create_entities\n\s+\S/);
+  });
+
+  it('H3: `toolsearch status --token-file FILE` reads the token from the file (kept out of the process list)', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ts-status-token-')), 'token');
+    writeFileSync(file, `${STATUS_TOKEN}\n`);
+    const failed = (await run(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'status', '--http', gateway.base, '--token-file', file],
+      { timeout: 60_000 },
+    ).then(
+      () => expect.fail('expected exit code 2 (a failed server)'),
+      (error: { code: number; stdout: string }) => error,
+    )) as { code: number; stdout: string };
+    expect(failed.code).toBe(2);
+    expect(failed.stdout).toMatch(/^memory\s+connected\s+9\b/m);
   });
 });
 

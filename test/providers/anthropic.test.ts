@@ -351,7 +351,7 @@ describe('F1 with the real search engine', () => {
       tool_name: 'mcp__github__create_issue',
     });
     const miss = await ts.runToolUse({ id: 'b', name: 'tool_search', input: { query: 'select:nope' } }, prepared.plan);
-    expect((miss.result.content as any[])[0].text).toContain('3 deferred tool(s) are available');
+    expect((miss.result.content as any[])[0].text).toContain('3 deferred tools are available');
   });
 });
 
@@ -373,5 +373,38 @@ describe('B5 proxies on the Anthropic path', () => {
       base([{ role: 'user', content: 'x' }]),
     );
     expect(vouched.plan).toMatchObject({ useToolSearch: true, expansion: 'native' });
+  });
+
+  it('B5: a proxy set only in ANTHROPIC_BASE_URL is read from the client: no native fields reach it', async () => {
+    const before = process.env['ANTHROPIC_BASE_URL'];
+    process.env['ANTHROPIC_BASE_URL'] = server.url;
+    try {
+      // The SDK takes the base URL from the environment; the adapter is told nothing about it.
+      const envClient = new Anthropic({ apiKey: 'test', maxRetries: 0 });
+      expect(envClient.baseURL).toBe(server.url);
+      server.script('/v1/messages', message([text('Hi.')]));
+      await runAnthropicAgent({
+        client: envClient,
+        toolSearch: toolSearch(makeCatalog(), { option: undefined }),
+        params: base([{ role: 'user', content: 'x' }]),
+      });
+      const sent = server.to('/v1/messages')[0]!;
+      expect(JSON.stringify(sent.body)).not.toMatch(/defer_loading|tool_reference|tool_search_tool/);
+      expect(JSON.stringify(sent.headers['anthropic-beta'] ?? '')).not.toMatch(/tool-search/);
+      // Given to the adapter itself, the client decides the same way.
+      const given = await toolSearch(makeCatalog(), { option: undefined, client: envClient }).prepare(
+        base([{ role: 'user', content: 'x' }]),
+      );
+      expect(given.plan).toMatchObject({ useToolSearch: true, expansion: 'client' });
+      // The first-party default host still gets native deferral.
+      const firstParty = new Anthropic({ apiKey: 'test', baseURL: 'https://api.anthropic.com', maxRetries: 0 });
+      const native = await toolSearch(makeCatalog(), { option: undefined, client: firstParty }).prepare(
+        base([{ role: 'user', content: 'x' }]),
+      );
+      expect(native.plan).toMatchObject({ useToolSearch: true, expansion: 'native' });
+    } finally {
+      if (before === undefined) delete process.env['ANTHROPIC_BASE_URL'];
+      else process.env['ANTHROPIC_BASE_URL'] = before;
+    }
   });
 });

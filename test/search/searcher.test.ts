@@ -111,7 +111,7 @@ describe('C8: nothing found', () => {
     const r = new ToolSearcher().search(poolOf(slack, [], ['jira', 'linear']), 'quantum teleportation');
     expect(r.matches).toEqual([]);
     const text = formatSearchResult(r);
-    expect(text).toContain('6 deferred tool(s)');
+    expect(text).toContain('6 deferred tools');
     expect(text).toContain('jira, linear');
     expect(text).toMatch(/retry/i);
   });

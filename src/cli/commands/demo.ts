@@ -8,16 +8,18 @@ import { Command } from 'commander';
 import { addServeOptions, runServe, type ServeOptions } from './serve.js';
 import { errorMessage } from '../../util/errors.js';
 import { VERSION } from '../../util/version.js';
+import { LOCAL_GATEWAY_ADDRESS } from '../options.js';
+import { plural } from '../../core/plural.js';
 
-export const DEMO_ADDRESS = '127.0.0.1:8765';
+export const DEMO_ADDRESS = LOCAL_GATEWAY_ADDRESS;
 
 export function demoCommand(): Command {
   return addServeOptions(
     new Command('demo').description(
       `Run the gateway over HTTP (default ${DEMO_ADDRESS}) in front of the bundled reference servers, with a live round trip`,
     ),
+    { description: 'address to serve on', defaultValue: DEMO_ADDRESS },
   )
-    .option('--http <host:port>', 'address to serve on', DEMO_ADDRESS)
     .option('--no-round-trip', 'skip the example search and call')
     .action(async (options: ServeOptions & { roundTrip: boolean }) => {
       const { http } = await runServe({ ...options, http: options.http ?? DEMO_ADDRESS });
@@ -25,9 +27,18 @@ export function demoCommand(): Command {
       if (options.roundTrip) await roundTrip(http.url, options.token ?? process.env['TOOLSEARCH_TOKEN']);
       process.stdout.write(
         `\nAdd it to an MCP client as {"type": "http", "url": "${http.url}"}` +
-          ` — or run "toolsearch serve" for stdio. Ctrl-C to stop.\n`,
+          ` — or run "${stdioCommand()}" for stdio. Ctrl-C to stop.\n`,
       );
     });
+}
+
+/**
+ * The stdio command that works where the demo ran: started by npm (`npm start` in a clone, `npx`)
+ * there is no `toolsearch` on the PATH before a global install, but `npx toolsearch serve` runs the
+ * clone's own bin (and, unlike `npm run serve`, prints nothing of npm's on stdout, the JSON-RPC channel).
+ */
+function stdioCommand(env: NodeJS.ProcessEnv = process.env): string {
+  return env['npm_lifecycle_event'] !== undefined ? 'npx toolsearch serve' : 'toolsearch serve';
 }
 
 async function roundTrip(url: string, token: string | undefined): Promise<void> {
@@ -41,14 +52,14 @@ async function roundTrip(url: string, token: string | undefined): Promise<void> 
     await client.connect(transport);
     const before = await client.listTools();
     say(
-      `\nround trip: a new session lists ${before.tools.length} tools: ${before.tools.map((t) => t.name).join(', ')}`,
+      `\nround trip: a new session lists ${plural(before.tools.length, 'tool')}: ${before.tools.map((t) => t.name).join(', ')}`,
     );
     const search = await client.callTool({ name: 'tool_search', arguments: { query: 'echo message' } });
     const first = (search.content as { type: string; text?: string }[])[0];
     say(`tool_search "echo message" → ${first?.text ?? ''}`);
     // The session's list changed with the search: ask again rather than trust the client's cache.
     const after = await client.listTools(undefined, { cacheMode: 'refresh' });
-    say(`after the search the session lists ${after.tools.length} tools`);
+    say(`after the search the session lists ${plural(after.tools.length, 'tool')}`);
     const echo = after.tools.find((t) => t.name.endsWith('__echo'));
     if (echo) {
       const result = await client.callTool({ name: echo.name, arguments: { message: 'hello through the gateway' } });

@@ -19,6 +19,7 @@ import {
 import { loadCatalogFile } from '../catalog-file.js';
 import { parsePositiveInt } from '../options.js';
 import { errorMessage } from '../../util/errors.js';
+import { plural } from '../../core/plural.js';
 
 export interface InspectCommandOptions {
   catalog?: string;
@@ -72,7 +73,7 @@ export function renderInspectText(
 ): string {
   const lines: string[] = [];
   lines.push(
-    `${report.tools} tools from ${report.servers} servers${report.pendingServers.length ? ` (pending: ${report.pendingServers.join(', ')})` : ''}`,
+    `${plural(report.tools, 'tool')} from ${plural(report.servers, 'server')}${report.pendingServers.length ? ` (pending: ${report.pendingServers.join(', ')})` : ''}`,
   );
   for (const failed of report.failedServers)
     lines.push(`FAILED ${failed.server}: ${failed.reason} (its tools are not counted)`);
@@ -129,7 +130,7 @@ function hiddenLines(report: InspectReport): string[] {
     const shown = tools.slice(0, HIDDEN_NAMES_SHOWN).join(', ');
     const more =
       tools.length > HIDDEN_NAMES_SHOWN ? `, … ${tools.length - HIDDEN_NAMES_SHOWN} more (--json for all)` : '';
-    return `hidden by config: ${server}: ${tools.length} tool(s) (${shown}${more})`;
+    return `hidden by config: ${server}: ${plural(tools.length, 'tool')} (${shown}${more})`;
   });
 }
 

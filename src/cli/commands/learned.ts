@@ -14,6 +14,7 @@ import { Learner, learnedSummary } from '../../learning/learner.js';
 import { defaultLearnedPath } from '../../learning/paths.js';
 import { DEFAULT_LEARNED_LIMITS } from '../../search/learning/log.js';
 import { createStderrLogger } from '../../util/log.js';
+import { plural } from '../../core/plural.js';
 
 interface LearnedOptions {
   file?: string;
@@ -81,7 +82,7 @@ export async function runLearnedForget(options: LearnedOptions, write: (line: st
   const { learner, where, close } = await openLearned(options);
   const count = learner.forget(options.tool);
   await close();
-  if (options.all) write(`Forgot what ${count} tool(s) learned (${where}).`);
+  if (options.all) write(`Forgot what ${plural(count, 'tool')} learned (${where}).`);
   else write(count > 0 ? `Forgot what ${options.tool} learned.` : `Nothing learned for ${options.tool}.`);
 }
 

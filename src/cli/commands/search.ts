@@ -46,9 +46,16 @@ function poolOf(catalog: Catalog): SearchPool {
   };
 }
 
-function readQueries(options: SearchCommandOptions): QueryEntry[] {
+/** What to search for must be said before any server is started: both flags, or an empty query, fail first. */
+function checkQueryFlags(options: SearchCommandOptions): void {
   if (options.query !== undefined && options.queries !== undefined)
     throw new Error('Use either --query or --queries, not both.');
+  if (options.query !== undefined && options.query.trim() === '')
+    throw new Error('--query is empty: give words to search for, e.g. --query "read a file".');
+}
+
+function readQueries(options: SearchCommandOptions): QueryEntry[] {
+  checkQueryFlags(options);
   if (options.query !== undefined) return [{ query: options.query }];
   if (options.queries !== undefined) return loadQueriesFile(options.queries);
   throw new Error('Give a query with --query "…" or a file of queries with --queries FILE.jsonl.');
@@ -63,7 +70,10 @@ async function openCatalog(options: SearchCommandOptions): Promise<{ catalog: Ca
   const { loadCatalogFromConfig } = await import('../../mcp/load.js');
   const { createStderrLogger } = await import('../../util/log.js');
   const { defaultHubConfig } = await import('../../mcp/defaults.js');
-  return loadCatalogFromConfig(options.config ?? defaultHubConfig(), { logger: createStderrLogger('warn') });
+  return loadCatalogFromConfig(options.config ?? defaultHubConfig(), {
+    logger: createStderrLogger('warn'),
+    requireAServer: true,
+  });
 }
 
 /** Anything that answers a search: the plain searcher, or the embedding searcher (async). */
@@ -183,6 +193,7 @@ export function registerSearchCommand(program: Command): void {
       'learn from earlier searches first: JSONL {"query", "tool": name or catalog id} per line (see `toolsearch learned`)',
     );
   addEmbeddingsOptions(command).action(async (options: SearchCommandOptions) => {
+    checkQueryFlags(options);
     const { catalog, close } = await openCatalog(options);
     const out: string[] = [];
     const flush = () => {

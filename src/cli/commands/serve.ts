@@ -6,6 +6,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { LIMIT_NAMES, type LimitName } from '../../core/limits.js';
 import { defaultHubConfig } from '../../mcp/defaults.js';
 import { loadCatalogFromConfig } from '../../mcp/load.js';
+import { refuseServingAgain } from '../../mcp/self-reference.js';
+import { logFilesystemRoot } from '../default-root.js';
 import { addInspectPoolLoader } from './inspect.js';
 import { parsePositiveInt } from '../options.js';
 import { collectTrustedProxies, parseHostPort, parseLimitOption, resolveToken } from './serve-flags.js';
@@ -76,25 +78,31 @@ function parseLogLevel(value: string): LogLevel {
   return value;
 }
 
-export function addServeOptions(command: Command): Command {
-  return addEmbeddingsOptions(command)
+/** The `--http` flag: `serve` has no default (stdio), `demo` has one. */
+export interface HttpFlag {
+  readonly description: string;
+  readonly defaultValue?: string;
+}
+
+/**
+ * The options of `serve` (and `demo`), in help order: what a user needs first (config, address,
+ * root, token), then groups for HTTP deployments, search, and operations and limits.
+ */
+export function addServeOptions(command: Command, http: HttpFlag): Command {
+  command
     .option(
       '-c, --config <file>',
       'MCP servers config ({"mcpServers": …}, Claude Desktop format); default: the bundled reference servers',
     )
+    .option('--http <host:port>', http.description, http.defaultValue)
     .option(
-      '--token <token>',
-      'HTTP: require "Authorization: Bearer <token>"; visible in the process list, prefer TOOLSEARCH_TOKEN or --token-file',
+      '--root <dir>',
+      'folder the bundled filesystem server may read and write (default: the current directory, unless that is / or your home directory)',
     )
     .option('--token-file <file>', 'HTTP: read the bearer token from the first line of this file')
     .option(
-      '--dangerously-allow-unauthenticated',
-      'HTTP: allow binding beyond loopback WITHOUT a token (anyone who reaches the port can call every tool)',
-    )
-    .option(
-      '--limit <name=value>',
-      `a G5 limit (repeatable), e.g. sessions=200, idleSessionTimeoutMs=600000; names: ${LIMIT_NAMES.join(', ')}`,
-      parseLimitOption,
+      '--token <token>',
+      'HTTP: require "Authorization: Bearer <token>"; visible in the process list, prefer TOOLSEARCH_TOKEN or --token-file',
     )
     .option(
       '--log-level <level>',
@@ -102,18 +110,15 @@ export function addServeOptions(command: Command): Command {
       parseLogLevel,
       'info' as LogLevel,
     )
-    .option('--root <dir>', 'directory the bundled filesystem server may access (default: cwd)')
-    .option('--memory-file <file>', 'knowledge-graph file of the bundled memory server')
+    .option('--profile <name>', 'stdio: serve only this profile of the config (HTTP serves each at /mcp/<name>)')
     .option('--mode <mode>', 'deferral mode: always | never | auto | auto:N (overrides the config)')
+    .option('--memory-file <file>', 'knowledge-graph file of the bundled memory server')
     .option(
       '--code-mode',
       'offer run_code: a sandboxed JavaScript body that can search and call tools; only its return value reaches the model',
-    )
-    .option(
-      '--deferred-token-budget <tokens>',
-      'tokens for tool_search + its announcement + call_tool on every tools/list (default 2000; overrides the config)',
-      parsePositiveInt,
-    )
+    );
+  command
+    .optionsGroup('HTTP deployment:')
     .option(
       '--allow-origin <origin>',
       'HTTP: allow this browser Origin besides loopback (repeatable)',
@@ -136,17 +141,36 @@ export function addServeOptions(command: Command): Command {
       '--session-store <url>',
       `HTTP: share sessions between replicas in Redis, redis[s]://HOST:PORT[/DB] (or ${SESSION_STORE_ENV}; password: ${REDIS_PASSWORD_ENV} or ${REDIS_PASSWORD_FILE_ENV})`,
     )
+    .option(
+      '--dangerously-allow-unauthenticated',
+      'HTTP: allow binding beyond loopback WITHOUT a token (anyone who reaches the port can call every tool)',
+    );
+  command
+    .optionsGroup('Search:')
+    .option(
+      '--deferred-token-budget <tokens>',
+      'tokens for tool_search + its announcement + call_tool on every tools/list (default 2000; overrides the config)',
+      parsePositiveInt,
+    )
+    .option('--no-learning', 'do not learn from use (a search followed by a call); overrides toolSearch.learning')
+    .option('--learned-file <file>', 'where learned search evidence is kept (default: the user state directory)');
+  addEmbeddingsOptions(command);
+  return command
+    .optionsGroup('Operations and limits:')
+    .option(
+      '--limit <name=value>',
+      `a limit (repeatable), e.g. sessions=200, idleSessionTimeoutMs=600000; names: ${LIMIT_NAMES.join(', ')}`,
+      parseLimitOption,
+    )
     .option('--metrics <host:port>', 'serve Prometheus /metrics on a listener of its own (loopback by default)')
     .option(
       '--audit-log <file>',
       'JSON Lines audit log of calls, searches, sign-ins and reloads ("-" for stderr; overrides toolSearch.audit)',
     )
-    .option('--profile <name>', 'stdio: serve only this profile of the config (HTTP serves each at /mcp/<name>)')
     .option('--trace', 'OpenTelemetry spans through @opentelemetry/api (to the tracer provider the process registers)')
     .option('--no-watch', 'do not reload the --config file when it changes (SIGHUP still reloads it)')
-    .option('--no-learning', 'do not learn from use (a search followed by a call); overrides toolSearch.learning')
-    .option('--learned-file <file>', 'where learned search evidence is kept (default: the user state directory)')
-    .option('--settle-ms <ms>', 'how long to wait for servers before printing the summary', (v) => Number(v), 10_000);
+    .option('--settle-ms <ms>', 'how long to wait for servers before printing the summary', (v) => Number(v), 10_000)
+    .optionsGroup('Options:');
 }
 
 export function serveCommand(): Command {
@@ -154,14 +178,10 @@ export function serveCommand(): Command {
     new Command('serve').description(
       'Run the MCP gateway: tool_search + discovered tools in front of your MCP servers',
     ),
-  )
-    .option(
-      '--http <host:port>',
-      'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (host defaults to 127.0.0.1)',
-    )
-    .action(async (options: ServeOptions) => {
-      await runServe(options);
-    });
+    { description: 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (host defaults to 127.0.0.1)' },
+  ).action(async (options: ServeOptions) => {
+    await runServe(options);
+  });
 }
 
 /**
@@ -174,6 +194,8 @@ export async function runServe(
   out: (text: string) => void = (t) => process.stdout.write(t),
 ): Promise<{ stack: GatewayStack; http?: RunningHttpGateway; metricsUrl?: string }> {
   const logger = createStderrLogger(options.logLevel);
+  // G1: a config that lists this gateway behind a wrapper: the gateway it started refuses here.
+  if (options.config !== undefined) refuseServingAgain(options.config);
   const embeddings = embeddingsFromFlags(options);
   // G5: refuse an unsafe bind before any server is spawned.
   const bind =
@@ -182,6 +204,8 @@ export async function runServe(
     throw new UnauthenticatedBindError(bind.host);
   // G6: flag, then environment, then (in createGatewayFromConfig) the config's toolSearch.sessionStore.
   const sessionStore = sessionStoreFrom(options.sessionStore);
+  // G5: with the bundled servers, say which folder the filesystem server may write (or why none).
+  if (options.config === undefined) logFilesystemRoot(logger, options.root);
   const stack = await createGatewayFromConfig({
     ...(embeddings !== undefined && { embeddings }),
     ...(options.config !== undefined && { config: options.config }),
@@ -395,7 +419,7 @@ export function addLiveConfigToInspect(inspect: Command): Command {
     const logger = createStderrLogger('warn');
     // No source given: the bundled reference servers, as `serve` uses.
     const config = typeof options['config'] === 'string' ? options['config'] : defaultHubConfig();
-    const loaded = await loadCatalogFromConfig(config, { logger });
+    const loaded = await loadCatalogFromConfig(config, { logger, requireAServer: true });
     return { pool: loaded.catalog, close: loaded.close };
   });
   return inspect.option(

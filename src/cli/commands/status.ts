@@ -1,6 +1,7 @@
 /**
- * H3 — `toolsearch status --http URL`: the status page in a terminal. Reads the gateway's
- * `/status.json` (and `/status/search` with `--search`) with the same bearer token as `/mcp`.
+ * H3 — `toolsearch status [--http URL]`: the status page in a terminal (default: the local gateway
+ * that `npm start` runs). Reads the gateway's `/status.json` (and `/status/search` with `--search`)
+ * with the same bearer token as `/mcp`.
  * Exit code: 0 all well (servers connected or connecting), 1 the gateway could not be read,
  * 2 a server is failed or quarantined.
  */
@@ -9,6 +10,9 @@ import type { StatusSearchAnswer, StatusSnapshot } from '../../gateway/status/ro
 import { STATUS_JSON_PATH, STATUS_SEARCH_PATH } from '../../gateway/status/routes.js';
 import { hasFaultyServer } from '../../gateway/status/readiness.js';
 import { describeReload } from '../../mcp/config-reloader.js';
+import { LOCAL_GATEWAY_ADDRESS } from '../options.js';
+import { plural } from '../../core/plural.js';
+import { resolveToken } from './serve-flags.js';
 
 /** `toolsearch status` exits 2 when a server is failed or quarantined (1: the gateway could not be read). */
 export const STATUS_EXIT_FAULTY_SERVER = 2;
@@ -16,6 +20,7 @@ export const STATUS_EXIT_FAULTY_SERVER = 2;
 interface StatusOptions {
   http: string;
   token?: string;
+  tokenFile?: string;
   search?: string;
   json?: boolean;
 }
@@ -23,13 +28,14 @@ interface StatusOptions {
 export function statusCommand(): Command {
   return new Command('status')
     .description("Show a running HTTP gateway's servers, sessions and token savings (what its /status page shows)")
-    .requiredOption('--http <url>', 'the gateway, e.g. http://127.0.0.1:8765 (its /mcp URL works too)')
-    .option('--token <token>', 'bearer token (or set TOOLSEARCH_TOKEN)')
+    .option('--http <url>', 'the gateway (its /mcp URL works too)', `http://${LOCAL_GATEWAY_ADDRESS}`)
+    .option('--token <token>', 'bearer token (or set TOOLSEARCH_TOKEN, or use --token-file)')
+    .option('--token-file <file>', 'read the bearer token from the first line of this file')
     .option('--search <query>', 'also run a live search and show the ranking with its explanation')
     .option('--json', 'print the raw status JSON')
     .addHelpText('after', '\nExit code: 0 ok, 1 the gateway could not be read, 2 a server is failed or quarantined.')
     .action(async (options: StatusOptions) => {
-      const token = options.token ?? process.env['TOOLSEARCH_TOKEN'];
+      const token = await resolveToken(options);
       const snapshot = (await fetchJson(options.http, STATUS_JSON_PATH, token)) as StatusSnapshot;
       const answer =
         options.search !== undefined
@@ -69,7 +75,7 @@ async function fetchJson(gateway: string, path: string, token: string | undefine
     throw new Error(`cannot reach ${url}${cause ? ` (${cause})` : ''}: is \`toolsearch serve --http\` running there?`);
   }
   if (response.status === 401)
-    throw new Error(`${url}: the gateway needs its bearer token (--token or TOOLSEARCH_TOKEN)`);
+    throw new Error(`${url}: the gateway needs its bearer token (--token-file, --token or TOOLSEARCH_TOKEN)`);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   return response.json();
 }
@@ -82,7 +88,7 @@ function pad(text: string | number, width: number, right = false): string {
 export function formatStatus(s: StatusSnapshot, base: string): string {
   const pct = s.tokens.eager > 0 ? Math.round((s.tokens.savedPerRequest / s.tokens.eager) * 100) : 0;
   const lines = [
-    `toolsearch ${s.version} at ${base} — up ${s.uptimeSeconds} s, ${s.sessions} session(s)`,
+    `toolsearch ${s.version} at ${base} — up ${s.uptimeSeconds} s, ${plural(s.sessions, 'session')}`,
     `servers: ${s.states.connected} connected, ${s.states.connecting} connecting, ${s.states.failed} failed, ${s.states.quarantined} quarantined${s.states['needs-sign-in'] ? `, ${s.states['needs-sign-in']} needs sign-in` : ''}`,
     `tools: ${s.tools.total} (${s.tools.deferred} deferred)`,
     ...configLines(s),
@@ -120,7 +126,7 @@ function configLines(s: StatusSnapshot): string[] {
 
 export function formatSearchAnswer(a: StatusSearchAnswer): string {
   const lines = [
-    `search "${a.query}": ${a.hits.length} of ${a.totalDeferred} deferred tools (${a.kind}${a.lowConfidence ? ', low confidence' : ''})`,
+    `search "${a.query}": ${a.hits.length} of ${plural(a.totalDeferred, 'deferred tool')} (${a.kind}${a.lowConfidence ? ', low confidence' : ''})`,
   ];
   for (const hit of a.hits) {
     lines.push(`  ${pad(hit.rank, 2, true)}. ${hit.name}`);

@@ -7,6 +7,7 @@
  * upstreams), config reloads (live reload), limits the HTTP layer applies — through `gateway.operations.events.emit(…)`. With no
  * listener an emit costs one array check.
  */
+import type { ToolDefinitionLike } from '../../core/tool.js';
 
 export type CallOutcome = 'ok' | 'tool-error' | 'error';
 
@@ -19,6 +20,8 @@ export interface RequestEvent {
   readonly sessionId?: string;
   readonly profile?: string;
   readonly durationMs: number;
+  /** G9: for `tools/list`, the tools its answer carried (what the client paid for; metrics count it). */
+  readonly listed?: readonly ToolDefinitionLike[];
 }
 
 /** One upstream (or local) tool run for a session: directly, or through `call_tool`. */

@@ -12,7 +12,9 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { ServerState, ServerStatus } from '../../mcp/server-state.js';
 import type { ToolsearchGateway } from '../gateway.js';
 import type { OperationsEvent } from './events.js';
-import { summarizeGateway } from './summary.js';
+import { type CatalogSummary, summarizeGateway } from './summary.js';
+import { toolDefinitionJson, type ToolDefinitionLike } from '../../core/tool.js';
+import { o200kTokens } from '../../inspect/tokenizer.js';
 
 export const METRICS_PATH = '/metrics';
 export const DEFAULT_TOOL_LABELS = 200;
@@ -48,7 +50,9 @@ export class GatewayMetrics {
   private readonly unsubscribe: () => void;
   private readonly sockets = new Set<Socket>();
   private closedBytes = { read: 0, written: 0 };
-  private saved: { version: number; tokens: Promise<number> } | undefined;
+  private saved: { version: number; tokens: Promise<CatalogSummary> } | undefined;
+  /** Tokens of each tool definition listed, by its JSON (cleared when the catalog changes). */
+  private listedTokens = new Map<string, number>();
   private tokensSavedTotal = 0;
 
   constructor(private readonly source: MetricsSource) {
@@ -88,7 +92,7 @@ export class GatewayMetrics {
     });
     const lowConfidence = new Counter({
       name: 'toolsearch_searches_low_confidence_total',
-      help: 'Searches whose best match was weak (C8 low confidence).',
+      help: 'Searches whose best match was weak (low confidence).',
       registers,
     });
     const followed = new Counter({
@@ -115,7 +119,7 @@ export class GatewayMetrics {
     });
     const limitsApplied = new Counter({
       name: 'toolsearch_limits_applied_total',
-      help: 'G5 limits applied to HTTP clients (a stream closed, an initialize refused, the gateway full), by limit.',
+      help: 'Limits applied to HTTP clients (a stream closed, an initialize refused, the gateway full), by limit.',
       labelNames: ['limit'],
       registers,
     });
@@ -133,7 +137,7 @@ export class GatewayMetrics {
     });
     const tokensSaved = new Counter({
       name: 'toolsearch_tokens_saved_total',
-      help: 'Tool-definition tokens (o200k_base) not sent to clients: eager minus deferred, per tools/list answered.',
+      help: 'Tool-definition tokens (o200k_base) not sent to clients: per tools/list answered, every tool of the catalog minus the definitions that answer carried.',
       registers,
     });
     this.scrapedMetrics(registers);
@@ -145,7 +149,7 @@ export class GatewayMetrics {
           requests.inc({ method: event.method, era: event.era });
           requestSeconds.observe({ method: event.method }, event.durationMs / 1000);
           if (event.method === 'tools/list')
-            void this.savedPerRequest().then((n) => {
+            void this.savedBy(event.listed).then((n) => {
               this.tokensSavedTotal += n;
               tokensSaved.inc(n);
             });
@@ -218,15 +222,40 @@ export class GatewayMetrics {
     this.registry.clear();
   }
 
-  /** Tokens one tools/list saves, memoized by catalog version (tokenizing a big catalog is not free). */
-  private savedPerRequest(): Promise<number> {
+  /**
+   * Tokens one tools/list saved: the whole catalog sent eagerly, minus the definitions that answer
+   * carried (a session that loaded half the catalog saves half, not all of it). Without the answer,
+   * a new session's list. The catalog's figures are memoized by its version, each listed
+   * definition by its text (tokenizing a big catalog on every list is not free).
+   */
+  private async savedBy(listed: readonly ToolDefinitionLike[] | undefined): Promise<number> {
     const { gateway } = this.source;
     const version = gateway.catalog.version;
     if (this.saved?.version !== version) {
-      const tokens = summarizeGateway(gateway).then((s) => Math.max(0, s.eagerTokens - s.deferredTokens));
-      this.saved = { version, tokens: tokens.catch(() => 0) };
+      this.saved = { version, tokens: summarizeGateway(gateway) };
+      this.listedTokens.clear();
     }
-    return this.saved.tokens;
+    try {
+      const summary = await this.saved.tokens;
+      const carried = listed === undefined ? summary.deferredTokens : this.tokensOf(listed);
+      return Math.max(0, summary.eagerTokens - carried);
+    } catch {
+      return 0;
+    }
+  }
+
+  private tokensOf(listed: readonly ToolDefinitionLike[]): number {
+    let total = 0;
+    for (const tool of listed) {
+      const json = toolDefinitionJson(tool);
+      let tokens = this.listedTokens.get(json);
+      if (tokens === undefined) {
+        tokens = o200kTokens(json);
+        this.listedTokens.set(json, tokens);
+      }
+      total += tokens;
+    }
+    return total;
   }
 
   /** Gauges and counters read at scrape time from the hub, the gateway and the sockets. */
@@ -255,7 +284,7 @@ export class GatewayMetrics {
     });
     new Gauge({
       name: 'toolsearch_upstream_session_connections',
-      help: 'Per-session connections open to each "isolation": "session" server (G5; capped by sessionConnectionsPerServer).',
+      help: 'Per-session connections open to each "isolation": "session" server (capped by sessionConnectionsPerServer).',
       labelNames: ['server'],
       registers,
       collect() {

@@ -8,6 +8,7 @@
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { OperationsEvents, type CallOutcome } from './events.js';
+import type { ToolDefinitionLike } from '../../core/tool.js';
 import { traceCarrier, type GatewayTracer, type TraceCarrier, type TraceSpan } from './tracing.js';
 
 /** Methods counted by name; anything else is `other` (label values stay bounded). */
@@ -224,6 +225,7 @@ export class Operations {
     if (!pending) return;
     state.pending.delete(message.id);
     pending.span?.end('error' in message ? message.error.message : undefined);
+    const listed = pending.method === 'tools/list' ? listedTools(message) : undefined;
     this.events.emit({
       type: 'request',
       method: pending.method,
@@ -231,6 +233,7 @@ export class Operations {
       sessionId,
       ...(this.profile !== undefined && { profile: this.profile }),
       durationMs: performance.now() - pending.start,
+      ...(listed && { listed }),
     });
   }
 
@@ -242,4 +245,10 @@ export class Operations {
       ...(this.profile !== undefined && { profile: this.profile }),
     });
   }
+}
+
+/** G9: the tools a `tools/list` answer carried (undefined for an error answer). */
+function listedTools(message: JSONRPCMessage): readonly ToolDefinitionLike[] | undefined {
+  const tools = (message as { result?: { tools?: unknown } }).result?.tools;
+  return Array.isArray(tools) ? (tools as ToolDefinitionLike[]) : undefined;
 }

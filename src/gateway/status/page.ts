@@ -173,7 +173,7 @@ export function statusPageHtml(nonce: string): string {
     if (!q) return;
     try {
       const answer = await get('status/search?q=' + encodeURIComponent(q));
-      $('search-meta').textContent = answer.hits.length + ' of ' + answer.totalDeferred + ' deferred tools (' + answer.kind + (answer.lowConfidence ? ', low confidence' : '') + ')' +
+      $('search-meta').textContent = answer.hits.length + ' of ' + answer.totalDeferred + (answer.totalDeferred === 1 ? ' deferred tool (' : ' deferred tools (') + answer.kind + (answer.lowConfidence ? ', low confidence' : '') + ')' +
         (answer.pendingServers.length ? ' · still connecting: ' + answer.pendingServers.join(', ') : '') +
         (answer.failedServers.length ? ' · failed: ' + answer.failedServers.map((f) => f.server).join(', ') : '');
       $('hits').replaceChildren(...answer.hits.map((hit) => {

@@ -7,6 +7,7 @@ import type { Limits } from '../../core/limits.js';
 import { isStdioServer, type ServerConfig } from '../config.js';
 import type { SdkConnectionOptions } from '../sdk-connection.js';
 import { defaultStateDir } from '../state-dir.js';
+import { childGatewayEnv } from '../self-reference.js';
 import { httpTarget } from '../url-credentials.js';
 import { ServerMemoryStore } from './memory.js';
 import { type CredentialSource, fileCredentials } from './oauth/store.js';
@@ -22,6 +23,8 @@ export function remoteOptions(
     limits,
     memory: new ServerMemoryStore(stateDir),
     authProvider: (server, config) => serverAuth(server, config, credentials, configSource),
+    // G1: every spawned server knows which configs the gateways above it serve (self-reference.ts).
+    childEnv: childGatewayEnv(configSource ?? ''),
   };
 }
 

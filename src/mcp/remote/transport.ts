@@ -36,6 +36,8 @@ export interface TransportOptions {
   readonly fetch?: typeof fetch;
   /** The spawned process is up (pid and exit status can be read from the transport). */
   readonly onSpawned?: (transport: StdioClientTransport) => void;
+  /** Variables the hub adds to a spawned server's environment (under the configured ones). */
+  readonly childEnv?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -57,8 +59,10 @@ export function createTransport(kind: TransportKind, config: ServerConfig, optio
     const transport = new HubStdioTransport({
       command: config.command,
       args: config.args ?? [],
-      // Only the configured variables, on top of the SDK's safe base (PATH, HOME, …).
-      ...(config.env !== undefined && { env: config.env }),
+      // Only the configured variables (and the hub's own), on top of the SDK's safe base (PATH, HOME, …).
+      ...((config.env !== undefined || options.childEnv !== undefined) && {
+        env: { ...options.childEnv, ...config.env },
+      }),
       ...(config.cwd !== undefined && { cwd: config.cwd }),
       // Never 'inherit': in stdio gateway mode our stderr is the user's log, keep it tidy.
       stderr: 'pipe',

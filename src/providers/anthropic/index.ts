@@ -1,5 +1,6 @@
 export { AnthropicToolSearch, stripToolSearchTools, withAnnouncement } from './tool-search.js';
 export type {
+  AnthropicClientLike,
   AnthropicToolSearchOptions,
   PreparedAnthropicRequest,
   AnthropicToolRun,

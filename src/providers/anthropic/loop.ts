@@ -16,6 +16,8 @@ export const DEFAULT_MAX_ITERATIONS = 10;
 
 /** The part of an Anthropic client the loop uses (`new Anthropic()`, `AnthropicBedrock`, `AnthropicVertex` fit). */
 export interface AnthropicMessagesClient {
+  /** Where it sends requests (the SDK honours `ANTHROPIC_BASE_URL`): B5 decides the platform from it. */
+  readonly baseURL?: string | undefined;
   readonly messages: {
     create(
       params: MessageCreateParamsNonStreaming,
@@ -82,7 +84,7 @@ export async function runAnthropicAgent(options: RunAnthropicOptions): Promise<A
   let iteration = 0;
   while (iteration < max) {
     iteration++;
-    const prepared = await options.toolSearch.prepare({ ...options.params, messages });
+    const prepared = await options.toolSearch.prepare({ ...options.params, messages }, { client: options.client });
     response = await options.client.messages.create(
       prepared.params,
       ...(prepared.headers ? [{ headers: prepared.headers }] : []),

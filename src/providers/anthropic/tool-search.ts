@@ -37,7 +37,13 @@ export interface AnthropicToolSearchOptions extends ToolSearchOptions {
    * the fallback (client-side expansion by default).
    */
   readonly baseURL?: string;
-  /** Where requests go; default: detected from `baseURL`. */
+  /**
+   * The client the requests go through (`new Anthropic()`, `AnthropicBedrock`, …). Without
+   * `baseURL`, its `baseURL` decides the platform: the SDK fills that from `ANTHROPIC_BASE_URL`, so
+   * a proxy set only in the environment is still a proxy. `runAnthropicAgent` passes its own.
+   */
+  readonly client?: AnthropicClientLike;
+  /** Where requests go; default: detected from `baseURL` (or the client's). */
   readonly platform?: AnthropicPlatform;
   /**
    * `anthropic-beta` values sent with every request that uses native tool search (default: what
@@ -47,6 +53,11 @@ export interface AnthropicToolSearchOptions extends ToolSearchOptions {
   readonly betas?: readonly string[];
   /** F1: use Anthropic's server-side search tool instead of the client-side one. */
   readonly serverSearch?: ServerSearchKind;
+}
+
+/** What the adapter reads of a client: where it sends requests. */
+export interface AnthropicClientLike {
+  readonly baseURL?: string | undefined;
 }
 
 export interface PreparedAnthropicRequest {
@@ -102,13 +113,29 @@ export class AnthropicToolSearch {
   }
 
   get platform(): AnthropicPlatform {
-    return this.options.platform ?? detectAnthropicPlatform(this.options.baseURL, this.options.firstPartyHosts);
+    return this.platformFor(this.baseURL());
   }
 
-  /** Build the request to send: tools, normalized messages, announcement. Pure apart from B3's count. */
-  async prepare(params: MessageCreateParamsNonStreaming): Promise<PreparedAnthropicRequest> {
+  /** B5: the explicit `baseURL`, else the client's (the SDK's default host is first-party). */
+  private baseURL(client?: AnthropicClientLike): string | undefined {
+    return this.options.baseURL ?? (this.options.client ?? client)?.baseURL;
+  }
+
+  private platformFor(baseURL: string | undefined): AnthropicPlatform {
+    return this.options.platform ?? detectAnthropicPlatform(baseURL, this.options.firstPartyHosts);
+  }
+
+  /**
+   * Build the request to send: tools, normalized messages, announcement. Pure apart from B3's count.
+   * `context.client`: the client it will be sent with, when the options named none.
+   */
+  async prepare(
+    params: MessageCreateParamsNonStreaming,
+    context: { readonly client?: AnthropicClientLike } = {},
+  ): Promise<PreparedAnthropicRequest> {
     const history = readAnthropicHistory(params.messages, params.system);
-    const platform = this.platform;
+    const baseURL = this.baseURL(context.client);
+    const platform = this.platformFor(baseURL);
     const current = await this.planner.plan({
       model: params.model,
       history,
@@ -116,7 +143,7 @@ export class AnthropicToolSearch {
       capability: 'anthropic-tool-reference',
       searchMode: this.options.serverSearch ?? 'client',
       // B5: only an unknown host is a proxy; Bedrock, Vertex and Foundry are documented platforms.
-      ...(platform === 'proxy' && this.options.baseURL !== undefined && { baseUrl: this.options.baseURL }),
+      ...(platform === 'proxy' && baseURL !== undefined && { baseUrl: baseURL }),
     });
     const native = current.useToolSearch && current.expansion === 'native';
     const callerTools = params.tools ?? [];

@@ -18,6 +18,7 @@ import type { Logger } from '../../../util/log.js';
 import { GatewayFullError, SessionGoneError } from '../../errors.js';
 import type { ToolsearchGateway } from '../../gateway.js';
 import { replyError, storeUnavailableMessage } from './replies.js';
+import { plural } from '../../../core/plural.js';
 
 export type SessionLookup =
   | { ok: true; transport: StreamableHTTPServerTransport }
@@ -190,7 +191,7 @@ export class HttpSessions {
     const now = Date.now();
     if (now - this.lastVanishedWarning < VANISHED_WARNING_INTERVAL_MS) return;
     this.logger.warn(
-      `${this.vanishedSinceWarning} open session(s) no longer in the session store (e.g. ${sessionId}): expired, or the store lost its data ` +
+      `${plural(this.vanishedSinceWarning, 'open session')} no longer in the session store (e.g. ${sessionId}): expired, or the store lost its data ` +
         `(a Redis restarted without persistence?). Answering 404 so clients start new sessions.`,
     );
     this.vanishedSinceWarning = 0;
