@@ -72,6 +72,22 @@ const SYNONYM_GROUPS: readonly string[][] = [
   ['time', 'date', 'timezone', 'clock'],
   ['game', 'gaming', 'play'],
   ['sport', 'sports', 'football', 'soccer', 'basketball', 'match', 'team'],
+  // C14: the everyday agent intents (store / recall / forget facts, track bugs, notify, schedule,
+  // look up docs) in the words people use for them, and the shell commands people type as requests.
+  ['memory', 'remember', 'memorize', 'recall', 'knowledge', 'forget'],
+  ['forget', 'delete', 'remove'],
+  ['bug', 'issue', 'defect', 'ticket', 'problem'],
+  ['notify', 'tell', 'announce', 'inform', 'alert', 'post', 'message'],
+  ['schedule', 'book', 'reschedule', 'agenda', 'invitation', 'invite', 'rsvp', 'event', 'calendar'],
+  ['documentation', 'docs', 'manual', 'guide', 'reference', 'library'],
+  ['mkdir', 'create', 'directory'],
+  ['mv', 'move', 'rename'],
+  ['cp', 'copy', 'duplicate'],
+  ['cat', 'read', 'print'],
+  ['grep', 'search', 'find'],
+  ['stat', 'info', 'metadata'],
+  ['ps', 'process', 'processes', 'program', 'running'],
+  ['env', 'environment', 'printenv', 'variables'],
 ];
 
 const stemCache = new Map<string, string>();

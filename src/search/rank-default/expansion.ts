@@ -16,6 +16,8 @@ export interface RareWordExpander {
    * undefined; absent, no word is split.
    */
   compoundParts?(word: string): readonly string[] | undefined;
+  /** C14: the weight of the synonyms of a word no tool contains; `synonymWeight` when absent. */
+  readonly absentSynonymWeight?: number;
   /** Compound weights; none when absent. */
   readonly compounds?: DefaultRankerOptions['compounds'];
   /**
@@ -65,17 +67,23 @@ export function weightedQueryTerms(
   for (const s of stems) terms.set(s, 1);
   if (synonymWeight > 0) {
     for (const s of stems) {
-      for (const synonym of SYNONYMS.get(s) ?? []) {
-        if (!terms.has(synonym)) {
-          terms.set(synonym, synonymWeight);
-          sources?.set(synonym, `synonym of ${s}`);
-        }
-      }
+      const weight = synonymWeightOf(s, synonymWeight, expander);
+      for (const synonym of SYNONYMS.get(s) ?? []) raise(terms, synonym, weight, `synonym of ${s}`, sources);
     }
   }
   if (expander && expander.options.weight > 0) expandRareWords(stems, terms, expander, sources);
   if (expander?.compounds) addCompoundTerms(raw, terms, expander, expander.compounds, sources);
   return terms;
+}
+
+/**
+ * C14: a word no tool of the catalog contains cannot match by itself, so its synonyms stand in
+ * for it at `absentSynonymWeight` ("ticket" → issue where no tool says ticket); a word the
+ * catalog uses keeps its synonyms at the ordinary weight (its own matches are the evidence).
+ */
+export function synonymWeightOf(stem: string, synonymWeight: number, expander?: RareWordExpander): number {
+  const absent = expander?.absentSynonymWeight;
+  return absent !== undefined && absent > synonymWeight && expander!.df(stem) === 0 ? absent : synonymWeight;
 }
 
 /** Set `term` to `weight` unless it already weighs as much (a term keeps its highest weight). */

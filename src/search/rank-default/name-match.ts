@@ -1,0 +1,189 @@
+/**
+ * C14 — literal name matches: a tool whose name is made of the request's words ("create a new
+ * directory" → create_directory, "read a file" → read_file) is what the request asks for, and a
+ * word that only matches an argument name or a description's boilerplate is weaker evidence than
+ * one that names the tool. BM25F alone lets many description words outweigh a name; this rule
+ * adds, per tool, the share of its name the query covers.
+ *
+ * A tool's name parts are its name's words (stemmed, stop words dropped) less the parts most of
+ * its server's tools share (`slack_`, `browser_`, `git_`, `API`): a prefix names the server, not
+ * what the tool does, and the server's name is matched by the server evidence already.
+ */
+import type { Fields } from './tokenizer.js';
+import { TouchedSet } from './postings.js';
+
+/** Name parts in one flat (CSR) layout, as the postings: term id → tools, with each part's share of that tool's name. */
+export interface NameParts {
+  offsets: Int32Array;
+  doc: Int32Array;
+  /** 1 / (number of the tool's own name parts). */
+  share: Float32Array;
+  /** Per tool, its own name parts (term ids), for explain. */
+  parts: readonly (readonly number[])[];
+}
+const FORM = Number(process.env.EV_FORM ?? 0);
+
+/** A name part in at least this share of a server's tools is its prefix (`slack_post_message`). */
+export const PREFIX_SHARE = 0.5;
+/** Servers with fewer tools have no prefix: two tools sharing a word is chance. */
+export const PREFIX_MIN_TOOLS = 4;
+
+/** Per server, the name parts that most of its tools share. */
+export function serverPrefixes(docs: readonly Fields[], serverOf: Int32Array): Map<number, Set<number>> {
+  const counts = new Map<number, Map<number, number>>();
+  const sizes = new Map<number, number>();
+  docs.forEach((d, i) => {
+    const s = serverOf[i]!;
+    if (s < 0) return;
+    sizes.set(s, (sizes.get(s) ?? 0) + 1);
+    let c = counts.get(s);
+    if (!c) counts.set(s, (c = new Map()));
+    for (const t of new Set(d.name)) c.set(t, (c.get(t) ?? 0) + 1);
+  });
+  const out = new Map<number, Set<number>>();
+  for (const [s, c] of counts) {
+    const size = sizes.get(s)!;
+    if (size < PREFIX_MIN_TOOLS) continue;
+    const shared = new Set<number>();
+    for (const [t, n] of c) if (n / size >= PREFIX_SHARE) shared.add(t);
+    if (shared.size > 0) out.set(s, shared);
+  }
+  return out;
+}
+
+/** Each tool's own name parts (distinct, prefixes dropped, but never all of them). */
+export function ownNameParts(docs: readonly Fields[], serverOf: Int32Array): number[][] {
+  const prefixes = serverPrefixes(docs, serverOf);
+  return docs.map((d, i) => {
+    const distinct = [...new Set(d.name)];
+    const prefix = prefixes.get(serverOf[i]!);
+    if (!prefix) return distinct;
+    const own = distinct.filter((t) => !prefix.has(t));
+    return own.length > 0 ? own : distinct;
+  });
+}
+
+export function buildNameParts(docs: readonly Fields[], serverOf: Int32Array, termCount: number): NameParts {
+  const parts = ownNameParts(docs, serverOf);
+  const offsets = new Int32Array(termCount + 1);
+  for (const p of parts) for (const t of p) offsets[t + 1]!++;
+  for (let t = 0; t < termCount; t++) offsets[t + 1]! += offsets[t]!;
+  const doc = new Int32Array(offsets[termCount]!);
+  const share = new Float32Array(offsets[termCount]!);
+  const cursor = offsets.slice(0, termCount);
+  parts.forEach((p, i) => {
+    for (const t of p) {
+      doc[cursor[t]!] = i;
+      share[cursor[t]!++] = 1 / p.length;
+    }
+  });
+  return { offsets, doc, share, parts };
+}
+
+/**
+ * The share of each tool's name the query covers, a query term counting at its weight (capped at
+ * 1: a synonym covers a part at its weight), written into `coverage` for the tools in `marked`.
+ */
+export function nameCoverage(
+  name: NameParts,
+  ids: ReadonlyMap<string, number>,
+  terms: ReadonlyMap<string, number>,
+  coverage: Float64Array,
+  marked: TouchedSet,
+): void {
+  const { offsets, doc, share } = name;
+  for (const [term, w] of terms) {
+    const t = ids.get(term);
+    if (t === undefined || t + 1 >= offsets.length) continue;
+    const weight = Math.min(1, w);
+    for (let j = offsets[t]!; j < offsets[t + 1]!; j++) {
+      const d = doc[j]!;
+      marked.add(d);
+      coverage[d]! += weight * share[j]!;
+    }
+  }
+}
+
+/**
+ * Add `weight × best score × coverage²` to each tool whose name the query covers (the square: a
+ * name the request spells out whole counts much more than one word of a long name), then empty
+ * the buffers. `best` is the best score before this rule, so the bonus is in the ranker's units
+ * on every catalog. Returns nothing; `out`, when given, receives each tool's bonus (explain).
+ */
+export function addNameEvidence(
+  coverage: Float64Array,
+  marked: TouchedSet,
+  scores: Float64Array,
+  touched: TouchedSet,
+  weight: number,
+  queryTerms: number,
+  lengths: readonly (readonly number[])[],
+  out?: Float64Array,
+): void {
+  let best = 0;
+  for (let a = 0; a < touched.count; a++) {
+    const v = scores[touched.list[a]!]!;
+    if (v > best) best = v;
+  }
+  for (let a = 0; a < marked.count; a++) {
+    const d = marked.list[a]!;
+    const c = Math.min(1, coverage[d]!);
+    const q = Math.min(1, (coverage[d]! * lengths[d]!.length) / Math.max(1, queryTerms));
+    const bonus =
+      FORM === 0 ? weight * best * c * c * q : FORM === 1 ? weight * best * c * q : FORM === 2 ? weight * best * c * c * q * q : weight * best * c * c;
+    if (bonus > 0 && scores[d]! > 0) {
+      scores[d]! += bonus;
+      if (out) out[d] = bonus;
+    }
+    coverage[d] = 0;
+  }
+  marked.clear();
+}
+
+/** What explain says about a tool's name: its own parts, the ones the query covered, and the bonus. */
+export interface NameMatchTrace {
+  parts: string[];
+  matched: string[];
+  bonus: number;
+}
+
+/** The rule with its buffers (reused per query, as the clause pass's). */
+export class NameMatcher {
+  private readonly name: NameParts;
+  private readonly coverage: Float64Array;
+  private readonly marked: TouchedSet;
+  private termOf: string[] | undefined;
+
+  constructor(
+    docs: readonly Fields[],
+    serverOf: Int32Array,
+    private readonly ids: ReadonlyMap<string, number>,
+  ) {
+    this.name = buildNameParts(docs, serverOf, ids.size);
+    this.coverage = new Float64Array(docs.length);
+    this.marked = new TouchedSet(docs.length);
+  }
+
+  add(
+    terms: ReadonlyMap<string, number>,
+    scores: Float64Array,
+    touched: TouchedSet,
+    weight: number,
+    out?: Float64Array,
+  ): void {
+    nameCoverage(this.name, this.ids, terms, this.coverage, this.marked);
+    let own = 0;
+    for (const w of terms.values()) if (w >= 1) own++;
+    addNameEvidence(this.coverage, this.marked, scores, touched, weight, own, this.name.parts, out);
+  }
+
+  /** Explain (C11): tool `i`'s own name parts and those the query's terms cover. */
+  describe(i: number, terms: ReadonlyMap<string, number>, bonus: number): NameMatchTrace {
+    if (!this.termOf) {
+      this.termOf = [];
+      for (const [term, id] of this.ids) this.termOf[id] = term;
+    }
+    const parts = this.name.parts[i]!.map((t) => this.termOf![t]!);
+    return { parts, matched: parts.filter((p) => terms.has(p)), bonus };
+  }
+}
