@@ -4,13 +4,13 @@
  * ranker's precision rules, not a report (`npm run bench:retrieval` writes those).
  *   npx tsx bench/everyday-misses.ts [--misses] [--ranker bm25]
  */
-import { createRanker, type RankerName } from '../src/search/rankers.js';
+import { createRanker } from '../src/search/rankers.js';
 import { everydaySet } from './datasets.js';
 import { evaluate, rankerRankIds } from './evaluate.js';
 
 const ranker = (
   process.argv.includes('--ranker') ? process.argv[process.argv.indexOf('--ranker') + 1] : 'default'
-) as RankerName;
+) as Parameters<typeof createRanker>[0];
 const set = everydaySet();
 const rank = rankerRankIds(createRanker(ranker), set.tools);
 const result = evaluate(set, rank);

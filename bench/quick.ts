@@ -23,8 +23,7 @@ const out: Record<string, number> = {};
 const started = Date.now();
 for (const name of [...QUERY_SETS, 'distractors', EVERYDAY]) {
   if (only && !only.includes(name)) continue;
-  const set: BenchSet =
-    name === 'distractors' ? distractorSet() : name === EVERYDAY ? everydaySet() : loadSet(name);
+  const set: BenchSet = name === 'distractors' ? distractorSet() : name === EVERYDAY ? everydaySet() : loadSet(name);
   const rank = rankerRankIds(ranker, set.tools);
   const all = evaluate(set, rank).all;
   out[name] = all['R@5'];

@@ -3,6 +3,7 @@ import { words } from '../text.js';
 import { STOP_WORDS, SYNONYMS, stem } from '../vocabulary.js';
 import type { Neighbour, Thesaurus } from '../thesaurus.js';
 import { indexTerms } from './tokenizer.js';
+import { leadingVerbSense } from './verb-senses.js';
 import type { DefaultRankerOptions } from './options.js';
 
 /** How a query word is expanded in one catalog: its document frequency there, and the neighbours. */
@@ -65,6 +66,7 @@ export function weightedQueryTerms(
   const stems = indexTerms(raw);
   if (ownStems) for (const s of stems) ownStems.push(s);
   for (const s of stems) terms.set(s, 1);
+  applyVerbSense(raw, terms, sources);
   if (synonymWeight > 0) {
     for (const s of stems) {
       const weight = synonymWeightOf(s, synonymWeight, expander);
@@ -84,6 +86,14 @@ export function weightedQueryTerms(
 export function synonymWeightOf(stem: string, synonymWeight: number, expander?: RareWordExpander): number {
   const absent = expander?.absentSynonymWeight;
   return absent !== undefined && absent > synonymWeight && expander!.df(stem) === 0 ? absent : synonymWeight;
+}
+
+/** C14: a leading verb that tools use as a noun ("file a ticket") counts as the verb it is. */
+function applyVerbSense(raw: readonly string[], terms: Map<string, number>, sources?: Map<string, string>): void {
+  const sense = leadingVerbSense(raw);
+  if (!sense) return;
+  terms.delete(sense.verb);
+  for (const s of sense.senses) raise(terms, s, 1, `verb sense of ${raw[0]}`, sources);
 }
 
 /** Set `term` to `weight` unless it already weighs as much (a term keeps its highest weight). */

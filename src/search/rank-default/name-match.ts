@@ -5,9 +5,9 @@
  * one that names the tool. BM25F alone lets many description words outweigh a name; this rule
  * adds, per tool, the share of its name the query covers.
  *
- * A tool's name parts are its name's words (stemmed, stop words dropped) less the parts most of
- * its server's tools share (`slack_`, `browser_`, `git_`, `API`): a prefix names the server, not
- * what the tool does, and the server's name is matched by the server evidence already.
+ * A tool's name parts are its name's words (stemmed, stop words dropped) less the first word when
+ * most of its server's tools start with it (`slack_`, `browser_`, `git_`, `API-`): a prefix names
+ * the server, not what the tool does, and the server's name is matched by the server evidence.
  */
 import type { Fields } from './tokenizer.js';
 import { TouchedSet } from './postings.js';
@@ -28,7 +28,7 @@ export const PREFIX_SHARE = 0.5;
 /** Servers with fewer tools have no prefix: two tools sharing a word is chance. */
 export const PREFIX_MIN_TOOLS = 4;
 
-/** Per server, the name parts that most of its tools share. */
+/** Per server, the first name parts that most of its tools share. */
 export function serverPrefixes(docs: readonly Fields[], serverOf: Int32Array): Map<number, Set<number>> {
   const counts = new Map<number, Map<number, number>>();
   const sizes = new Map<number, number>();
@@ -38,7 +38,10 @@ export function serverPrefixes(docs: readonly Fields[], serverOf: Int32Array): M
     sizes.set(s, (sizes.get(s) ?? 0) + 1);
     let c = counts.get(s);
     if (!c) counts.set(s, (c = new Map()));
-    for (const t of new Set(d.name)) c.set(t, (c.get(t) ?? 0) + 1);
+    // Only a name's first word can be a prefix: a word most names share elsewhere ("file" in
+    // read_file, write_file, move_file) is the object they act on, and it is what requests name.
+    const first = d.name[0];
+    if (first !== undefined) c.set(first, (c.get(first) ?? 0) + 1);
   });
   const out = new Map<number, Set<number>>();
   for (const [s, c] of counts) {
@@ -58,7 +61,7 @@ export function ownNameParts(docs: readonly Fields[], serverOf: Int32Array): num
     const distinct = [...new Set(d.name)];
     const prefix = prefixes.get(serverOf[i]!);
     if (!prefix) return distinct;
-    const own = distinct.filter((t) => !prefix.has(t));
+    const own = prefix.has(d.name[0]!) ? distinct.filter((t) => t !== d.name[0]) : distinct;
     return own.length > 0 ? own : distinct;
   });
 }
@@ -81,8 +84,8 @@ export function buildNameParts(docs: readonly Fields[], serverOf: Int32Array, te
 }
 
 /**
- * The share of each tool's name the query covers, a query term counting at its weight (capped at
- * 1: a synonym covers a part at its weight), written into `coverage` for the tools in `marked`.
+ * The share of each tool's name the query covers, a query term counting at its weight squared
+ * (capped at 1), written into `coverage` for the tools in `marked`.
  */
 export function nameCoverage(
   name: NameParts,
@@ -95,7 +98,8 @@ export function nameCoverage(
   for (const [term, w] of terms) {
     const t = ids.get(term);
     if (t === undefined || t + 1 >= offsets.length) continue;
-    const weight = Math.min(1, w);
+    // A synonym covers a name part at its weight squared: a literal name part outranks one.
+    const weight = Math.min(1, w * w);
     for (let j = offsets[t]!; j < offsets[t + 1]!; j++) {
       const d = doc[j]!;
       marked.add(d);
@@ -130,7 +134,13 @@ export function addNameEvidence(
     const c = Math.min(1, coverage[d]!);
     const q = Math.min(1, (coverage[d]! * lengths[d]!.length) / Math.max(1, queryTerms));
     const bonus =
-      FORM === 0 ? weight * best * c * c * q : FORM === 1 ? weight * best * c * q : FORM === 2 ? weight * best * c * c * q * q : weight * best * c * c;
+      FORM === 0
+        ? weight * best * c * c * q
+        : FORM === 1
+          ? weight * best * c * q
+          : FORM === 2
+            ? weight * best * c * c * q * q
+            : weight * best * c * c;
     if (bonus > 0 && scores[d]! > 0) {
       scores[d]! += bonus;
       if (out) out[d] = bonus;
@@ -138,13 +148,6 @@ export function addNameEvidence(
     coverage[d] = 0;
   }
   marked.clear();
-}
-
-/** What explain says about a tool's name: its own parts, the ones the query covered, and the bonus. */
-export interface NameMatchTrace {
-  parts: string[];
-  matched: string[];
-  bonus: number;
 }
 
 /** The rule with its buffers (reused per query, as the clause pass's). */
@@ -178,12 +181,16 @@ export class NameMatcher {
   }
 
   /** Explain (C11): tool `i`'s own name parts and those the query's terms cover. */
-  describe(i: number, terms: ReadonlyMap<string, number>, bonus: number): NameMatchTrace {
+  describe(
+    i: number,
+    terms: ReadonlyMap<string, number>,
+    bonus: number,
+  ): { parts: string[]; matched: string[]; score: number } {
     if (!this.termOf) {
       this.termOf = [];
       for (const [term, id] of this.ids) this.termOf[id] = term;
     }
     const parts = this.name.parts[i]!.map((t) => this.termOf![t]!);
-    return { parts, matched: parts.filter((p) => terms.has(p)), bonus };
+    return { parts, matched: parts.filter((p) => terms.has(p)), score: bonus };
   }
 }

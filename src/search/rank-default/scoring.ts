@@ -361,10 +361,14 @@ export class DefaultIndex implements RankerIndex {
               ),
             },
           }),
-        ...(final[i]! > withServer &&
+        ...(this.nameMatch && { nameMatch: this.nameMatch.describe(i, terms, trace.nameBonus![i]!) }),
+        ...(final[i]! - trace.nameBonus![i]! > withServer &&
           trace.bestClause &&
           trace.bestClause[i]! >= 0 && {
-            clause: { text: trace.clauses![trace.bestClause[i]!]!, score: final[i]! - withServer },
+            clause: {
+              text: trace.clauses![trace.bestClause[i]!]!,
+              score: final[i]! - trace.nameBonus![i]! - withServer,
+            },
           }),
       };
       return explanation;
