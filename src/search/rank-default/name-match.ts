@@ -21,7 +21,6 @@ export interface NameParts {
   /** Per tool, its own name parts (term ids), for explain. */
   parts: readonly (readonly number[])[];
 }
-const FORM = Number(process.env.EV_FORM ?? 0);
 
 /** A name part in at least this share of a server's tools is its prefix (`slack_post_message`). */
 export const PREFIX_SHARE = 0.5;
@@ -109,10 +108,23 @@ export function nameCoverage(
 }
 
 /**
- * Add `weight × best score × coverage²` to each tool whose name the query covers (the square: a
- * name the request spells out whole counts much more than one word of a long name), then empty
- * the buffers. `best` is the best score before this rule, so the bonus is in the ranker's units
- * on every catalog. Returns nothing; `out`, when given, receives each tool's bonus (explain).
+ * How much a tool's name and the request are the same words: the share of the name the query
+ * covers times the share of the query's own words the name holds. A plain request ("create a new
+ * directory") and a name made of its words (create_directory) score near 1; one word of a long
+ * task that happens to be a short tool's name scores little, so task sentences keep their
+ * ranking (measured: bench/README.md, issue 31 round).
+ */
+export function nameShare(covered: number, nameParts: number, queryTerms: number): number {
+  const ofName = Math.min(1, covered);
+  const ofQuery = Math.min(1, (covered * nameParts) / Math.max(1, queryTerms));
+  return ofName * ofQuery;
+}
+
+/**
+ * Add `weight × best score × nameShare²` to each tool whose name the query covers (the square: a
+ * request that spells a name out whole counts much more than a partial match), then empty the
+ * buffers. `best` is the best score before this rule, so the bonus is in the ranker's units on
+ * every catalog. `out`, when given, receives each tool's bonus (explain).
  */
 export function addNameEvidence(
   coverage: Float64Array,
@@ -131,16 +143,8 @@ export function addNameEvidence(
   }
   for (let a = 0; a < marked.count; a++) {
     const d = marked.list[a]!;
-    const c = Math.min(1, coverage[d]!);
-    const q = Math.min(1, (coverage[d]! * lengths[d]!.length) / Math.max(1, queryTerms));
-    const bonus =
-      FORM === 0
-        ? weight * best * c * c * q
-        : FORM === 1
-          ? weight * best * c * q
-          : FORM === 2
-            ? weight * best * c * c * q * q
-            : weight * best * c * c;
+    const c = nameShare(coverage[d]!, lengths[d]!.length, queryTerms);
+    const bonus = weight * best * c * c;
     if (bonus > 0 && scores[d]! > 0) {
       scores[d]! += bonus;
       if (out) out[d] = bonus;

@@ -21,9 +21,9 @@ export interface DefaultRankerOptions {
   /** Weight of the server-level score added to each tool of that server. */
   serverWeight: number;
   /**
-   * C14: weight of a literal name match. A tool gets `nameWeight × best score × coverage²`, where
-   * coverage is the share of its own name parts (server prefixes dropped) the query's words
-   * cover; 0 turns the rule off.
+   * C14: weight of a literal name match. A tool gets `nameWeight × best score × share²`, where
+   * share is the part of its own name (server prefix dropped) the query's words cover times the
+   * part of the query's words its name holds; 0 turns the rule off.
    */
   nameWeight: number;
   /** Weight of the best per-clause score (multi-step tasks: each clause often names one tool). */
@@ -54,7 +54,7 @@ export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
   absentSynonymWeight: 0.6,
   serverWeight: 0.3,
   clauseWeight: 0.4,
-  nameWeight: 0.3,
+  nameWeight: 1,
   expansion: { weight: 1.2, neighbours: 2, maxDf: 3, minStemLength: 3 },
   compounds: { split: 0.7, join: 0.5 },
   maxFieldChars: DEFAULT_LIMITS.indexedCharsPerField,
