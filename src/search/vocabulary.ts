@@ -25,15 +25,12 @@ const SYNONYM_GROUPS: readonly string[][] = [
   ['delete', 'remove', 'rm', 'erase', 'drop', 'destroy', 'clear'],
   ['get', 'fetch', 'read', 'retrieve', 'obtain', 'show', 'view', 'lookup', 'load', 'info', 'detail', 'details'],
   ['list', 'enumerate', 'ls', 'all', 'browse'],
-  // C14: "show me the open pull requests" asks for a list.
-  ['list', 'show'],
   ['update', 'edit', 'modify', 'change', 'patch', 'set', 'rename', 'replace'],
   ['search', 'find', 'query', 'lookup', 'seek', 'discover', 'locate'],
   ['send', 'post', 'publish', 'notify', 'message', 'email', 'mail'],
   ['run', 'execute', 'exec', 'launch', 'start', 'invoke', 'call'],
   ['stop', 'kill', 'terminate', 'cancel', 'end', 'halt'],
   ['download', 'save', 'export'],
-  ['clone', 'download'],
   ['upload', 'import', 'attach'],
   ['repo', 'repository', 'repositories', 'repos'],
   ['pr', 'pull'],
@@ -43,7 +40,6 @@ const SYNONYM_GROUPS: readonly string[][] = [
   ['file', 'document', 'doc', 'docs'],
   ['weather', 'forecast', 'temperature', 'climate'],
   ['map', 'location', 'place', 'geocode', 'address', 'route', 'directions', 'navigation'],
-  ['directions', 'drive', 'driving', 'distance', 'far', 'travel', 'coordinates'],
   ['translate', 'translation', 'language'],
   ['price', 'cost', 'quote', 'rate'],
   ['stock', 'share', 'ticker', 'equity', 'market'],
@@ -76,25 +72,6 @@ const SYNONYM_GROUPS: readonly string[][] = [
   ['time', 'date', 'timezone', 'clock'],
   ['game', 'gaming', 'play'],
   ['sport', 'sports', 'football', 'soccer', 'basketball', 'match', 'team'],
-  // C14: the everyday agent intents (store / recall / forget facts, track bugs, notify, schedule,
-  // look up docs) in the words people use for them, and the shell commands people type as requests.
-  ['memory', 'remember', 'memorize', 'recall', 'knowledge', 'forget'],
-  ['forget', 'delete', 'remove'],
-  ['cancel', 'delete'],
-  ['approve', 'review', 'approval'],
-  ['sum', 'plus', 'total', 'addition'],
-  ['bug', 'issue', 'defect', 'ticket', 'problem'],
-  ['notify', 'tell', 'announce', 'inform', 'alert', 'post', 'message'],
-  ['schedule', 'book', 'reschedule', 'agenda', 'invitation', 'invite', 'rsvp', 'event', 'calendar'],
-  ['documentation', 'docs', 'manual', 'guide', 'reference', 'library'],
-  ['mkdir', 'create', 'directory'],
-  ['mv', 'move', 'rename'],
-  ['cp', 'copy', 'duplicate'],
-  ['cat', 'read', 'print'],
-  ['grep', 'search', 'find'],
-  ['stat', 'info', 'metadata'],
-  ['ps', 'process', 'processes', 'program', 'running'],
-  ['env', 'environment', 'printenv', 'variables'],
 ];
 
 const stemCache = new Map<string, string>();
@@ -109,6 +86,52 @@ export function stem(word: string): string {
   return out;
 }
 
+/**
+ * C14: words of requests that tool texts rarely use, one way: each stands for the tool words
+ * after it ("ticket" → issue), but a query that uses the tool word is not widened ("create issue"
+ * does not add "directory" through "mkdir"). The everyday agent intents (store / recall / forget
+ * facts, file and track bugs, notify, schedule, look up docs) and shell commands typed as requests.
+ */
+const REQUEST_WORDS: readonly (readonly [string, readonly string[]])[] = [
+  ['remember', ['memory', 'knowledge', 'store', 'observation']],
+  ['memorize', ['memory', 'knowledge', 'store']],
+  ['recall', ['memory', 'knowledge', 'search']],
+  ['forget', ['delete', 'memory', 'observation']],
+  ['ticket', ['issue']],
+  ['bug', ['issue']],
+  ['defect', ['issue']],
+  ['notify', ['post', 'message', 'send']],
+  ['announce', ['post', 'message']],
+  ['inform', ['post', 'message']],
+  ['schedule', ['calendar', 'event', 'create']],
+  ['reschedule', ['calendar', 'event', 'update']],
+  ['meeting', ['calendar', 'event']],
+  ['appointment', ['calendar', 'event']],
+  ['agenda', ['calendar', 'event', 'list']],
+  ['invitation', ['event', 'respond']],
+  ['invite', ['event', 'respond']],
+  ['rsvp', ['event', 'respond']],
+  ['cancel', ['delete']],
+  ['docs', ['documentation', 'library']],
+  ['documentation', ['docs', 'library']],
+  ['approve', ['review']],
+  ['show', ['list']],
+  ['drive', ['directions', 'route']],
+  ['far', ['distance']],
+  ['coordinates', ['geocode', 'latitude', 'longitude']],
+  ['plus', ['sum', 'add']],
+  ['clone', ['download']],
+  ['mkdir', ['create', 'directory']],
+  ['mv', ['move', 'rename']],
+  ['cp', ['copy']],
+  ['cat', ['read']],
+  ['grep', ['search']],
+  ['stat', ['info', 'metadata']],
+  ['ps', ['process', 'list']],
+  ['printenv', ['environment', 'variables']],
+  ['env', ['environment', 'variables']],
+];
+
 /** stem → stems of its synonyms (never itself). Built once. */
 export const SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {
   const map = new Map<string, Set<string>>();
@@ -119,6 +142,12 @@ export const SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {
       if (!set) map.set(s, (set = new Set()));
       for (const other of stems) if (other !== s) set.add(other);
     }
+  }
+  for (const [word, targets] of REQUEST_WORDS) {
+    const s = stem(word);
+    let set = map.get(s);
+    if (!set) map.set(s, (set = new Set()));
+    for (const t of targets) if (stem(t) !== s) set.add(stem(t));
   }
   return new Map([...map].map(([k, v]) => [k, [...v]]));
 })();

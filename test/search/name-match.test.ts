@@ -7,10 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import { formatExplanation, nameMatchLine } from '../../src/search/explain.js';
 import { parseKeywordQuery } from '../../src/search/query.js';
+import { type RareWordExpander, synonymWeightOf } from '../../src/search/rank-default/expansion.js';
 import { defaultRanker } from '../../src/search/rank-default/index.js';
 import { nameShare, ownNameParts } from '../../src/search/rank-default/name-match.js';
 import { leadingVerbSense } from '../../src/search/rank-default/verb-senses.js';
 import { ToolSearcher } from '../../src/search/searcher.js';
+import { shippedThesaurus, UnionThesaurus } from '../../src/search/thesaurus.js';
 import { everydayRequests, intents, PHRASINGS, realTools } from '../fixtures/real-servers/index.js';
 import { mcp, poolOf } from './helpers.js';
 
@@ -177,5 +179,47 @@ describe('C14: the everyday-request set (live tool lists of real npm MCP servers
     const prs = top('show me the open pull requests', 10);
     expect(prs.indexOf('github/list_pull_requests')).toBeGreaterThanOrEqual(0);
     expect(prs.indexOf('github/list_pull_requests')).toBeLessThan(prs.indexOf('github/merge_pull_request') >>> 0);
+  });
+});
+
+describe('C14: vocabulary for words the catalog lacks', () => {
+  it('C14: a word no tool contains lets its synonyms stand in at the higher weight', () => {
+    const expander = {
+      df: (term: string) => (term === 'issu' ? 3 : 0),
+      absentSynonymWeight: 0.6,
+    } as unknown as RareWordExpander;
+    expect(synonymWeightOf('ticket', 0.3, expander)).toBe(0.6);
+    expect(synonymWeightOf('issu', 0.3, expander)).toBe(0.3);
+    expect(synonymWeightOf('ticket', 0.3)).toBe(0.3);
+    const tools = [
+      mcp('gh', 'create_issue', 'Create a new issue in a repository.'),
+      mcp('fs', 'write_file', 'Create a new file.'),
+    ];
+    expect(ranked(tools, 'new ticket')[0]).toBe('mcp__gh__create_issue');
+  });
+
+  it('C14: the learned query-word table and the tool-text thesaurus are read as one, a shared neighbour at its higher similarity', () => {
+    const a = new Map([['rememb', [{ term: 'memori', similarity: 0.2 }]]]);
+    const b = new Map([
+      [
+        'rememb',
+        [
+          { term: 'memori', similarity: 0.4 },
+          { term: 'note', similarity: 0.3 },
+        ],
+      ],
+      ['ticket', [{ term: 'issu', similarity: 0.5 }]],
+    ]);
+    const union = new UnionThesaurus(a, b);
+    expect(union.get('rememb')).toEqual([
+      { term: 'memori', similarity: 0.4 },
+      { term: 'note', similarity: 0.3 },
+    ]);
+    expect(union.get('ticket')).toEqual([{ term: 'issu', similarity: 0.5 }]);
+    expect(union.get('absent')).toBeUndefined();
+    expect([...union.keys()].sort()).toEqual(['rememb', 'ticket']);
+    expect(union.size).toBe(2);
+    // The shipped thesaurus carries the learned table: a request word tool texts never use has neighbours.
+    expect(shippedThesaurus().get('rememb')?.length ?? 0).toBeGreaterThan(0);
   });
 });
