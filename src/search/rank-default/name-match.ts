@@ -206,6 +206,7 @@ export class NameMatcher {
       for (const [term, id] of this.ids) this.termOf[id] = term;
     }
     const parts = this.name.parts[i]!.map((t) => this.termOf![t]!);
-    return { parts, matched: parts.filter((p) => terms.has(p)), score: bonus };
+    const covers = (p: string) => (terms.get(p) ?? 0) >= MIN_COVERING_WEIGHT;
+    return { parts, matched: parts.filter(covers), score: bonus };
   }
 }
