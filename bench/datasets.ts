@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCatalogFile, loadQueriesFile, type QueryEntry } from '../src/cli/catalog-file.js';
 import type { ToolSpec } from '../src/core/tool.js';
+import { everydayRequests, realTools } from '../test/fixtures/real-servers/index.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const DATA_DIR = process.env.TOOLSEARCH_DATA ?? resolve(HERE, '../../shared/data/tool-retrieval');
@@ -73,8 +74,16 @@ export function distractorSet(): BenchSet & { added: number; skipped: number } {
   };
 }
 
-/** Per-subset key, as `subset_of` in baseline_bm25.py. */
+/** The everyday-request set (C14): kept in the repo, not in ../shared, so tests read it too. */
+export const EVERYDAY = 'everyday';
+
+export function everydaySet(): BenchSet {
+  return { name: EVERYDAY, tools: realTools(), queries: everydayRequests() };
+}
+
+/** Per-subset key, as `subset_of` in baseline_bm25.py; the everyday set's subsets are its phrasings. */
 export function subsetOf(set: string, qid: string): string | undefined {
+  if (set === EVERYDAY) return qid.slice(qid.lastIndexOf(':') + 1);
   if (set === 'stabletoolbench' || set === 'seal-tools' || set === 'metatool') return qid.split('-')[0];
   if (set === 'bfcl') return qid.replace(/_\d+$/, '');
   return undefined;

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRanker } from '../src/search/rankers.js';
 import type { Ranker } from '../src/search/ranker.js';
-import { distractorSet, loadSet, QUERY_SETS, type BenchSet } from './datasets.js';
+import { distractorSet, EVERYDAY, everydaySet, loadSet, QUERY_SETS, type BenchSet } from './datasets.js';
 import { evaluate, rankerRankIds, type SetResult } from './evaluate.js';
 import { METRICS } from './metrics.js';
 import { miniSearchRanker } from './minisearch-peer.js';
@@ -28,7 +28,7 @@ const RANKERS: Record<string, () => Ranker> = {
   default: () => createRanker('default'),
 };
 
-const setNames = arg('sets')?.split(',') ?? [...QUERY_SETS, 'distractors'];
+const setNames = arg('sets')?.split(',') ?? [...QUERY_SETS, 'distractors', EVERYDAY];
 const rankerNames = arg('rankers')?.split(',') ?? Object.keys(RANKERS);
 
 function row(
@@ -42,6 +42,8 @@ function row(
 
 const lines: string[] = [];
 const summary = new Map<string, Map<string, number>>();
+/** The everyday set's R@1 / R@5 / MRR per phrasing and ranker (C14). */
+const everyday: string[] = [];
 const log = (line: string) => {
   lines.push(line);
   process.stdout.write(`${line}\n`);
@@ -57,7 +59,8 @@ for (const setName of setNames) {
       `distractors: ${d.added} smithery tools added, ${d.skipped} identical (name, description) left out\n`,
     );
     set = d;
-  } else set = loadSet(setName);
+  } else if (setName === EVERYDAY) set = everydaySet();
+  else set = loadSet(setName);
   for (const rankerName of rankerNames) {
     const factory = RANKERS[rankerName];
     if (!factory) throw new Error(`unknown ranker ${rankerName}`);
@@ -65,6 +68,9 @@ for (const setName of setNames) {
     log(row(set.name, 'all', rankerName, { tools: result.tools, queries: result.queries, ...result.all }));
     for (const [subset, r] of Object.entries(result.subsets))
       log(row(set.name, subset, rankerName, { tools: result.tools, ...r }));
+    if (set.name === EVERYDAY)
+      for (const [phrasing, r] of [['all', result.all] as const, ...Object.entries(result.subsets)])
+        everyday.push(`| ${phrasing} | ${rankerName} | ${f3(r['R@1'])} | ${f3(r['R@5'])} | ${f3(r['MRR@10'])} |`);
     let bySet = summary.get(set.name);
     if (!bySet) summary.set(set.name, (bySet = new Map()));
     bySet.set(rankerName, result.all['R@5']);
@@ -79,6 +85,18 @@ const summaryLines = [
   `|---|${rankerNames.map(() => '---').join('|')}|`,
   ...[...summary].map(([set, m]) => `| ${set} | ${rankerNames.map((r) => f3(m.get(r) ?? NaN)).join(' | ')} |`),
 ];
+if (everyday.length > 0)
+  summaryLines.push(
+    '',
+    '## Everyday requests by phrasing',
+    '',
+    'Hand-written requests over the live tool lists of real npm MCP servers (`test/fixtures/real-servers/`),',
+    "each intent written as a user's sentence, a model's keyword query and a terse command.",
+    '',
+    '| phrasing | ranker | R@1 | R@5 | MRR@10 |',
+    '|---|---|---|---|---|',
+    ...everyday,
+  );
 process.stdout.write(`\n${summaryLines.join('\n')}\n`);
 
 if (!process.argv.includes('--no-write')) {

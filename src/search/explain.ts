@@ -30,6 +30,15 @@ export interface HitExplanation {
   readonly terms?: readonly TermEvidence[];
   /** Server-level evidence: the server's tools (and its own description) matched these terms. */
   readonly server?: { readonly name: string; readonly score: number; readonly terms: readonly string[] };
+  /**
+   * C14: the literal name match: the tool's own name parts (server prefix dropped), those the
+   * query's words name, and what the rule added.
+   */
+  readonly nameMatch?: {
+    readonly parts: readonly string[];
+    readonly matched: readonly string[];
+    readonly score: number;
+  };
   /** Clause evidence: the clause of a multi-step task this tool answers best. */
   readonly clause?: { readonly text: string; readonly score: number };
   /** With an embedder: the tool's rank by embedding similarity and in the lexical ranking (1-based). */
@@ -42,6 +51,16 @@ export interface HitExplanation {
 
 function round(n: number): string {
   return n.toFixed(2);
+}
+
+/** Why a literal name match won or lost: how much of the tool's name the query spells out. */
+export function nameMatchLine(m: NonNullable<HitExplanation['nameMatch']>): string {
+  const name = m.parts.join(' ');
+  if (m.matched.length === 0) return `name match: none of the name's words (${name}) is in the query, no bonus`;
+  const share = `${m.matched.length} of ${m.parts.length}`;
+  return m.score > 0
+    ? `name match: +${round(m.score)}, the query names ${share} of the name's words (${m.matched.join(', ')} of ${name})`
+    : `name match: the query names ${share} of the name's words (${m.matched.join(', ')} of ${name}), too few for a bonus`;
 }
 
 /** The lines `--explain` prints under a hit (indented by the caller). */
@@ -61,6 +80,7 @@ export function formatExplanation(e: HitExplanation): string[] {
     lines.push(
       `server evidence: +${round(e.server.score)} from server "${e.server.name}" (${e.server.terms.join(', ')})`,
     );
+  if (e.nameMatch) lines.push(nameMatchLine(e.nameMatch));
   if (e.clause && e.clause.score > 0) lines.push(`clause evidence: +${round(e.clause.score)} for "${e.clause.text}"`);
   if (e.learned) {
     const n = e.learned.searches;

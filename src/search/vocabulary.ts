@@ -33,7 +33,7 @@ const SYNONYM_GROUPS: readonly string[][] = [
   ['download', 'save', 'export'],
   ['upload', 'import', 'attach'],
   ['repo', 'repository', 'repositories', 'repos'],
-  ['pr', 'pull', 'merge'],
+  ['pr', 'pull'],
   ['issue', 'ticket', 'bug'],
   ['image', 'picture', 'photo', 'img', 'pic', 'screenshot'],
   ['folder', 'directory', 'dir'],
@@ -86,6 +86,52 @@ export function stem(word: string): string {
   return out;
 }
 
+/**
+ * C14: words of requests that tool texts rarely use, one way: each stands for the tool words
+ * after it ("ticket" → issue), but a query that uses the tool word is not widened ("create issue"
+ * does not add "directory" through "mkdir"). The everyday agent intents (store / recall / forget
+ * facts, file and track bugs, notify, schedule, look up docs) and shell commands typed as requests.
+ */
+const REQUEST_WORDS: readonly (readonly [string, readonly string[]])[] = [
+  ['remember', ['memory', 'knowledge', 'store', 'observation']],
+  ['memorize', ['memory', 'knowledge', 'store']],
+  ['recall', ['memory', 'knowledge', 'search']],
+  ['forget', ['delete', 'memory', 'observation']],
+  ['ticket', ['issue']],
+  ['bug', ['issue']],
+  ['defect', ['issue']],
+  ['notify', ['post', 'message', 'send']],
+  ['announce', ['post', 'message']],
+  ['inform', ['post', 'message']],
+  ['schedule', ['calendar', 'event', 'create']],
+  ['reschedule', ['calendar', 'event', 'update']],
+  ['meeting', ['calendar', 'event']],
+  ['appointment', ['calendar', 'event']],
+  ['agenda', ['calendar', 'event', 'list']],
+  ['invitation', ['event', 'respond']],
+  ['invite', ['event', 'respond']],
+  ['rsvp', ['event', 'respond']],
+  ['cancel', ['delete']],
+  ['docs', ['documentation', 'library']],
+  ['documentation', ['docs', 'library']],
+  ['approve', ['review']],
+  ['show', ['list']],
+  ['drive', ['directions', 'route']],
+  ['far', ['distance']],
+  ['coordinates', ['geocode', 'latitude', 'longitude']],
+  ['plus', ['sum', 'add']],
+  ['clone', ['download']],
+  ['mkdir', ['create', 'directory']],
+  ['mv', ['move', 'rename']],
+  ['cp', ['copy']],
+  ['cat', ['read']],
+  ['grep', ['search']],
+  ['stat', ['info', 'metadata']],
+  ['ps', ['process', 'list']],
+  ['printenv', ['environment', 'variables']],
+  ['env', ['environment', 'variables']],
+];
+
 /** stem → stems of its synonyms (never itself). Built once. */
 export const SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {
   const map = new Map<string, Set<string>>();
@@ -96,6 +142,12 @@ export const SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {
       if (!set) map.set(s, (set = new Set()));
       for (const other of stems) if (other !== s) set.add(other);
     }
+  }
+  for (const [word, targets] of REQUEST_WORDS) {
+    const s = stem(word);
+    let set = map.get(s);
+    if (!set) map.set(s, (set = new Set()));
+    for (const t of targets) if (stem(t) !== s) set.add(stem(t));
   }
   return new Map([...map].map(([k, v]) => [k, [...v]]));
 })();

@@ -60,14 +60,15 @@ describe('C13: toolsearch search --usage-log', { timeout: 90_000 }, () => {
     writeFileSync(
       usage,
       [
-        { query: 'file a bug for the login page', tool: 'tracker/open_ticket' },
-        { query: 'file a bug about the login form', tool: 'mcp__tracker__open_ticket' },
+        // A complaint whose words name no tool ("file a bug …" now finds the tracker by itself, C14).
+        { query: 'the login page will not load a file', tool: 'tracker/open_ticket' },
+        { query: 'the login page will not load a file any more', tool: 'mcp__tracker__open_ticket' },
         { query: 'will it rain tomorrow', tool: 'weather/forecast' },
       ]
         .map((l) => JSON.stringify(l))
         .join('\n'),
     );
-    const args = ['search', '--catalog', catalog, '--query', 'file a bug for the login page', '--json'];
+    const args = ['search', '--catalog', catalog, '--query', 'the login page will not load a file', '--json'];
     const plain = JSON.parse((await cli(...args)).stdout);
     expect(plain.matches[0]).toBe('files/read_file');
     const learned = JSON.parse((await cli(...args, '--usage-log', usage)).stdout);

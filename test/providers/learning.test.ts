@@ -18,7 +18,8 @@ describe('C13: the library’s agent loops learn from use', () => {
     const log = new LearnedLog();
     const first = planner(log);
     const plan = await first.plan({ history: [], expansion: 'client' });
-    const query = { query: 'file a bug for the login page', max_results: 3 };
+    // A complaint whose words name no tool ("file a bug …" finds the tracker without learning, C14).
+    const query = { query: 'the login page file will not open', max_results: 3 };
     const before = first.search(plan, query);
     expect(before.matches[0]).toBe('read_file');
     expect(before.matches).toContain('open_ticket');

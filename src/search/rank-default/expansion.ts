@@ -3,6 +3,7 @@ import { words } from '../text.js';
 import { STOP_WORDS, SYNONYMS, stem } from '../vocabulary.js';
 import type { Neighbour, Thesaurus } from '../thesaurus.js';
 import { indexTerms } from './tokenizer.js';
+import { leadingVerbSense } from './verb-senses.js';
 import type { DefaultRankerOptions } from './options.js';
 
 /** How a query word is expanded in one catalog: its document frequency there, and the neighbours. */
@@ -16,6 +17,8 @@ export interface RareWordExpander {
    * undefined; absent, no word is split.
    */
   compoundParts?(word: string): readonly string[] | undefined;
+  /** C14: the weight of the synonyms of a word no tool contains; `synonymWeight` when absent. */
+  readonly absentSynonymWeight?: number;
   /** Compound weights; none when absent. */
   readonly compounds?: DefaultRankerOptions['compounds'];
   /**
@@ -63,19 +66,34 @@ export function weightedQueryTerms(
   const stems = indexTerms(raw);
   if (ownStems) for (const s of stems) ownStems.push(s);
   for (const s of stems) terms.set(s, 1);
+  applyVerbSense(raw, terms, sources);
   if (synonymWeight > 0) {
     for (const s of stems) {
-      for (const synonym of SYNONYMS.get(s) ?? []) {
-        if (!terms.has(synonym)) {
-          terms.set(synonym, synonymWeight);
-          sources?.set(synonym, `synonym of ${s}`);
-        }
-      }
+      const weight = synonymWeightOf(s, synonymWeight, expander);
+      for (const synonym of SYNONYMS.get(s) ?? []) raise(terms, synonym, weight, `synonym of ${s}`, sources);
     }
   }
   if (expander && expander.options.weight > 0) expandRareWords(stems, terms, expander, sources);
   if (expander?.compounds) addCompoundTerms(raw, terms, expander, expander.compounds, sources);
   return terms;
+}
+
+/**
+ * C14: a word no tool of the catalog contains cannot match by itself, so its synonyms stand in
+ * for it at `absentSynonymWeight` ("ticket" → issue where no tool says ticket); a word the
+ * catalog uses keeps its synonyms at the ordinary weight (its own matches are the evidence).
+ */
+export function synonymWeightOf(stem: string, synonymWeight: number, expander?: RareWordExpander): number {
+  const absent = expander?.absentSynonymWeight;
+  return absent !== undefined && absent > synonymWeight && expander!.df(stem) === 0 ? absent : synonymWeight;
+}
+
+/** C14: a leading verb that tools use as a noun ("file a ticket") counts as the verb it is. */
+function applyVerbSense(raw: readonly string[], terms: Map<string, number>, sources?: Map<string, string>): void {
+  const sense = leadingVerbSense(raw);
+  if (!sense) return;
+  terms.delete(sense.verb);
+  for (const s of sense.senses) raise(terms, s, 1, `verb sense of ${raw[0]}`, sources);
 }
 
 /** Set `term` to `weight` unless it already weighs as much (a term keeps its highest weight). */

@@ -16,8 +16,16 @@ export interface DefaultRankerOptions {
   };
   /** Weight of a synonym of a query term, relative to the term itself. */
   synonymWeight: number;
+  /** C14: weight of a synonym of a query word that no tool of the catalog contains (it stands in for the word). */
+  absentSynonymWeight: number;
   /** Weight of the server-level score added to each tool of that server. */
   serverWeight: number;
+  /**
+   * C14: weight of a literal name match. A tool gets `nameWeight × best score × share²`, where
+   * share is the part of its own name (server prefix dropped) the query's words cover times the
+   * part of the query's words its name holds; 0 turns the rule off.
+   */
+  nameWeight: number;
   /** Weight of the best per-clause score (multi-step tasks: each clause often names one tool). */
   clauseWeight: number;
   /**
@@ -43,8 +51,10 @@ export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
   b: 0.75,
   fields: { name: 3, server: 1, hint: 2, description: 1, params: 0.5, paramDescriptions: 0.3 },
   synonymWeight: 0.3,
+  absentSynonymWeight: 0.6,
   serverWeight: 0.3,
   clauseWeight: 0.4,
+  nameWeight: 1,
   expansion: { weight: 1.2, neighbours: 2, maxDf: 3, minStemLength: 3 },
   compounds: { split: 0.7, join: 0.5 },
   maxFieldChars: DEFAULT_LIMITS.indexedCharsPerField,

@@ -22,6 +22,7 @@ import { identifierParts, schemaParameters, sourceName, words } from '../text.js
 import { stem } from '../vocabulary.js';
 import { type Neighbour, shippedThesaurus, type Thesaurus } from '../thesaurus.js';
 import { splitClauses } from './clauses.js';
+import { NameMatcher } from './name-match.js';
 import { serverDocuments } from './server-documents.js';
 import { Tokenizer, indexTerms } from './tokenizer.js';
 import { type DefaultRankerOptions, FIELD_NAMES, type FieldName } from './options.js';
@@ -53,6 +54,8 @@ export interface ScoreTrace {
   /** Per tool: index of the clause that gave its best normalized clause score, or -1. */
   bestClause?: Int32Array;
   clauses?: string[];
+  /** Per tool: what the literal name match added (C14). */
+  nameBonus?: Float64Array;
 }
 
 export class DefaultIndex implements RankerIndex {
@@ -62,6 +65,7 @@ export class DefaultIndex implements RankerIndex {
   private readonly serverNames: string[];
   private readonly serverPostings: Postings | undefined;
   private readonly serverCount: number;
+  private readonly nameMatch: NameMatcher | undefined;
   private scratch: Float64Array | undefined;
   /** What the scratch buffer holds: the text and terms of the last search (cleared by any other scoring). */
   private lastScored: { text: string; terms: Map<string, number>; own: string[]; top: number[] } | undefined;
@@ -99,6 +103,7 @@ export class DefaultIndex implements RankerIndex {
       return id;
     });
     this.serverNames = [...servers.keys()];
+    if (options.nameWeight > 0) this.nameMatch = new NameMatcher(docs, this.serverOf, tokenizer.ids);
     this.serverCount = servers.size;
     if (options.serverWeight > 0 && servers.size > 1) {
       this.serverPostings = buildPostings(
@@ -128,6 +133,7 @@ export class DefaultIndex implements RankerIndex {
     const neighbours = new Map<string, readonly Neighbour[]>();
     const expander: RareWordExpander = {
       options: expands ? options : { ...options, weight: 0 },
+      absentSynonymWeight: this.options.absentSynonymWeight,
       compounds,
       compoundParts: (word) => {
         if (word.length < MIN_COMPOUND_LENGTH || word.length > MAX_COMPOUND_LENGTH) return undefined;
@@ -233,6 +239,8 @@ export class DefaultIndex implements RankerIndex {
     if (this.serverPostings) this.addServerEvidence(terms, scores, trace);
     if (trace) trace.withServer = scores.slice();
     if (this.options.clauseWeight > 0) this.addClauseEvidence(text, scores, trace);
+    if (trace) trace.nameBonus = new Float64Array(scores.length);
+    this.nameMatch?.add(terms, scores, this.touched, this.options.nameWeight, trace?.nameBonus);
     return scores;
   }
 
@@ -353,10 +361,14 @@ export class DefaultIndex implements RankerIndex {
               ),
             },
           }),
-        ...(final[i]! > withServer &&
+        ...(this.nameMatch && { nameMatch: this.nameMatch.describe(i, terms, trace.nameBonus![i]!) }),
+        ...(final[i]! - trace.nameBonus![i]! > withServer &&
           trace.bestClause &&
           trace.bestClause[i]! >= 0 && {
-            clause: { text: trace.clauses![trace.bestClause[i]!]!, score: final[i]! - withServer },
+            clause: {
+              text: trace.clauses![trace.bestClause[i]!]!,
+              score: final[i]! - trace.nameBonus![i]! - withServer,
+            },
           }),
       };
       return explanation;

@@ -1,0 +1,28 @@
+/**
+ * The everyday-request set (C14) on the default ranker: R@1 / R@5 / MRR per phrasing, and with
+ * `--misses` each request whose gold is not first, with the top 5. An inspection loop for the
+ * ranker's precision rules, not a report (`npm run bench:retrieval` writes those).
+ *   npx tsx bench/everyday-misses.ts [--misses] [--ranker bm25]
+ */
+import { createRanker } from '../src/search/rankers.js';
+import { everydaySet } from './datasets.js';
+import { evaluate, rankerRankIds } from './evaluate.js';
+
+const ranker = (
+  process.argv.includes('--ranker') ? process.argv[process.argv.indexOf('--ranker') + 1] : 'default'
+) as Parameters<typeof createRanker>[0];
+const set = everydaySet();
+const rank = rankerRankIds(createRanker(ranker), set.tools);
+const result = evaluate(set, rank);
+const f = (x: number) => x.toFixed(3);
+for (const [name, r] of [['all', result.all] as const, ...Object.entries(result.subsets)])
+  console.log(`${name.padEnd(9)} R@1 ${f(r['R@1'])}  R@5 ${f(r['R@5'])}  MRR ${f(r['MRR@10'])}`);
+if (process.argv.includes('--misses')) {
+  for (const q of set.queries) {
+    const top = rank(q.query);
+    const firstGold = top.findIndex((id) => q.gold.some((g) => g.includes(id)));
+    if (firstGold === 0) continue;
+    console.log(`\n${firstGold < 0 ? 'MISS' : `@${firstGold + 1}`}  ${q.qid}: ${q.query}   gold ${q.gold[0]![0]}`);
+    for (const id of top.slice(0, 5)) console.log(`    ${id}`);
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * C14 — a request's leading verb that tool texts use as a noun. "File a ticket", "file an issue":
+ * an imperative's first word followed by an article is a verb, and "file" as a verb means submit
+ * (create) — not the file tools. Only words whose verb and noun senses name different tools are
+ * listed; the rule needs the article, so "file contents" and "file info" keep the noun.
+ */
+import { stem } from '../vocabulary.js';
+
+/** Leading verb → the stems it stands for. */
+const VERB_SENSES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['file', ['create', 'submit']],
+  ['log', ['create', 'record']],
+  ['raise', ['create']],
+  ['lodge', ['create', 'submit']],
+]);
+
+const ARTICLES = new Set(['a', 'an', 'the', 'new']);
+
+/**
+ * When the request opens with such a verb and an article, the verb's stem and the stems it
+ * stands for; else undefined. `raw` is the request's lowercase words.
+ */
+export function leadingVerbSense(raw: readonly string[]): { verb: string; senses: string[] } | undefined {
+  const senses = raw.length >= 3 ? VERB_SENSES.get(raw[0]!) : undefined;
+  if (!senses || !ARTICLES.has(raw[1]!)) return undefined;
+  return { verb: stem(raw[0]!), senses: senses.map(stem) };
+}
