@@ -1,5 +1,3 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,8 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // G7: what the hub learns about servers (eras, transports) and sign-in tokens stay out of the
-    // user's own state directory during tests.
-    env: { TOOLSEARCH_STATE_DIR: join(tmpdir(), `toolsearch-test-state-${process.pid}`) },
+    // G7: the run gets a home of its own (HOME, XDG dirs and TOOLSEARCH_STATE_DIR under a temp dir),
+    // and fails if the user's own toolsearch state changed while it ran.
+    globalSetup: ['test/setup/isolated-home.ts'],
   },
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/core/catalog.js';
 import { inspectPool } from '../../src/inspect/report.js';
 import { o200kTokens } from '../../src/inspect/tokenizer.js';
+import { cliEnv } from '../fixtures/state.js';
 
 /**
  * A catalog in the shared JSONL format, made here so the test runs in any clone (the benchmark
@@ -66,7 +67,7 @@ describe('H2 token accounting', () => {
     const out = execFileSync(
       process.execPath,
       ['--import', 'tsx', 'src/cli/main.ts', 'inspect', '--catalog', SAMPLE, '--json'],
-      { encoding: 'utf8' },
+      { encoding: 'utf8', env: cliEnv() },
     );
     const report = JSON.parse(out);
     expect(report).toMatchObject({ tools: 240 });
@@ -88,7 +89,7 @@ describe('H2 exact Claude counts', () => {
           execFile(
             process.execPath,
             ['--import', 'tsx', 'src/cli/main.ts', 'inspect', '--catalog', SAMPLE, '--json'],
-            { env: { ...process.env, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url } },
+            { env: cliEnv({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url }) },
             (error, stdout) => (error ? reject(error) : resolve(stdout)),
           ),
         );

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serveHttp } from '../fixtures/serve-http.js';
+import { cliEnv } from '../fixtures/state.js';
 
 interface Exit {
   code: number | null;
@@ -20,7 +21,7 @@ function cli(args: string[]): Promise<Exit> {
     execFile(
       process.execPath,
       ['--import', 'tsx', 'src/cli/main.ts', ...args],
-      { timeout: 60_000 },
+      { timeout: 60_000, env: cliEnv() },
       (error, stdout, stderr) => {
         resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
       },

@@ -9,6 +9,7 @@ import { EmbeddingSearcher, HttpEmbedder, type EmbeddingsConfig } from '../../sr
 import { startEmbeddingServer, FIXTURE_DIMENSIONS, type EmbeddingFixture } from '../fixtures/embedding-server.js';
 import { mcp, poolOf } from '../search/helpers.js';
 import { parseHubConfig } from '../../src/mcp/config.js';
+import { cliEnv } from '../fixtures/state.js';
 
 const run = promisify(execFile);
 
@@ -220,11 +221,11 @@ describe('C10: embedding servers (OpenAI-compatible /v1/embeddings)', () => {
       PARAPHRASE,
       '--explain',
     ];
-    const { stdout } = await run(process.execPath, args, { env: { ...process.env, XDG_CACHE_HOME: dir } });
+    const { stdout } = await run(process.execPath, args, { env: cliEnv({ XDG_CACHE_HOME: dir }) });
     expect(stdout).toMatch(/1\. kg\/create_entities\n\s+keyword ranking[^\n]*\n[\s\S]*?embedding rank 1/);
     const requestsAfterFirstRun = f.requests.length;
     // Second run: the tool vectors come from the disk cache; only the query is embedded.
-    await run(process.execPath, args, { env: { ...process.env, XDG_CACHE_HOME: dir } });
+    await run(process.execPath, args, { env: cliEnv({ XDG_CACHE_HOME: dir }) });
     expect(f.requests.length).toBe(requestsAfterFirstRun + 1);
   });
 });

@@ -24,6 +24,7 @@ import { InMemorySessionStore } from '../../src/gateway/sessions/store.js';
 import { httpClient } from '../fixtures/clients.js';
 import { hostileServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
+import { cliEnv } from '../fixtures/state.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const INIT = {
@@ -248,7 +249,7 @@ describe('G5: limits and token from the `serve` command line', () => {
       ],
       {
         cwd: repoRoot,
-        env: { ...process.env, TOOLSEARCH_TOKEN: '', ...env },
+        env: cliEnv({ TOOLSEARCH_TOKEN: '', ...env }),
       },
     );
     const out = { stdout: '', stderr: '' };

@@ -16,6 +16,7 @@ import { httpClient, type TestClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
 import { isAlive } from '../fixtures/spawned.js';
+import { cliEnv } from '../fixtures/state.js';
 
 const TOKEN = 'reload-test-token';
 
@@ -164,7 +165,7 @@ describe('G7 SIGHUP reloads a running toolsearch serve', () => {
         '--audit-log',
         audit,
       ],
-      { env: { ...process.env, TOOLSEARCH_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'pipe'] },
+      { env: cliEnv({ TOOLSEARCH_TOKEN: TOKEN }), stdio: ['ignore', 'pipe', 'pipe'] },
     );
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     let stdout = '';
@@ -214,8 +215,11 @@ describe('G7 SIGHUP reloads a running toolsearch serve', () => {
 
 function run(args: string[]): Promise<string> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', ...args], { timeout: 60_000 }, (_error, stdout, stderr) =>
-      resolve(stdout + stderr),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', ...args],
+      { timeout: 60_000, env: cliEnv() },
+      (_error, stdout, stderr) => resolve(stdout + stderr),
     );
   });
 }

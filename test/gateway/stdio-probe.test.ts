@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_SERVER } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
+import { cliEnv } from '../fixtures/state.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const ENVELOPE = {
@@ -31,6 +32,7 @@ function gateway() {
     ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'serve', '--config', config],
     {
       cwd: repoRoot,
+      env: cliEnv(),
       stdio: ['pipe', 'pipe', 'ignore'],
     },
   );

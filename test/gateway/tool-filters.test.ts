@@ -10,6 +10,7 @@ import { parseHubConfig } from '../../src/mcp/config.js';
 import { UpstreamError } from '../../src/mcp/errors.js';
 import { globToRegExp, ToolRules } from '../../src/mcp/tool-rules.js';
 import { httpClient, type TestClient } from '../fixtures/clients.js';
+import { cliEnv } from '../fixtures/state.js';
 
 const TOOLS = {
   allow: ['get-*', 'echo'],
@@ -138,6 +139,7 @@ describe('G7 tool filters and overrides behind the gateway', () => {
       ['--import', 'tsx', 'src/cli/main.ts', 'inspect', '--config', configFile],
       {
         encoding: 'utf8',
+        env: cliEnv(),
         stdio: ['ignore', 'pipe', 'pipe'],
         timeout: 60_000,
       },
@@ -150,6 +152,7 @@ describe('G7 tool filters and overrides behind the gateway', () => {
         ['--import', 'tsx', 'src/cli/main.ts', 'inspect', '--config', configFile, '--json'],
         {
           encoding: 'utf8',
+          env: cliEnv(),
           stdio: ['ignore', 'pipe', 'pipe'],
           timeout: 60_000,
         },

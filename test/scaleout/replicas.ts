@@ -16,6 +16,7 @@ import { createStderrLogger } from '../../src/util/log.js';
 import { connectClient, type TestClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
+import { cliEnv } from '../fixtures/state.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
@@ -93,6 +94,7 @@ export async function spawnReplica(
       ...extra,
     ],
     {
+      env: cliEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

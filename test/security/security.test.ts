@@ -16,6 +16,7 @@ import { parseHubConfig } from '../../src/mcp/config.js';
 import { httpClient, type TestClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
+import { cliEnv } from '../fixtures/state.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const TOKEN = 'tok-3f9a1c-SECRET-bearer';
@@ -185,7 +186,7 @@ describe('G3 security: no secret in the logs of `toolsearch serve --log-level de
       ],
       {
         cwd: repoRoot,
-        env: { ...process.env, TOOLSEARCH_TOKEN: TOKEN, GATEWAY_ONLY_SECRET },
+        env: cliEnv({ TOOLSEARCH_TOKEN: TOKEN, GATEWAY_ONLY_SECRET }),
       },
     );
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
