@@ -6,7 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // G7: the run gets a home of its own (HOME, XDG dirs and TOOLSEARCH_STATE_DIR under a temp dir),
-    // and fails if the user's own toolsearch state changed while it ran.
-    globalSetup: ['test/setup/isolated-home.ts'],
+    // and fails if the user's own toolsearch state changed while it ran. Then the CLI the tests
+    // spawn is compiled once for the run (children start on plain JavaScript, not through tsx).
+    globalSetup: ['test/setup/isolated-home.ts', 'test/setup/compiled-cli.ts'],
   },
 });

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { resolvePackageBin } from '../../src/mcp/defaults.js';
 import { cliEnv } from '../fixtures/state.js';
+import { cliArgs } from '../fixtures/cli.js';
 
 const run = promisify(execFile);
 
@@ -24,17 +25,7 @@ describe('H1 search --config (live servers)', () => {
     );
     const { stdout } = await run(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli/main.ts',
-        'search',
-        '--config',
-        config,
-        '--query',
-        'create entities in the knowledge graph',
-        '--json',
-      ],
+      cliArgs('search', '--config', config, '--query', 'create entities in the knowledge graph', '--json'),
       { env: cliEnv() },
     );
     const line = JSON.parse(stdout.trim());
@@ -42,17 +33,7 @@ describe('H1 search --config (live servers)', () => {
     expect(line.totalDeferred).toBeGreaterThan(5);
     const select = await run(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli/main.ts',
-        'search',
-        '--config',
-        config,
-        '--query',
-        'select:mcp__memory__read_graph,mcp__memory__nope',
-        '--json',
-      ],
+      cliArgs('search', '--config', config, '--query', 'select:mcp__memory__read_graph,mcp__memory__nope', '--json'),
       { env: cliEnv() },
     );
     expect(JSON.parse(select.stdout.trim())).toMatchObject({

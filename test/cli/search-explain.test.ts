@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { cliEnv } from '../fixtures/state.js';
+import { cliArgs } from '../fixtures/cli.js';
 
 const run = promisify(execFile);
 
@@ -39,17 +40,7 @@ describe('C11/C12: toolsearch search --explain', () => {
     writeFileSync(file, CATALOG.map((t) => JSON.stringify(t)).join('\n'));
     const { stdout } = await run(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli/main.ts',
-        'search',
-        '--catalog',
-        file,
-        '--query',
-        'will it rain in Oslo',
-        '--explain',
-      ],
+      cliArgs('search', '--catalog', file, '--query', 'will it rain in Oslo', '--explain'),
       { env: cliEnv() },
     );
     expect(stdout).toMatch(/1\. weather\/get_forecast/);
@@ -57,18 +48,7 @@ describe('C11/C12: toolsearch search --explain', () => {
     expect(stdout).toMatch(/mcp__weather — 1 tool: get_forecast/);
     const json = await run(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli/main.ts',
-        'search',
-        '--catalog',
-        file,
-        '--query',
-        'make a folder',
-        '--explain',
-        '--json',
-      ],
+      cliArgs('search', '--catalog', file, '--query', 'make a folder', '--explain', '--json'),
       { env: cliEnv() },
     );
     const line = JSON.parse(json.stdout.trim());

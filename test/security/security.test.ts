@@ -17,6 +17,7 @@ import { httpClient, type TestClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
 import { cliEnv } from '../fixtures/state.js';
+import { cliArgs } from '../fixtures/cli.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const TOKEN = 'tok-3f9a1c-SECRET-bearer';
@@ -170,20 +171,7 @@ describe('G3 security: no secret in the logs of `toolsearch serve --log-level de
     );
     child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(repoRoot, 'src/cli/main.ts'),
-        'serve',
-        '--http',
-        '127.0.0.1:0',
-        '--config',
-        config,
-        '--log-level',
-        'debug',
-        '--settle-ms',
-        '5000',
-      ],
+      cliArgs('serve', '--http', '127.0.0.1:0', '--config', config, '--log-level', 'debug', '--settle-ms', '5000'),
       {
         cwd: repoRoot,
         env: cliEnv({ TOOLSEARCH_TOKEN: TOKEN, GATEWAY_ONLY_SECRET }),
