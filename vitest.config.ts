@@ -4,8 +4,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Tests start real servers, gateways and CLI runs, and files run side by side: on a busy
+    // 2-core machine one CLI run that connects to a few servers can take most of 30 s.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     // Most of a test file's time goes to waiting on the processes it starts (servers, gateways,
     // the CLI), not to the worker itself: one worker more than cores keeps the CPU busy. (The
     // default, cores - 1, runs one file at a time on a 2-core machine.) `--maxWorkers` overrides.
