@@ -11,10 +11,11 @@ import { describe, expect, it } from 'vitest';
 import { summarizeGateway } from '../../src/gateway/status/summary.js';
 import { serveHttp } from '../fixtures/serve-http.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
+import { cliEnv } from '../fixtures/state.js';
+import { cliArgs } from '../fixtures/cli.js';
 
 const run = promisify(execFile);
-const cli = (...args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { timeout: 60_000 });
+const cli = (...args: string[]) => run(process.execPath, cliArgs(...args), { timeout: 60_000, env: cliEnv() });
 
 describe('first commands', () => {
   it('H1: `search` with no --catalog/--config searches the bundled reference servers', async () => {

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/core/catalog.js';
 import { inspectPool } from '../../src/inspect/report.js';
 import { o200kTokens } from '../../src/inspect/tokenizer.js';
+import { cliEnv } from '../fixtures/state.js';
+import { cliArgs } from '../fixtures/cli.js';
 
 /**
  * A catalog in the shared JSONL format, made here so the test runs in any clone (the benchmark
@@ -63,11 +65,10 @@ describe('H2 token accounting', () => {
     expect(report.estimate).toBe(true);
   });
   it('H1: `toolsearch inspect --json` on a 240-tool catalog file reports the savings figure', () => {
-    const out = execFileSync(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', 'inspect', '--catalog', SAMPLE, '--json'],
-      { encoding: 'utf8' },
-    );
+    const out = execFileSync(process.execPath, cliArgs('inspect', '--catalog', SAMPLE, '--json'), {
+      encoding: 'utf8',
+      env: cliEnv(),
+    });
     const report = JSON.parse(out);
     expect(report).toMatchObject({ tools: 240 });
     expect(report.eagerTokens).toBeGreaterThan(20_000);
@@ -87,8 +88,8 @@ describe('H2 exact Claude counts', () => {
         import('node:child_process').then(({ execFile }) =>
           execFile(
             process.execPath,
-            ['--import', 'tsx', 'src/cli/main.ts', 'inspect', '--catalog', SAMPLE, '--json'],
-            { env: { ...process.env, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url } },
+            cliArgs('inspect', '--catalog', SAMPLE, '--json'),
+            { env: cliEnv({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url }) },
             (error, stdout) => (error ? reject(error) : resolve(stdout)),
           ),
         );

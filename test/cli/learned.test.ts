@@ -6,9 +6,11 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { LearnedFileStore } from '../../src/learning/file-store.js';
 import { LearnedLog } from '../../src/search/learning/log.js';
+import { cliEnv } from '../fixtures/state.js';
+import { cliArgs } from '../fixtures/cli.js';
 
 const run = promisify(execFile);
-const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args]);
+const cli = (...args: string[]) => run(process.execPath, cliArgs(...args), { env: cliEnv() });
 
 const CATALOG = [
   { id: 'tracker/open_ticket', server: 'tracker', name: 'open_ticket', description: 'Open a ticket in the tracker.' },

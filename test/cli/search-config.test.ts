@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { resolvePackageBin } from '../../src/mcp/defaults.js';
+import { cliEnv } from '../fixtures/state.js';
+import { cliArgs } from '../fixtures/cli.js';
 
 const run = promisify(execFile);
 
@@ -21,31 +23,19 @@ describe('H1 search --config (live servers)', () => {
         },
       }),
     );
-    const { stdout } = await run(process.execPath, [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'search',
-      '--config',
-      config,
-      '--query',
-      'create entities in the knowledge graph',
-      '--json',
-    ]);
+    const { stdout } = await run(
+      process.execPath,
+      cliArgs('search', '--config', config, '--query', 'create entities in the knowledge graph', '--json'),
+      { env: cliEnv() },
+    );
     const line = JSON.parse(stdout.trim());
     expect(line.matches[0]).toBe('mcp__memory__create_entities');
     expect(line.totalDeferred).toBeGreaterThan(5);
-    const select = await run(process.execPath, [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'search',
-      '--config',
-      config,
-      '--query',
-      'select:mcp__memory__read_graph,mcp__memory__nope',
-      '--json',
-    ]);
+    const select = await run(
+      process.execPath,
+      cliArgs('search', '--config', config, '--query', 'select:mcp__memory__read_graph,mcp__memory__nope', '--json'),
+      { env: cliEnv() },
+    );
     expect(JSON.parse(select.stdout.trim())).toMatchObject({
       matches: ['mcp__memory__read_graph'],
       notFound: ['mcp__memory__nope'],

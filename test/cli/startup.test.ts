@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serveHttp } from '../fixtures/serve-http.js';
+import { cliEnv } from '../fixtures/state.js';
+import { cliArgs } from '../fixtures/cli.js';
 
 interface Exit {
   code: number | null;
@@ -17,14 +19,9 @@ interface Exit {
 
 function cli(args: string[]): Promise<Exit> {
   return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', ...args],
-      { timeout: 60_000 },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
-      },
-    );
+    execFile(process.execPath, cliArgs(...args), { timeout: 60_000, env: cliEnv() }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
+    });
   });
 }
 

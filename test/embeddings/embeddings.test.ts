@@ -9,6 +9,8 @@ import { EmbeddingSearcher, HttpEmbedder, type EmbeddingsConfig } from '../../sr
 import { startEmbeddingServer, FIXTURE_DIMENSIONS, type EmbeddingFixture } from '../fixtures/embedding-server.js';
 import { mcp, poolOf } from '../search/helpers.js';
 import { parseHubConfig } from '../../src/mcp/config.js';
+import { cliEnv } from '../fixtures/state.js';
+import { cliArgs } from '../fixtures/cli.js';
 
 const run = promisify(execFile);
 
@@ -205,10 +207,7 @@ describe('C10: embedding servers (OpenAI-compatible /v1/embeddings)', () => {
         }),
       ).join('\n'),
     );
-    const args = [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
+    const args = cliArgs(
       'search',
       '--catalog',
       file,
@@ -219,12 +218,12 @@ describe('C10: embedding servers (OpenAI-compatible /v1/embeddings)', () => {
       '--query',
       PARAPHRASE,
       '--explain',
-    ];
-    const { stdout } = await run(process.execPath, args, { env: { ...process.env, XDG_CACHE_HOME: dir } });
+    );
+    const { stdout } = await run(process.execPath, args, { env: cliEnv({ XDG_CACHE_HOME: dir }) });
     expect(stdout).toMatch(/1\. kg\/create_entities\n\s+keyword ranking[^\n]*\n[\s\S]*?embedding rank 1/);
     const requestsAfterFirstRun = f.requests.length;
     // Second run: the tool vectors come from the disk cache; only the query is embedded.
-    await run(process.execPath, args, { env: { ...process.env, XDG_CACHE_HOME: dir } });
+    await run(process.execPath, args, { env: cliEnv({ XDG_CACHE_HOME: dir }) });
     expect(f.requests.length).toBe(requestsAfterFirstRun + 1);
   });
 });

@@ -24,6 +24,8 @@ import { InMemorySessionStore } from '../../src/gateway/sessions/store.js';
 import { httpClient } from '../fixtures/clients.js';
 import { hostileServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
+import { cliEnv } from '../fixtures/state.js';
+import { cliArgs } from '../fixtures/cli.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const INIT = {
@@ -233,24 +235,10 @@ describe('G5: limits and token from the `serve` command line', () => {
   });
 
   function serve(args: string[], env: Record<string, string> = {}) {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(repoRoot, 'src/cli/main.ts'),
-        'serve',
-        '--config',
-        config,
-        '--settle-ms',
-        '3000',
-        ...args,
-      ],
-      {
-        cwd: repoRoot,
-        env: { ...process.env, TOOLSEARCH_TOKEN: '', ...env },
-      },
-    );
+    const child = spawn(process.execPath, cliArgs('serve', '--config', config, '--settle-ms', '3000', ...args), {
+      cwd: repoRoot,
+      env: cliEnv({ TOOLSEARCH_TOKEN: '', ...env }),
+    });
     const out = { stdout: '', stderr: '' };
     child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));

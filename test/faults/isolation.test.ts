@@ -1,9 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,8 +10,8 @@ import { PEER_SERVER } from '../fixtures/servers/index.js';
 import { httpGateway, type HttpGatewayFixture } from '../fixtures/http-gateway.js';
 import { waitFor } from '../fixtures/wait.js';
 import { capableClient, type CapableClient } from '../gateway/fidelity-clients.js';
+import { stdioGateway } from '../fixtures/stdio-gateway.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const text = (result: unknown) =>
   (result as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 const peer = { command: process.execPath, args: [PEER_SERVER] };
@@ -147,15 +145,7 @@ describe('G5 roots over stdio: one user, whose roots replace --root', () => {
     // `iso`: per-session connections change nothing for one user (one session, the shared connection).
     const iso = { ...peer, isolation: 'session' };
     writeFileSync(config, JSON.stringify({ mcpServers: { peer, iso }, toolSearch: { mode: 'never' } }));
-    client = await capableClient(
-      'S',
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'serve', '--config', config],
-        cwd: repoRoot,
-        stderr: 'pipe',
-      }),
-    );
+    client = await capableClient('S', stdioGateway(['serve', '--config', config]));
     await waitFor(
       async () => (await client.client.listTools()).tools.some((t) => t.name === 'mcp__peer__roots'),
       'peer connected',

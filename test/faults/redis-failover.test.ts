@@ -18,6 +18,7 @@ import { connectClient, type TestClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
 import { redisUnavailable, startRedis, type TestRedis } from './redis.js';
+import { cliEnv } from '../fixtures/state.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const skipReason = redisUnavailable();
@@ -94,7 +95,9 @@ describe.skipIf(skipReason !== undefined)('D4 scale-out: RedisSessionStore', () 
         configPath,
         JSON.stringify({ mcpServers: { fx: fixtureServer('fx'), other: fixtureServer('other') } }),
       );
-      a = spawn(process.execPath, ['--import', 'tsx', join(here, 'fixtures/gateway-node.ts'), configPath, redis.url]);
+      a = spawn(process.execPath, ['--import', 'tsx', join(here, 'fixtures/gateway-node.ts'), configPath, redis.url], {
+        env: cliEnv(),
+      });
       let out = '';
       a.stdout.on('data', (d: Buffer) => (out += d.toString()));
       const bRedis = new Redis(redis.url);

@@ -8,7 +8,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,8 +18,8 @@ import { type HttpGatewayFixture, httpGateway } from '../fixtures/http-gateway.j
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
 import { type EraClient, type EraMode, eraClient } from './eras-clients.js';
+import { stdioGatewayParams } from '../fixtures/stdio-gateway.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const servers = () => ({ mcpServers: { everything: referenceServerConfig('everything'), fx: fixtureServer('fx') } });
 const MODES: EraMode[] = ['legacy', 'auto', 'pin'];
 
@@ -117,12 +116,7 @@ describe('G8 over stdio: every client era, one gateway process per client', () =
 
   for (const mode of MODES) {
     it(`G8: a v2 client in ${mode} mode over stdio makes the same tour`, async () => {
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'serve', '--config', config],
-        cwd: repoRoot,
-        stderr: 'pipe',
-      });
+      const transport = new StdioClientTransport(stdioGatewayParams(['serve', '--config', config]));
       const c = await eraClient(mode, transport);
       try {
         await tour(c, mode);

@@ -1,7 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -12,8 +11,7 @@ import { parseHubConfig } from '../../src/mcp/config.js';
 import { referenceServerConfig } from '../../src/mcp/defaults.js';
 import { waitFor } from '../fixtures/wait.js';
 import { alphaAndBetaListed, capableClient, type CapableClient } from './fidelity-clients.js';
-
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+import { stdioGateway } from '../fixtures/stdio-gateway.js';
 
 /** Two copies of the real server-everything: every G4 feature, and every clash rule exercised. */
 const everythingTwice = () => ({
@@ -272,12 +270,7 @@ fidelitySuite(
     const dir = mkdtempSync(join(tmpdir(), 'toolsearch-fidelity-'));
     const config = join(dir, 'mcp.json');
     writeFileSync(config, JSON.stringify(everythingTwice()));
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'serve', '--config', config],
-      cwd: repoRoot,
-      stderr: 'pipe',
-    });
+    const transport = stdioGateway(['serve', '--config', config]);
     stdioClient = await capableClient('S', transport);
     return { a: stdioClient };
   },

@@ -6,24 +6,16 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { connectClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
-
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+import { stdioGateway } from '../fixtures/stdio-gateway.js';
 
 async function serveStdio(config: Record<string, unknown>) {
   const dir = mkdtempSync(join(tmpdir(), 'ts-first-search-'));
   const file = join(dir, 'mcp.json');
   writeFileSync(file, JSON.stringify(config));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'serve', '--config', file, '--log-level', 'silent'],
-    cwd: repoRoot,
-    stderr: 'pipe',
-  });
+  const transport = stdioGateway(['serve', '--config', file, '--log-level', 'silent']);
   return connectClient(transport);
 }
 

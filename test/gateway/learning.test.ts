@@ -5,18 +5,16 @@
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { resolvePackageBin } from '../../src/mcp/defaults.js';
 import { serveHttp } from '../fixtures/serve-http.js';
 import { connectClient, httpClient, type TestClient } from '../fixtures/clients.js';
 import { statelessClient, statelessRequestId, usageKey } from '../../src/gateway/tools/stateless.js';
 import { eraClient } from './eras-clients.js';
+import { stdioGateway } from '../fixtures/stdio-gateway.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const QUERY = 'look up alice in the knowledge graph';
 const TARGET = 'mcp__memory__search_nodes';
 
@@ -56,24 +54,10 @@ async function teach(client: TestClient): Promise<void> {
   expect(called.isError).not.toBe(true);
 }
 
+/** Both processes of one test share a state directory beside the config, as one user's would. */
 function serveStdio(config: string): Promise<TestClient> {
-  return connectClient(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        '--import',
-        'tsx',
-        join(repoRoot, 'src/cli/main.ts'),
-        'serve',
-        '--config',
-        config,
-        '--log-level',
-        'silent',
-      ],
-      cwd: repoRoot,
-      stderr: 'pipe',
-    }),
-  );
+  const stateDir = join(dirname(config), 'state');
+  return connectClient(stdioGateway(['serve', '--config', config, '--log-level', 'silent'], { stateDir }));
 }
 
 describe('C13 the gateway learns from use', () => {

@@ -9,8 +9,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceServerConfig } from '../../src/mcp/defaults.js';
@@ -19,8 +17,8 @@ import { type Served, serveHttp } from '../fixtures/serve-http.js';
 import { connectClient, httpClient, type TestClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
+import { stdioGateway } from '../fixtures/stdio-gateway.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const TOKEN = 'main-token';
 const ENG_TOKEN = 'eng-token';
 /** A deferred tool, as a model reaches it: `select:` it (a 2025 session loads it), then call it. */
@@ -128,12 +126,7 @@ describe('G7/G9: `serve --profile` on stdio follows its profile and keeps it', (
     const dir = mkdtempSync(join(tmpdir(), 'ts-profiles-stdio-'));
     const config = join(dir, 'mcp.json');
     writeConfig(config, { support: { servers: ['alpha'] } });
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'serve', '--config', config, '--profile', 'support'],
-      cwd: repoRoot,
-      stderr: 'pipe',
-    });
+    const transport = stdioGateway(['serve', '--config', config, '--profile', 'support']);
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();

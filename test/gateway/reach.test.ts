@@ -19,6 +19,7 @@ import { connectClient, type TestClient } from '../fixtures/clients.js';
 import { type OAuthExample, startOAuthExample } from '../fixtures/oauth-example.js';
 import { ERA_SERVER, SSE_SERVER } from '../fixtures/servers/index.js';
 import { type Spawned, spawnListening } from '../fixtures/spawned.js';
+import { cliArgs } from '../fixtures/cli.js';
 
 const run = promisify(execFile);
 const FOLLOW = fileURLToPath(new URL('../fixtures/follow-redirects.mjs', import.meta.url));
@@ -66,8 +67,7 @@ describe('G7: every kind of server behind one gateway', () => {
     await Promise.all([oauth?.stop(), sse?.stop(), modern?.stop(), dual?.stop()]);
   });
 
-  const cli = (args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { env, timeout: 90_000 });
+  const cli = (args: string[]) => run(process.execPath, cliArgs(...args), { env, timeout: 90_000 });
 
   it('G7: after `auth login`, inspect, search and a client session reach the tools of every server', async () => {
     await cli(['auth', 'login', 'secure', '--config', configFile]);

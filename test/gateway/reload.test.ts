@@ -16,6 +16,8 @@ import { httpClient, type TestClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
 import { isAlive } from '../fixtures/spawned.js';
+import { cliEnv } from '../fixtures/state.js';
+import { cliArgs } from '../fixtures/cli.js';
 
 const TOKEN = 'reload-test-token';
 
@@ -126,7 +128,7 @@ describe('G7 live reload of an edited config file, one client session connected 
     expect(status.servers.map((s) => s.server)).toEqual(['alpha', 'gamma']);
     expect(pid('alpha')).toBe(alphaPid);
     expect((await client.call('mcp__alpha__ping')).isError).toBeFalsy();
-    const cli = await run(['src/cli/main.ts', 'status', '--http', base, '--token', TOKEN]);
+    const cli = await run(cliArgs('status', '--http', base, '--token', TOKEN));
     expect(cli).toContain('RELOAD REFUSED');
     expect(cli).toContain('TOOLSEARCH_RELOAD_UNSET');
     // Fixed: the next save applies and clears the refusal.
@@ -149,10 +151,7 @@ describe('G7 SIGHUP reloads a running toolsearch serve', () => {
     save(config, servers({ alpha: fixtureServer('alpha') }));
     child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli/main.ts',
+      cliArgs(
         'serve',
         '--http',
         '127.0.0.1:0',
@@ -163,8 +162,8 @@ describe('G7 SIGHUP reloads a running toolsearch serve', () => {
         '0',
         '--audit-log',
         audit,
-      ],
-      { env: { ...process.env, TOOLSEARCH_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'pipe'] },
+      ),
+      { env: cliEnv({ TOOLSEARCH_TOKEN: TOKEN }), stdio: ['ignore', 'pipe', 'pipe'] },
     );
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     let stdout = '';
@@ -214,7 +213,7 @@ describe('G7 SIGHUP reloads a running toolsearch serve', () => {
 
 function run(args: string[]): Promise<string> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', ...args], { timeout: 60_000 }, (_error, stdout, stderr) =>
+    execFile(process.execPath, args, { timeout: 60_000, env: cliEnv() }, (_error, stdout, stderr) =>
       resolve(stdout + stderr),
     );
   });

@@ -14,6 +14,7 @@ import { httpClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { startStatusGateway, STATUS_TOKEN } from '../fixtures/status-gateway.js';
 import { waitFor } from '../fixtures/wait.js';
+import { cliArgs } from '../fixtures/cli.js';
 
 const run = promisify(execFile);
 const auth = { authorization: `Bearer ${STATUS_TOKEN}` };
@@ -102,7 +103,7 @@ describe('H3 status over HTTP', () => {
 
   it('H3: `toolsearch status --http URL` prints the same in a terminal', async () => {
     const cli = (...args: string[]) =>
-      run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'status', '--http', gateway.mcpUrl, ...args], {
+      run(process.execPath, cliArgs('status', '--http', gateway.mcpUrl, ...args), {
         timeout: 60_000,
       });
     await expect(cli()).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('needs its bearer token') });
@@ -150,11 +151,9 @@ describe('H3 readiness while a server connects for the first time', () => {
         status: 'ready',
         servers: { connected: 2, connecting: 0, failed: 0, quarantined: 0, 'needs-sign-in': 0, closed: 0 },
       });
-      const { stdout } = await run(
-        process.execPath,
-        ['--import', 'tsx', 'src/cli/main.ts', 'status', '--http', slow.base, '--token', STATUS_TOKEN],
-        { timeout: 60_000 },
-      );
+      const { stdout } = await run(process.execPath, cliArgs('status', '--http', slow.base, '--token', STATUS_TOKEN), {
+        timeout: 60_000,
+      });
       expect(stdout).toMatch(/^slow\s+connected\b/m);
     } finally {
       await slow.close();

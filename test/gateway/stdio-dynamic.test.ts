@@ -1,14 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, type TestClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
-
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+import { stdioGateway } from '../fixtures/stdio-gateway.js';
 
 /**
  * `toolsearch serve --config FILE` over stdio, as an MCP client launches it, in front of fixture
@@ -31,12 +28,7 @@ describe('G3 gateway over stdio (toolsearch serve --config), dynamic pool', () =
         toolSearch: { searchWaitMs: 0 },
       }),
     );
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'serve', '--config', config, '--log-level', 'info'],
-      cwd: repoRoot,
-      stderr: 'pipe',
-    });
+    const transport = stdioGateway(['serve', '--config', config, '--log-level', 'info']);
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     client = await connectClient(transport);
   });

@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_SERVER } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
+import { cliEnv } from '../fixtures/state.js';
+import { cliArgs } from '../fixtures/cli.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const ENVELOPE = {
@@ -26,14 +28,11 @@ function gateway() {
   const config = join(dir, 'mcp.json');
   const command = `echo up >> '${counter}'; exec '${process.execPath}' '${FIXTURE_SERVER}'`;
   writeFileSync(config, JSON.stringify({ mcpServers: { fx: { command: 'sh', args: ['-c', command] } } }));
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'serve', '--config', config],
-    {
-      cwd: repoRoot,
-      stdio: ['pipe', 'pipe', 'ignore'],
-    },
-  );
+  const child = spawn(process.execPath, cliArgs('serve', '--config', config), {
+    cwd: repoRoot,
+    env: cliEnv(),
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   return {

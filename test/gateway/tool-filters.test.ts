@@ -10,6 +10,8 @@ import { parseHubConfig } from '../../src/mcp/config.js';
 import { UpstreamError } from '../../src/mcp/errors.js';
 import { globToRegExp, ToolRules } from '../../src/mcp/tool-rules.js';
 import { httpClient, type TestClient } from '../fixtures/clients.js';
+import { cliEnv } from '../fixtures/state.js';
+import { cliArgs } from '../fixtures/cli.js';
 
 const TOOLS = {
   allow: ['get-*', 'echo'],
@@ -133,27 +135,21 @@ describe('G7 tool filters and overrides behind the gateway', () => {
   });
 
   it('G7: inspect shows what the config hid', () => {
-    const text = execFileSync(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', 'inspect', '--config', configFile],
-      {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-        timeout: 60_000,
-      },
-    );
+    const text = execFileSync(process.execPath, cliArgs('inspect', '--config', configFile), {
+      encoding: 'utf8',
+      env: cliEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 60_000,
+    });
     expect(text).toMatch(/hidden by config: everything: \d+ tool\(s\) \(/);
     expect(text).toContain('get-env');
     const json = JSON.parse(
-      execFileSync(
-        process.execPath,
-        ['--import', 'tsx', 'src/cli/main.ts', 'inspect', '--config', configFile, '--json'],
-        {
-          encoding: 'utf8',
-          stdio: ['ignore', 'pipe', 'pipe'],
-          timeout: 60_000,
-        },
-      ),
+      execFileSync(process.execPath, cliArgs('inspect', '--config', configFile, '--json'), {
+        encoding: 'utf8',
+        env: cliEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 60_000,
+      }),
     ) as { hiddenTools: { server: string; tool: string; reason: string }[] };
     expect(json.hiddenTools).toContainEqual({
       server: 'everything',

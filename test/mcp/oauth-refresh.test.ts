@@ -96,5 +96,7 @@ describe('G7: OAuth refresh, concurrency and revocation', () => {
     } finally {
       await hub.close();
     }
-  });
+    // Three token lifetimes of waiting, a second process and a sign-in: more than the default 30 s
+    // on a busy machine (its own waits allow 30 s for the second process alone).
+  }, 90_000);
 });

@@ -16,12 +16,13 @@ import { readHubConfig } from '../../src/mcp/config.js';
 import { McpHub } from '../../src/mcp/hub.js';
 import { type OAuthExample, startOAuthExample } from '../fixtures/oauth-example.js';
 import { waitFor } from '../fixtures/wait.js';
+import { cliArgs } from '../fixtures/cli.js';
 
 const run = promisify(execFile);
 const FOLLOW = fileURLToPath(new URL('../fixtures/follow-redirects.mjs', import.meta.url));
 
 function cli(args: string[], env: NodeJS.ProcessEnv) {
-  return run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  return run(process.execPath, cliArgs(...args), {
     env: { ...process.env, ...env },
     timeout: 60_000,
   });

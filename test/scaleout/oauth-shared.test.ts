@@ -19,6 +19,7 @@ import { redisUnavailable, startRedis, type TestRedis } from '../faults/redis.js
 import { OAUTH_SERVER } from '../fixtures/servers/index.js';
 import { type Spawned, spawnListening } from '../fixtures/spawned.js';
 import { waitFor } from '../fixtures/wait.js';
+import { cliArgs } from '../fixtures/cli.js';
 
 const run = promisify(execFile);
 const FOLLOW = fileURLToPath(new URL('../fixtures/follow-redirects.mjs', import.meta.url));
@@ -49,7 +50,7 @@ describe.skipIf(skip)('G6/G7: sign-ins shared by replicas through Redis', () => 
   });
 
   const cli = (args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args, '--config', configFile], {
+    run(process.execPath, cliArgs(...args, '--config', configFile), {
       cwd: repoRoot,
       env: { ...process.env, TOOLSEARCH_STATE_DIR: join(dir, 'cli-state'), BROWSER: `${process.execPath} ${FOLLOW}` },
       timeout: 60_000,

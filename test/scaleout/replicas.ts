@@ -7,7 +7,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startHttpGateway, type RunningHttpGateway } from '../../src/gateway/transports/http/server.js';
 import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/create.js';
@@ -16,8 +15,8 @@ import { createStderrLogger } from '../../src/util/log.js';
 import { connectClient, type TestClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
-
-const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+import { cliEnv } from '../fixtures/state.js';
+import { cliArgs } from '../fixtures/cli.js';
 
 /** A config with two fixture servers, written to a temp dir. */
 export function fixtureConfig(): string {
@@ -76,10 +75,7 @@ export async function spawnReplica(
 ): Promise<ReplicaProcess> {
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      CLI,
+    cliArgs(
       'serve',
       '--config',
       config,
@@ -91,8 +87,9 @@ export async function spawnReplica(
       '--log-level',
       'debug',
       ...extra,
-    ],
+    ),
     {
+      env: cliEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -16,6 +16,8 @@ import { parseHubConfig } from '../../src/mcp/config.js';
 import { httpClient, type TestClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
+import { cliEnv } from '../fixtures/state.js';
+import { cliArgs } from '../fixtures/cli.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const TOKEN = 'tok-3f9a1c-SECRET-bearer';
@@ -169,23 +171,10 @@ describe('G3 security: no secret in the logs of `toolsearch serve --log-level de
     );
     child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(repoRoot, 'src/cli/main.ts'),
-        'serve',
-        '--http',
-        '127.0.0.1:0',
-        '--config',
-        config,
-        '--log-level',
-        'debug',
-        '--settle-ms',
-        '5000',
-      ],
+      cliArgs('serve', '--http', '127.0.0.1:0', '--config', config, '--log-level', 'debug', '--settle-ms', '5000'),
       {
         cwd: repoRoot,
-        env: { ...process.env, TOOLSEARCH_TOKEN: TOKEN, GATEWAY_ONLY_SECRET },
+        env: cliEnv({ TOOLSEARCH_TOKEN: TOKEN, GATEWAY_ONLY_SECRET }),
       },
     );
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
