@@ -73,10 +73,11 @@ export default function setup(project: TestProject): () => void {
     rmSync(home, { recursive: true, force: true });
     const changed = changedFiles(before, snapshot(userDirs));
     if (changed.length > 0) {
-      // A throw here is only printed (vitest exits 0 after a teardown error): set the exit code.
-      process.exitCode = 1;
+      // A warning, not a failed run: a toolsearch the user runs at the same time (a desktop app's
+      // gateway) writes there too, and must not fail their test run. The redirect above is the
+      // guarantee; test/repo/test-isolation.test.ts checks it.
       console.error(
-        `FAIL the test run changed the user's own toolsearch state (a toolsearch running outside the tests at the same time would too):\n  ${changed.join('\n  ')}`,
+        `WARNING: the user's own toolsearch state changed during the test run (a toolsearch running outside the tests at the same time would do this too):\n  ${changed.join('\n  ')}`,
       );
     }
   };
