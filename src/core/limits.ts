@@ -52,6 +52,8 @@ export interface Limits {
   readonly sessionConnectionsPerServer: number;
   /** Close a per-session upstream connection unused this long (ms; 0: only when its session closes). */
   readonly sessionConnectionIdleMs: number;
+  /** Characters of one `tool_search` query the gateway accepts; past it the call gets an error naming this limit. */
+  readonly searchQueryChars: number;
 }
 
 export const DEFAULT_LIMITS: Limits = Object.freeze({
@@ -78,6 +80,8 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   // Per-session upstream connections (issue 21, `"isolation": "session"`).
   sessionConnectionsPerServer: 50,
   sessionConnectionIdleMs: 10 * 60 * 1000,
+  // Search reads the first 8,192 characters; twice that leaves room for a pasted task.
+  searchQueryChars: 16_384,
 });
 
 export type LimitName = keyof Limits;

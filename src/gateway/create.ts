@@ -160,6 +160,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     operatorRoots: operatorRoots(config, options.root),
     attributionGraceMs: limits.attributionGraceMs,
     subscriptionsPerSession: limits.subscriptionsPerSession,
+    searchQueryChars: limits.searchQueryChars,
   };
   const gateway = new ToolsearchGateway({
     searcher: searcher ?? defaultGatewaySearcher(limits, learner?.ranking),

@@ -15,6 +15,7 @@ import type { Catalog } from '../core/catalog.js';
 import type { ToolSpec } from '../core/tool.js';
 import { SEARCH_TOOL_NAME } from '../core/search-tool.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../core/threshold.js';
+import { DEFAULT_LIMITS } from '../core/limits.js';
 import type { UpstreamCaller } from './ports.js';
 import { errorMessage } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
@@ -69,6 +70,8 @@ export interface GatewayOptions {
   attributionGraceMs?: number;
   /** G5: resource subscriptions one session may hold. */
   subscriptionsPerSession?: number;
+  /** G5: characters of one `tool_search` query accepted (`searchQueryChars`; default 16,384). */
+  searchQueryChars?: number;
   /**
    * G9: a profile's servers: resources, prompts and completions of others are not listed or
    * reached. Read live: a reload that changes the profile updates the set in place.
@@ -181,6 +184,7 @@ export class ToolsearchGateway {
       router: this.proxy.router,
       callThrough: this.callThrough,
       pendingWaitMs: this.pendingWaitMs,
+      maxQueryChars: options.searchQueryChars ?? DEFAULT_LIMITS.searchQueryChars,
       firstConnectPending: () => this.firstConnect.pending(),
       deferred: () => this.deferred(),
       discovered: (sessionId) => this.discovered(sessionId),

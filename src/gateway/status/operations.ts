@@ -33,6 +33,18 @@ const KNOWN_ERA = /^\d{4}-\d{2}-\d{2}$/;
 export const FOLLOW_WINDOW_MS = 10 * 60_000;
 /** A client name longer than this is cut (it is the client's own text). */
 const CLIENT_CHARS = 100;
+/**
+ * G5: characters of a search's query kept in its event (status page, audit, learning see this).
+ * The search itself reads 8,192; listeners keep queries for minutes, so a client's long queries
+ * must not hold megabytes there.
+ */
+export const RECORDED_QUERY_CHARS = 2_048;
+
+/** The query as events carry it: cut, and copied so the cut does not keep the whole request alive. */
+function recordedQuery(query: string): string {
+  if (query.length <= RECORDED_QUERY_CHARS) return query;
+  return `${query.slice(0, RECORDED_QUERY_CHARS).split('').join('')} …`;
+}
 
 interface PendingRequest {
   readonly method: string;
@@ -115,8 +127,9 @@ export class Operations {
     return this.sessions.get(sessionId)?.pending.get(requestId)?.span;
   }
 
-  startSearch(sessionId: string, requestId: string | number, query: string): SearchProbe | undefined {
+  startSearch(sessionId: string, requestId: string | number, fullQuery: string): SearchProbe | undefined {
     if (!this.active) return undefined;
+    const query = recordedQuery(fullQuery);
     const start = performance.now();
     const span = this.tracer?.startChild(this.requestSpan(sessionId, requestId), 'tool_search', 'internal', {});
     return {

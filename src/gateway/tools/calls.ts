@@ -34,6 +34,8 @@ export interface ToolCallDeps {
   readonly router: RequestRouter;
   readonly callThrough: boolean;
   readonly pendingWaitMs: number;
+  /** G5: characters of one search query accepted (`searchQueryChars`). */
+  readonly maxQueryChars: number;
   /** Servers still on their first connect (a search waits for them, bounded). */
   firstConnectPending(): string[];
   /** Names deferred in the current pool. */
@@ -91,6 +93,15 @@ export class ToolCalls {
       return {
         result: toolError(
           `${SEARCH_TOOL_NAME} needs {"query": string}: keywords, "select:<name>,…" or "mcp__<server>".`,
+        ),
+        listChanged: false,
+      };
+    }
+    if (query.length > this.deps.maxQueryChars) {
+      // G5: refused before any search work, metric or audit line holds it.
+      return {
+        result: toolError(
+          `${SEARCH_TOOL_NAME}: the query is ${query.length} characters; this gateway accepts at most ${this.deps.maxQueryChars} (limit searchQueryChars). Search with a few keywords.`,
         ),
         listChanged: false,
       };
