@@ -11,7 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
 import type { HttpServerConfig } from '../../config.js';
 import { httpTarget } from '../../url-credentials.js';
-import { StoredOAuthProvider, unionScopes } from './provider.js';
+import { openableUrl, openerCommand } from './opener.js';
+import { DEFAULT_OAUTH_BOUNDS, StoredOAuthProvider, unionScopes } from './provider.js';
+import { boundedOAuthFetch, type OAuthFetchBounds } from './bounded-fetch.js';
 import { type CredentialBackend, CredentialStore } from './store.js';
 
 export interface SignInOptions {
@@ -25,6 +27,8 @@ export interface SignInOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Where the credentials go; default the file under `stateDir` (a shared Redis: every replica). */
   readonly store?: CredentialBackend;
+  /** G5: each authorization-server request's byte cap and timeout (`oauthResponseBytes`, `oauthTimeoutMs`). */
+  readonly bounds?: OAuthFetchBounds;
 }
 
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
@@ -41,15 +45,18 @@ export async function signIn(options: SignInOptions): Promise<void> {
       redirectUrl: callback.redirectUrl,
       signInCommand: `toolsearch auth login ${options.server}`,
       openAuthorization: async (authorizationUrl) => {
-        options.say(`Sign in to "${options.server}" in your browser:\n  ${authorizationUrl.href}`);
-        openBrowser(authorizationUrl.href, options.env ?? process.env, options.say);
+        // G7: only a web page is opened (or printed): never a file, share or custom handler.
+        const href = openableUrl(authorizationUrl.href);
+        options.say(`Sign in to "${options.server}" in your browser:\n  ${href}`);
+        openBrowser(href, options.env ?? process.env, options.say);
       },
       ...(options.env !== undefined && { env: options.env }),
     });
     const challenge = await unauthenticatedChallenge(url);
     // A scope the server asked for on a 403 (step-up) is requested along with the 401's.
     const scope = unionScopes(challenge.scope, (await store.read()).stepUpScope);
-    const leg = { serverUrl: url, ...challenge, ...(scope !== undefined && { scope }) };
+    const fetchFn = boundedOAuthFetch(options.bounds ?? DEFAULT_OAUTH_BOUNDS);
+    const leg = { serverUrl: url, fetchFn, ...challenge, ...(scope !== undefined && { scope }) };
     const first = await store.withLock(() => auth(provider, { ...leg, forceReauthorization: true }));
     if (first === 'AUTHORIZED') return;
     const params = await callback.wait(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
@@ -127,15 +134,8 @@ async function listenForCallback(): Promise<Callback> {
 
 /** `$BROWSER` (a command, given the URL), else the platform's opener; nothing when neither exists. */
 function openBrowser(url: string, env: NodeJS.ProcessEnv, say: (line: string) => void): void {
-  const browser = env['BROWSER'];
-  const [command, args] = browser
-    ? ['sh', ['-c', `${browser} "$1"`, 'sh', url]]
-    : process.platform === 'darwin'
-      ? ['open', [url]]
-      : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '""', url]]
-        : ['xdg-open', [url]];
-  const child = spawn(command as string, args as string[], { stdio: 'ignore', detached: false });
+  const [command, args] = openerCommand(url, env);
+  const child = spawn(command, args, { stdio: 'ignore', detached: false });
   child.on('error', () => say('No browser could be opened: open the URL above yourself.'));
   child.unref();
 }
