@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { DEFAULT_LIMITS, type Limits } from '../../core/limits.js';
-import { type OAuthFetchBounds } from './oauth/bounded-fetch.js';
+import type { OAuthFetchBounds } from './oauth/bounded-fetch.js';
 import { isStdioServer, type ServerConfig } from '../config.js';
 import type { SdkConnectionOptions } from '../sdk-connection.js';
 import { defaultStateDir } from '../state-dir.js';
