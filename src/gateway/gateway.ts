@@ -159,6 +159,9 @@ export class ToolsearchGateway {
     this.logger = options.logger ?? silentLogger;
     this.bus = options.bus ?? new InMemoryNotificationBus();
     this.operations = options.operations ?? new Operations();
+    // G5: span names carry the gateway's own tools and catalog names only (never a client's text).
+    this.operations.knownTool = (name) =>
+      name === SEARCH_TOOL_NAME || name === CALL_TOOL_NAME || this.catalog.has(name);
     this.unsubscribeBus = this.bus.subscribe((event) => this.onBusEvent(event));
     // G6/G8: replicas sharing a bus continue each other's parked calls for retries that land astray.
     this.relay = options.bus && new ParkedRelay(this.bus, this.parked, this.logger);

@@ -161,7 +161,9 @@ export class ToolCalls {
     const target = resolveCallTarget(this.deps.catalog, name);
     // Probes and usage labels name the tool only when it was called by its gateway name.
     const tool = target.kind === 'tool' && !target.byUpstreamName ? target.tool : undefined;
-    const server = tool?.origin.kind === 'mcp' ? tool.origin.server : parseMcpName(name)?.server;
+    // G5: the server label and span come from the catalog only; a name the client made up has none.
+    const known = target.kind === 'tool' ? target.tool : undefined;
+    const server = known?.origin.kind === 'mcp' ? known.origin.server : undefined;
     const probe = this.deps.operations?.startCall(sessionId, extra.mcpReq.id, name, server, args);
     const result = await this.route(sessionId, name, target, args, extra, probe, channel);
     // C13: a call that reached the tool is a label (its own error, e.g. bad arguments, counts too).
