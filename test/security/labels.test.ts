@@ -95,7 +95,10 @@ describe('G5: metric labels come from the catalog and fixed sets', () => {
 
   it('stdio mode: --metrics beyond loopback without a token is refused before serving', async () => {
     await expect(
-      runServe({ logLevel: 'silent', config, metrics: '0.0.0.0:0', allowOrigin: [], allowHost: [] }, () => {}),
+      runServe(
+        { logLevel: 'silent', config, metrics: '0.0.0.0:0', allowOrigin: [], allowHost: [], settleMs: 0 },
+        () => {},
+      ),
     ).rejects.toThrow(/Refusing to serve on 0\.0\.0\.0 without a bearer token/);
   });
 });
