@@ -248,8 +248,9 @@ export class ToolsearchGateway {
    */
   async listenToResources(uris: readonly string[]): Promise<() => void> {
     const holder = this.listeners.hold();
+    // G5: each URI once; the subscription cap refuses the rest before anything goes upstream.
     await Promise.all(
-      uris.map(async (uri) => {
+      [...new Set(uris)].map(async (uri) => {
         const route = this.proxy.features?.routeUri(uri);
         if (route) await this.proxy.subscriptions.subscribe(holder, uri, route).catch(() => undefined);
       }),
