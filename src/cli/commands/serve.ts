@@ -278,6 +278,7 @@ export async function runServe(
         config: () => stack.reloader?.status(),
         activity,
         profiles: () => profiles?.status() ?? [],
+        privateProfiles: () => profiles?.withOwnToken() ?? [],
       },
       GATEWAY_SERVER_INFO.version,
     );
