@@ -5,6 +5,8 @@
  *   is never run; a loopback http endpoint reaches it as exactly one argument.
  * - Its token endpoint answers 20 MB: the code exchange and the refresh fail naming
  *   oauthResponseBytes, and no credentials file grows.
+ * - A callback with `?error=` and no state (what any web page can send) is ignored; the error text
+ *   printed has no control characters.
  * - Its token endpoint hangs: the refresh fails at oauthTimeoutMs, and once the server answers
  *   again the next call refreshes (the queue did not stay behind the hung request).
  */
@@ -16,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/core/limits.js';
 import { type HttpServerConfig, readHubConfig } from '../../src/mcp/config.js';
 import { McpHub } from '../../src/mcp/hub.js';
-import { signIn } from '../../src/mcp/remote/oauth/login.js';
+import { printable, signIn } from '../../src/mcp/remote/oauth/login.js';
 import { openerCommand } from '../../src/mcp/remote/oauth/opener.js';
 import { OAUTH_SERVER } from '../fixtures/servers/index.js';
 import { type Spawned, spawnListening } from '../fixtures/spawned.js';
@@ -90,6 +92,26 @@ describe('G7: a hostile authorization server', () => {
     expect(JSON.parse(lines[0]!)).toHaveLength(1);
     expect(JSON.parse(lines[0]!)[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/authorize\?a=1&b=2&/);
     await hostile({ authorize: null });
+  }, 60_000);
+
+  it('a callback with `?error=` and no matching state (any web page can send one) does not end the sign-in', async () => {
+    // A "browser" that first hits the callback as a hostile page would, then signs in normally.
+    const script = join(dir, 'error-first.mjs');
+    writeFileSync(
+      script,
+      [
+        'const auth = new URL(process.argv[2]);',
+        "const callback = new URL(auth.searchParams.get('redirect_uri'));",
+        "callback.searchParams.set('error', 'access_denied');",
+        "callback.searchParams.set('error_description', '\u001b[31mEVIL\u001b[0m');",
+        'const hostile = await fetch(callback);',
+        'if (hostile.status !== 400) process.exit(3);',
+        "const response = await fetch(auth, { redirect: 'follow' });",
+        'process.exit(response.ok ? 0 : 1);',
+      ].join('\n'),
+    );
+    await expect(login(join(dir, 'state-error'), `${process.execPath} ${script}`)).resolves.toBeUndefined();
+    expect(printable('bad \u001b[31mred\u001b[0m\u0007 text')).toBe('bad  [31mred [0m  text');
   }, 60_000);
 
   it('the Windows opener passes the URL to rundll32 as one argument, no cmd.exe', () => {
