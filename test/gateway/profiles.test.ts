@@ -171,6 +171,10 @@ describe('G9 profile config', () => {
       /x\.json at "profiles\.p\.servers": no server named "nope"/,
     );
     expect(() => parseProfiles({ 'bad name': { servers: ['alpha'] } }, 'x.json', ['alpha'])).toThrow(/profile names/);
+    // G3: a literal ${NAME} would silently be the token itself.
+    expect(() => parseProfiles({ p: { servers: ['alpha'], token: '${PROFILE_TOKEN}' } }, 'x.json', ['alpha'])).toThrow(
+      /profiles\.p\.token.*use "tokenEnv": "NAME"/,
+    );
     const dir = mkdtempSync(join(tmpdir(), 'ts-profiles-'));
     const config = join(dir, 'mcp.json');
     writeFileSync(
