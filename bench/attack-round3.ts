@@ -7,6 +7,7 @@
  *   git archive 301692b | tar -x -C /tmp/before && ln -s "$PWD/node_modules" /tmp/before/node_modules
  *   npm run bench:attack-round3 -- --root /tmp/before     # before
  *   npm run bench:attack-round3                           # after
+ *   npm run bench:attack-round3 -- --only 1,5             # some cases
  *
  * Fixture servers always come from this tree (the peer fixture's `subscribes` tool is new).
  * Printed per case: what the attack left (memory of the gateway process from /proc, series and
@@ -277,6 +278,9 @@ async function listen(): Promise<string> {
       docs: { command: process.execPath, args: [PEER_SERVER], env: { PEER_TEMPLATES: 'doc://{id}' } },
     },
   });
+  // The listen is routed by the server's templates: wait until it is connected.
+  const c = await client(gw.url);
+  await c.callTool({ name: 'tool_search', arguments: { query: 'select:mcp__docs__subscribes' } });
   const before = memory(gw.child.pid!).rss;
   const uris = Array.from({ length: 20_000 }, (_, i) => `doc://${i}`);
   const abort = new AbortController();
@@ -303,8 +307,6 @@ async function listen(): Promise<string> {
       },
     }),
   }).catch(() => undefined);
-  const c = await client(gw.url);
-  await c.callTool({ name: 'tool_search', arguments: { query: 'select:mcp__docs__subscribes' } });
   let count = 0;
   for (let i = 0; i < 40; i++) {
     await sleep(500);
@@ -350,8 +352,11 @@ const cases: Array<[string, () => Promise<string>]> = [
   ['5 subscriptions/listen naming 20,000 URIs', listen],
   ['6 status read with the gateway token', statusLeak],
 ];
+const onlyIndex = process.argv.indexOf('--only');
+const only = onlyIndex >= 0 ? process.argv[onlyIndex + 1]!.split(',') : undefined;
 console.log(`# bench:attack-round3 — gateway from ${ROOT === here ? 'this tree' : ROOT}\n`);
 for (const [name, run] of cases) {
+  if (only && !only.includes(name.split(' ')[0]!)) continue;
   const result = await run().catch((error: Error) => `bench error: ${error.message.slice(0, 200)}`);
   console.log(`- ${name}: ${result}`);
 }
