@@ -116,11 +116,12 @@ async function searchFlood(extra: string[]): Promise<string> {
   } catch {
     // the gateway died
   }
-  const alive = gw.child.exitCode === null && gw.child.signalCode === null;
   const end = memory(gw.child.pid!);
+  // /proc has no entry once the process is gone (its exit may not be reported yet).
+  const alive = end.rss > 0 && gw.child.exitCode === null && gw.child.signalCode === null;
   await c.close().catch(() => undefined);
   await gw.stop();
-  return `${done}/60 searches answered (${refused} refused by the query cap); gateway ${alive ? `alive, RSS ${start} → ${end.rss} MiB (peak ${end.peak})` : `DEAD (${gw.child.signalCode ?? gw.child.exitCode})`}`;
+  return `${done}/60 searches answered (${refused} refused by the query cap); gateway ${alive ? `alive, RSS ${start} → ${end.rss} MiB (peak ${end.peak})` : `DEAD after ${done} (${gw.child.signalCode ?? gw.child.exitCode ?? 'gone'})`}`;
 }
 
 async function oauthServer(): Promise<{ url: string; hostile: (mode: object) => Promise<void>; stop(): void }> {
@@ -144,7 +145,9 @@ async function oauthServer(): Promise<{ url: string; hostile: (mode: object) => 
 function authLogin(config: string, stateDir: string, browser: string, timeout = 10): Promise<string> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'auth', 'login', 'secure', '--config', config],
+    ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'auth', 'login', 'secure', '--config', config]
+      // The browser step waits this long; the process is killed well after (a slow start under load).
+      .concat(['--timeout', String(timeout)]),
     {
       cwd: ROOT,
       env: { ...process.env, TOOLSEARCH_STATE_DIR: stateDir, BROWSER: browser },
@@ -154,7 +157,7 @@ function authLogin(config: string, stateDir: string, browser: string, timeout = 
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const kill = setTimeout(() => child.kill('SIGKILL'), timeout * 1000);
+  const kill = setTimeout(() => child.kill('SIGKILL'), (timeout + 60) * 1000);
   return new Promise((done) =>
     child.once('exit', () => {
       clearTimeout(kill);
@@ -181,7 +184,7 @@ async function opener(): Promise<string> {
     'x-handler://run?cmd=calc&x=1',
   ].entries()) {
     await as.hostile({ authorize: bad });
-    await authLogin(config, join(dir, `state-open-${i}`), `${process.execPath} ${recorder}`, 8);
+    await authLogin(config, join(dir, `state-open-${i}`), `${process.execPath} ${recorder}`, 5);
     const opened = existsSync(record) ? readFileSync(record, 'utf8').trim().split('\n').length : 0;
     out.push(`${bad.split(':')[0]}: ${opened > i ? 'OPENED' : 'refused'}`);
   }
@@ -226,7 +229,7 @@ async function tokenEndpoints(extra: string[]): Promise<string> {
   const t0 = performance.now();
   const hung = await Promise.race([
     c.callTool({ name: 'mcp__secure__whoami', arguments: {} }, undefined, { timeout: 90_000 }).then(
-      () => 'answered',
+      (r) => (/client/.test(text(r)) ? 'answered ok' : `answered with an error (${text(r).slice(0, 80)})`),
       (e: Error) => `failed (${e.message.slice(0, 60)})`,
     ),
     sleep(60_000).then(() => 'still waiting at 60 s'),
