@@ -29,12 +29,11 @@ export function clientAddress(trusted: readonly string[] = []): AddressOf {
 
 /**
  * The key a per-address limit counts under. One IPv6 host holds a whole /64 (it can pick a new
- * address per request), so IPv6 counts by its /64; every loopback address is this machine, so
- * 127.0.0.0/8 and ::1 count as one. IPv4 counts per address.
+ * address per request), so IPv6 counts by its /64. IPv4 counts per address (the 127.0.0.0/8
+ * addresses too: tests and local tools use them as distinct clients).
  */
 export function rateKey(address: string): string {
   const bare = address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
-  if (bare === '::1' || /^127\./.test(bare)) return 'loopback';
   if (!isIPv6(bare)) return bare;
   return `${expandIPv6(bare).slice(0, 4).join(':')}::/64`;
 }
