@@ -172,7 +172,7 @@ describe('G9 profile config', () => {
     );
     expect(() => parseProfiles({ 'bad name': { servers: ['alpha'] } }, 'x.json', ['alpha'])).toThrow(/profile names/);
     // G3: a literal ${NAME} would silently be the token itself.
-    expect(() => parseProfiles({ p: { servers: ['alpha'], token: '${PROFILE_TOKEN}' } }, 'x.json', ['alpha'])).toThrow(
+    expect(() => parseProfiles({ p: { servers: ['alpha'], token: `$\{PROFILE_TOKEN}` } }, 'x.json', ['alpha'])).toThrow(
       /profiles\.p\.token.*use "tokenEnv": "NAME"/,
     );
     const dir = mkdtempSync(join(tmpdir(), 'ts-profiles-'));

@@ -75,7 +75,7 @@ export function parseProfiles(
       throw new McpConfigError(
         source,
         `profiles.${name}.token`,
-        'a token written as ${NAME} is not expanded here; use "tokenEnv": "NAME" to read it from the environment',
+        `a token written as $\{NAME} is not expanded here; use "tokenEnv": "NAME" to read it from the environment`,
       );
     const token = profile.tokenEnv !== undefined ? env[profile.tokenEnv] : profile.token;
     if (profile.tokenEnv !== undefined && !token)
