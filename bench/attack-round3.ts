@@ -14,13 +14,15 @@
  * bytes of /metrics, upstream subscriptions, whether an opener ran, whether a query leaked).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { credentialBytes } from '../test/fixtures/credentials.js';
+import { listenRequestBody, listenRequestHeaders } from '../test/fixtures/listen-request.js';
 import { FIXTURE_SERVER, OAUTH_SERVER, PEER_SERVER } from '../test/fixtures/servers/index.js';
 
 const here = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -192,14 +194,6 @@ async function opener(): Promise<string> {
   return out.join(', ');
 }
 
-function credentialBytes(stateDir: string): number {
-  const oauth = join(stateDir, 'oauth');
-  if (!existsSync(oauth)) return 0;
-  return readdirSync(oauth)
-    .filter((f) => f.endsWith('.json'))
-    .reduce((sum, f) => sum + statSync(join(oauth, f)).size, 0);
-}
-
 /** Case 3: a 20 MB code exchange, a 20 MB refresh answer, a hung refresh (gateway at default limits). */
 async function tokenEndpoints(extra: string[]): Promise<string> {
   const as = await oauthServer();
@@ -290,25 +284,8 @@ async function listen(): Promise<string> {
   void fetch(gw.url, {
     method: 'POST',
     signal: abort.signal,
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${TOKEN}`,
-      'mcp-protocol-version': '2026-07-28',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'subscriptions/listen',
-      params: {
-        notifications: { resourceSubscriptions: uris },
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: 'listener', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-      },
-    }),
+    headers: listenRequestHeaders({ authorization: `Bearer ${TOKEN}` }),
+    body: listenRequestBody(uris),
   }).catch(() => undefined);
   let count = 0;
   for (let i = 0; i < 40; i++) {

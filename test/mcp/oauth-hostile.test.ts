@@ -10,7 +10,7 @@
  * - Its token endpoint hangs: the refresh fails at oauthTimeoutMs, and once the server answers
  *   again the next call refreshes (the queue did not stay behind the hung request).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,7 @@ import { type HttpServerConfig, readHubConfig } from '../../src/mcp/config.js';
 import { McpHub } from '../../src/mcp/hub.js';
 import { printable, signIn } from '../../src/mcp/remote/oauth/login.js';
 import { openerCommand } from '../../src/mcp/remote/oauth/opener.js';
+import { credentialBytes } from '../fixtures/credentials.js';
 import { OAUTH_SERVER } from '../fixtures/servers/index.js';
 import { type Spawned, spawnListening } from '../fixtures/spawned.js';
 
@@ -55,14 +56,6 @@ describe('G7: a hostile authorization server', () => {
       timeoutMs,
       env: { ...process.env, BROWSER: browser },
     });
-  }
-
-  function credentialBytes(stateDir: string): number {
-    const oauth = join(stateDir, 'oauth');
-    if (!existsSync(oauth)) return 0;
-    return readdirSync(oauth)
-      .filter((f) => f.endsWith('.json'))
-      .reduce((sum, f) => sum + statSync(join(oauth, f)).size, 0);
   }
 
   it('opens only http(s) web pages, the URL as one argument', async () => {

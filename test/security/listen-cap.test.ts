@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpGatewayFixture, httpGateway } from '../fixtures/http-gateway.js';
+import { listenRequestBody, listenRequestHeaders } from '../fixtures/listen-request.js';
 import { PEER_SERVER } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
 
@@ -33,24 +34,8 @@ describe('G5: subscriptions/listen and the subscription cap', () => {
     const response = fetch(gateway.http.url, {
       method: 'POST',
       signal: abort.signal,
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'subscriptions/listen',
-        params: {
-          notifications: { resourceSubscriptions: uris },
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientInfo': { name: 'listener', version: '1' },
-            'io.modelcontextprotocol/clientCapabilities': {},
-          },
-        },
-      }),
+      headers: listenRequestHeaders(),
+      body: listenRequestBody(uris),
     }).catch(() => undefined);
     try {
       await waitFor(async () => Number(await upstream('subscribes')) >= CAP, 'the first subscriptions', 30_000);
