@@ -52,6 +52,12 @@ export interface Limits {
   readonly sessionConnectionsPerServer: number;
   /** Close a per-session upstream connection unused this long (ms; 0: only when its session closes). */
   readonly sessionConnectionIdleMs: number;
+  /** Characters of one `tool_search` query the gateway accepts; past it the call gets an error naming this limit. */
+  readonly searchQueryChars: number;
+  /** Bytes of one answer from an authorization server (discovery, registration, token, refresh); past it that request fails naming this limit. */
+  readonly oauthResponseBytes: number;
+  /** Time for one request to an authorization server, answer included; past it the request (and a refresh waiting on it) fails naming this limit. */
+  readonly oauthTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: Limits = Object.freeze({
@@ -78,6 +84,11 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   // Per-session upstream connections (issue 21, `"isolation": "session"`).
   sessionConnectionsPerServer: 50,
   sessionConnectionIdleMs: 10 * 60 * 1000,
+  // Search reads the first 8,192 characters; twice that leaves room for a pasted task.
+  searchQueryChars: 16_384,
+  // Token answers are a few KB; metadata documents a few tens of KB.
+  oauthResponseBytes: 1024 * 1024,
+  oauthTimeoutMs: 30_000,
 });
 
 export type LimitName = keyof Limits;

@@ -178,6 +178,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     attributionGraceMs: limits.attributionGraceMs,
     subscriptionsPerSession: limits.subscriptionsPerSession,
     ...codeModeOption(toolSearch.codeMode, options.codeMode === true),
+    searchQueryChars: limits.searchQueryChars,
   };
   const gateway = new ToolsearchGateway({
     searcher: searcher ?? defaultGatewaySearcher(limits, learner?.ranking),

@@ -15,6 +15,7 @@ import type { Catalog } from '../core/catalog.js';
 import type { ToolSpec } from '../core/tool.js';
 import { SEARCH_TOOL_NAME } from '../core/search-tool.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../core/threshold.js';
+import { DEFAULT_LIMITS } from '../core/limits.js';
 import type { UpstreamCaller } from './ports.js';
 import { errorMessage } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
@@ -70,6 +71,8 @@ export interface GatewayOptions {
   attributionGraceMs?: number;
   /** G5: resource subscriptions one session may hold. */
   subscriptionsPerSession?: number;
+  /** G5: characters of one `tool_search` query accepted (`searchQueryChars`; default 16,384). */
+  searchQueryChars?: number;
   /**
    * G9: a profile's servers: resources, prompts and completions of others are not listed or
    * reached. Read live: a reload that changes the profile updates the set in place.
@@ -161,6 +164,9 @@ export class ToolsearchGateway {
     this.logger = options.logger ?? silentLogger;
     this.bus = options.bus ?? new InMemoryNotificationBus();
     this.operations = options.operations ?? new Operations();
+    // G5: span names carry the gateway's own tools and catalog names only (never a client's text).
+    this.operations.knownTool = (name) =>
+      name === SEARCH_TOOL_NAME || name === CALL_TOOL_NAME || this.catalog.has(name);
     this.unsubscribeBus = this.bus.subscribe((event) => this.onBusEvent(event));
     // G6/G8: replicas sharing a bus continue each other's parked calls for retries that land astray.
     this.relay = options.bus && new ParkedRelay(this.bus, this.parked, this.logger);
@@ -187,6 +193,7 @@ export class ToolsearchGateway {
       router: this.proxy.router,
       callThrough: this.callThrough,
       pendingWaitMs: this.pendingWaitMs,
+      maxQueryChars: options.searchQueryChars ?? DEFAULT_LIMITS.searchQueryChars,
       firstConnectPending: () => this.firstConnect.pending(),
       deferred: () => this.deferred(),
       discovered: (sessionId) => this.discovered(sessionId),
@@ -250,8 +257,9 @@ export class ToolsearchGateway {
    */
   async listenToResources(uris: readonly string[]): Promise<() => void> {
     const holder = this.listeners.hold();
+    // G5: each URI once; the subscription cap refuses the rest before anything goes upstream.
     await Promise.all(
-      uris.map(async (uri) => {
+      [...new Set(uris)].map(async (uri) => {
         const route = this.proxy.features?.routeUri(uri);
         if (route) await this.proxy.subscriptions.subscribe(holder, uri, route).catch(() => undefined);
       }),

@@ -12,8 +12,8 @@
  *
  * Every reload, good or bad, is emitted as a `reload` event (`onReload`) for audit logs.
  */
-import { readFileSync, watch, type FSWatcher } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { watch, type FSWatcher } from 'node:fs';
+import { readConfigText, readConfigTextSync } from './config-file.js';
 import { basename, dirname, resolve } from 'node:path';
 import { errorMessage } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
@@ -99,7 +99,7 @@ export class ConfigReloader {
     const name = basename(this.path);
     // Read now, synchronously: a save right after this call must compare against what was there.
     try {
-      this.lastText ??= readFileSync(this.path, 'utf8');
+      this.lastText ??= readConfigTextSync(this.path);
     } catch {
       // Not there (yet): the first save that creates it reloads.
     }
@@ -151,7 +151,7 @@ export class ConfigReloader {
     let next: HubConfig;
     let steps: (() => Promise<string | undefined>)[];
     try {
-      const text = await readFile(this.path, 'utf8').catch(() => undefined);
+      const text = await readConfigText(this.path).catch(() => undefined);
       // A save that rewrote the same bytes (or a watch event for a touch) changes nothing.
       if (!always && text !== undefined && text === this.lastText && this.last?.ok !== false)
         return this.last ?? { at, trigger, source, ok: true };

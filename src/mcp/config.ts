@@ -7,7 +7,7 @@
  * names the file and the key.
  */
 import { rawConfigProblem } from './config-guards.js';
-import { readFile } from 'node:fs/promises';
+import { ConfigFileError, readConfigText } from './config-file.js';
 import { z } from 'zod';
 import { InvalidLimitError, resolveLimits } from '../core/limits.js';
 import { parseModeValue } from '../core/mode.js';
@@ -285,12 +285,12 @@ function expandConfigServers(value: unknown, source: string, env: Environment, s
 export async function readHubConfig(path: string, env: Environment = process.env): Promise<HubConfig> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readConfigText(path);
   } catch (error) {
     throw new McpConfigError(
       path,
       '',
-      `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      `cannot read the file (${error instanceof ConfigFileError ? error.reason : ((error as NodeJS.ErrnoException).code ?? String(error))})`,
     );
   }
   let json: unknown;

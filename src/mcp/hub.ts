@@ -310,8 +310,8 @@ export class McpHub {
       onToolsChanged: () => this.feed.scheduleRefresh(entry, connection),
       onClosed: (reason) => this.handleDrop(entry, connection, reason),
       onStderr: (line) => {
-        entry.lastStderr = line;
-        this.logger.debug(`[${entry.name}] ${this.redact(line)}`);
+        entry.lastStderr = this.redact(line);
+        this.logger.debug(`[${entry.name}] ${entry.lastStderr}`);
       },
       onInvalidTool: (tool, reason) => this.logger.error(`"${entry.name}": skipping tool "${tool}": ${reason}`),
       onLimit: (message) => this.logger.warn(message),

@@ -142,6 +142,35 @@ export function redactSecrets(text: string, secrets: readonly ExpandedSecret[]):
   const ordered = [...secrets]
     .filter((s) => s.value.length >= MIN_SECRET_CHARS)
     .sort((a, b) => b.value.length - a.value.length);
-  for (const { value, reference } of ordered) out = out.split(value).join(reference);
-  return out;
+  // G7: the encoded forms too (a URL's query, a Basic header, a server echoing its config).
+  for (const { value, reference } of ordered)
+    for (const form of encodedForms(value)) out = out.split(form).join(reference);
+  return redactCutSecret(out, ordered);
 }
+
+/** A value as it may appear in text: itself, URL-encoded, base64 (standard and URL-safe, padded or not). */
+function encodedForms(value: string): string[] {
+  const base64 = Buffer.from(value, 'utf8').toString('base64');
+  const forms = [value, encodeURIComponent(value), base64, base64.replace(/=+$/, '')];
+  forms.push(base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''));
+  return [...new Set(forms)].filter((f) => f.length >= MIN_SECRET_CHARS).sort((a, b) => b.length - a.length);
+}
+
+/**
+ * A line cut mid-secret (stderr lines are cut at `stderrLineChars`) ends with the secret's first
+ * characters, which no whole-value match finds: that leading part is replaced too.
+ */
+function redactCutSecret(text: string, secrets: readonly ExpandedSecret[]): string {
+  const at = text.indexOf(CUT_MARKER_START);
+  if (at < MIN_SECRET_CHARS) return text;
+  const before = text.slice(0, at);
+  for (const { value, reference } of secrets) {
+    for (let n = Math.min(value.length - 1, before.length); n >= MIN_SECRET_CHARS; n--) {
+      if (before.endsWith(value.slice(0, n))) return `${before.slice(0, -n)}${reference}${text.slice(at)}`;
+    }
+  }
+  return text;
+}
+
+/** How a cut line's marker starts (lines.ts, core/limits.ts `cutText`). */
+const CUT_MARKER_START = ' … [';

@@ -1,6 +1,7 @@
 /**
  * C1–C4 — reading the model's query. Pure parsing; what the parts mean is decided in searcher.ts.
  */
+import { ownCopy } from './text.js';
 
 /** Queries longer than this are cut before parsing: enough for any real task text, bounded work. */
 export const MAX_QUERY_CHARS = 8_192;
@@ -30,7 +31,9 @@ function stripControl(text: string): string {
 
 export function cleanQuery(query: unknown): string {
   const text = typeof query === 'string' ? query : '';
-  return stripControl(text.slice(0, MAX_QUERY_CHARS)).trim();
+  if (text.length <= MAX_QUERY_CHARS) return stripControl(text).trim();
+  // G5: the cut is copied, so nothing kept from this query (memo keys, logs) holds the whole request alive.
+  return stripControl(ownCopy(text.slice(0, MAX_QUERY_CHARS))).trim();
 }
 
 /** C4: split keywords, marking `+term` as required. A bare `+` is ignored. */

@@ -11,6 +11,16 @@ const WORD = /[\p{L}\p{N}]+/gu;
 const ASCII_WORD = /[a-z0-9]+/g;
 const NON_ASCII = /[^\x00-\x7f]/;
 
+/**
+ * A copy of `text` that shares no characters with the string it was cut from. A slice of a long
+ * string can keep the whole parent alive; what outlives a request (memo keys, a cut query) is
+ * copied so a multi-megabyte request is not retained for a few words of it.
+ */
+export function ownCopy(text: string): string {
+  // Short strings are copied by the engine anyway; `join` builds a fresh flat string.
+  return text.length < 13 ? text : text.split('').join('');
+}
+
 /** Lowercased word tokens of free text. ASCII text takes a faster regex with the same result. */
 export function words(text: string): string[] {
   const lower = text.toLowerCase();

@@ -4,6 +4,7 @@
  * tool verbs); every entry is a group of words that name the same action or object in tools.
  */
 import { stemmer } from 'stemmer';
+import { DEFAULT_WORD_MEMO_BOUNDS, WordMemo } from './word-memo.js';
 
 /** Function words and request phrasing ("can you please help me …") that carry no tool signal. */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
@@ -74,16 +75,12 @@ const SYNONYM_GROUPS: readonly string[][] = [
   ['sport', 'sports', 'football', 'soccer', 'basketball', 'match', 'team'],
 ];
 
-const stemCache = new Map<string, string>();
+/** G5: bounded by characters too, and words past 64 letters are not kept (a query's new long word each search). */
+const stemCache = new WordMemo<string>({ ...DEFAULT_WORD_MEMO_BOUNDS, maxEntries: 200_000, maxKeyChars: 4_000_000 });
 
 /** Porter stem, cached (the same words recur across thousands of tools). */
 export function stem(word: string): string {
-  let out = stemCache.get(word);
-  if (out === undefined) {
-    out = /^[a-z]+$/.test(word) ? stemmer(word) : word;
-    if (stemCache.size < 200_000) stemCache.set(word, out);
-  }
-  return out;
+  return stemCache.get(word, (w) => (/^[a-z]+$/.test(w) ? stemmer(w) : w));
 }
 
 /**

@@ -28,6 +28,16 @@ describe('G9 audit units', () => {
     });
   });
 
+  it('G3: short and less obvious secret names, and URL or DSN passwords in any value, are redacted', () => {
+    const names = ['pwd', 'key', 'jwt', 'bearer', 'otp', 'pin', 'ssn', 'card_number', 'DATABASE_URL', 'mnemonic'];
+    const redacted = redactSecrets(Object.fromEntries(names.map((n) => [n, 'v']))) as Record<string, unknown>;
+    for (const n of names) expect(redacted[n], n).toBe('[redacted]');
+    expect(redactSecrets({ q: 'connect postgres://app:hunter22@db:5432/x now', count: 'kept' })).toEqual({
+      q: 'connect postgres://app:[redacted]@db:5432/x now',
+      count: 'kept',
+    });
+  });
+
   it('G9: the file rotates by size and keeps `keep` old files', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'ts-audit-')), 'a.jsonl');
     const events = new OperationsEvents();

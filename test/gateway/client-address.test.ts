@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { TrustProxyError } from '../../src/gateway/errors.js';
-import { clientAddress } from '../../src/gateway/transports/http/client-address.js';
+import { clientAddress, rateKey } from '../../src/gateway/transports/http/client-address.js';
 
 /** A request as node:http gives it, from `peer`, with these headers. */
 function request(peer: string, headers: Record<string, string> = {}): IncomingMessage {
@@ -35,5 +35,16 @@ describe('G5: the client address the initialize limit keys on', () => {
     expect(() => clientAddress(['not-an-address'])).toThrow(
       /--trust-proxy not-an-address: .*loopback, linklocal, uniquelocal/,
     );
+  });
+});
+
+describe('G5: the key the initialize limit counts under', () => {
+  it('IPv6 counts by /64, IPv4 per address', () => {
+    expect(rateKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(rateKey('2001:db8:1:2:ffff:1:2:3')).toBe('2001:db8:1:2::/64');
+    expect(rateKey('2001:0db8:0001:0003::9')).toBe('2001:db8:1:3::/64');
+    expect(rateKey('::1')).toBe('0:0:0:0::/64');
+    expect(rateKey('192.0.2.7')).toBe('192.0.2.7');
+    expect(rateKey('::ffff:192.0.2.7')).toBe('192.0.2.7');
   });
 });

@@ -138,6 +138,20 @@ describe('G9 profiles are isolated', () => {
     ]);
   });
 
+  it("G3: the status data, read with the gateway's token, does not show the queries of a profile with its own token", async () => {
+    await eng.call('tool_search', { query: 'ping for Jane Roe SSN 078-05-1120' });
+    await support.call('tool_search', { query: 'ping the support desk' });
+    const text = await (await fetch(`${base}/status.json`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+    expect(text).not.toContain('078-05-1120');
+    expect(text).not.toContain('Jane Roe');
+    const status = JSON.parse(text) as StatusSnapshot;
+    const queries = (profile: string) =>
+      (status.searches ?? []).filter((s) => s.profile === profile).map((s) => s.query);
+    expect(queries('support')).toContain('ping the support desk');
+    expect(queries('eng').length).toBeGreaterThan(0);
+    for (const query of queries('eng')) expect(query).toMatch(/hidden: made through profile "eng"/);
+  });
+
   it('G9: metrics and audit events carry the profile', async () => {
     const seen: string[] = [];
     const off = served.stack.gateway.operations.events.subscribe((e) => {
@@ -157,6 +171,10 @@ describe('G9 profile config', () => {
       /x\.json at "profiles\.p\.servers": no server named "nope"/,
     );
     expect(() => parseProfiles({ 'bad name': { servers: ['alpha'] } }, 'x.json', ['alpha'])).toThrow(/profile names/);
+    // G3: a literal ${NAME} would silently be the token itself.
+    expect(() => parseProfiles({ p: { servers: ['alpha'], token: `$\{PROFILE_TOKEN}` } }, 'x.json', ['alpha'])).toThrow(
+      /profiles\.p\.token.*use "tokenEnv": "NAME"/,
+    );
     const dir = mkdtempSync(join(tmpdir(), 'ts-profiles-'));
     const config = join(dir, 'mcp.json');
     writeFileSync(

@@ -41,6 +41,17 @@ describe('G7 variables: the forms', () => {
     // Values too short to hide safely stay (a one-letter value would blank that letter everywhere).
     expect(redactSecrets('a b c', [{ value: 'a', reference: '${A}' }])).toBe('a b c');
   });
+
+  it('G7: URL-encoded and base64 forms are redacted, and so is the start of a secret a cut line ends with', () => {
+    const secrets: ExpandedSecret[] = [{ value: 'p@ss/w+rd=42&x', reference: '${PW}' }];
+    const base64 = Buffer.from('p@ss/w+rd=42&x').toString('base64');
+    const urlSafe = base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    const text = `q=${encodeURIComponent('p@ss/w+rd=42&x')} basic ${base64} jwt ${urlSafe}`;
+    expect(redactSecrets(text, secrets)).toBe('q=${PW} basic ${PW} jwt ${PW}');
+    expect(redactSecrets('token=p@ss/w+rd … [line cut by toolsearch]', secrets)).toBe(
+      'token=${PW} … [line cut by toolsearch]',
+    );
+  });
 });
 
 describe('G7 variables in a config', () => {

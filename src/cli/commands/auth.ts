@@ -11,6 +11,8 @@ import { connectRedisBackend } from '../../gateway/redis/backend.js';
 import { SESSION_STORE_ENV, sessionStoreFrom } from '../../gateway/redis/store-url.js';
 import { type CredentialBackend, type CredentialSource, fileCredentials } from '../../mcp/remote/oauth/store.js';
 import { signIn } from '../../mcp/remote/oauth/login.js';
+import { oauthBounds } from '../../mcp/remote/options.js';
+import { resolveLimits } from '../../core/limits.js';
 import { defaultStateDir } from '../../mcp/state-dir.js';
 import { httpTarget } from '../../mcp/url-credentials.js';
 
@@ -46,6 +48,7 @@ export function authCommand(): Command {
           store,
           say: (line) => process.stderr.write(`${line}\n`),
           timeoutMs: Number(options.timeout) * 1000,
+          bounds: oauthBounds(resolveLimits({ values: hub.toolSearch.limits, source: options.config })),
         });
         process.stderr.write(`Signed in to "${server}". Its tokens are kept in ${store.where}.\n`);
       });

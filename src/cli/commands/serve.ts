@@ -262,9 +262,14 @@ export async function runServe(
   let metricsUrl: string | undefined;
   if (metrics && options.metrics !== undefined) {
     try {
+      // G3: the gateway's token in stdio mode too, and the main listener's Host/Origin rules.
+      const token = bind ? bind.token : await resolveToken(options);
       const listener = await startMetricsListener(metrics, {
         ...parseHostPort(options.metrics),
-        ...(bind?.token !== undefined && { token: bind.token }),
+        ...(token !== undefined && { token }),
+        allowHost: options.allowHost ?? [],
+        allowOrigin: options.allowOrigin ?? [],
+        ...(options.dangerouslyAllowUnauthenticated === true && { allowUnauthenticated: true }),
       });
       const closeRest = stack.close;
       stack.close = async () => {
@@ -307,6 +312,7 @@ export async function runServe(
         activity,
         profiles: () => profiles?.status() ?? [],
         ...(stack.trust && { held: () => heldToolViews(stack.trust!.document) }),
+        privateProfiles: () => profiles?.withOwnToken() ?? [],
       },
       GATEWAY_SERVER_INFO.version,
     );

@@ -75,6 +75,14 @@ export function parseProfiles(
         throw new McpConfigError(source, `profiles.${name}.servers`, `no server named "${server}" in the config`);
     if (profile.token !== undefined && profile.tokenEnv !== undefined)
       throw new McpConfigError(source, `profiles.${name}`, 'use "token" or "tokenEnv", not both');
+    // G3: `${NAME}` is not expanded here (only server entries are): taken literally it would become
+    // the bearer token itself, a string anyone reading the config knows. Say how to do it instead.
+    if (profile.token !== undefined && /\$\{[^}]*\}/.test(profile.token))
+      throw new McpConfigError(
+        source,
+        `profiles.${name}.token`,
+        `a token written as $\{NAME} is not expanded here; use "tokenEnv": "NAME" to read it from the environment`,
+      );
     const token = profile.tokenEnv !== undefined ? env[profile.tokenEnv] : profile.token;
     if (profile.tokenEnv !== undefined && !token)
       throw new McpConfigError(source, `profiles.${name}.tokenEnv`, `the variable ${profile.tokenEnv} is not set`);

@@ -17,6 +17,8 @@ export interface ProfileEndpoints {
   readonly routes: ExtraRoutes;
   /** What the status page shows of each profile. */
   status(): StatusProfile[];
+  /** G3: profiles whose token is not the gateway's: their sessions' queries are theirs alone. */
+  withOwnToken(): string[];
   close(): Promise<void>;
 }
 
@@ -60,6 +62,10 @@ export function profileEndpoints(
         tools: profile.gateway.catalog.size,
         sessions: handler.sessionCount(),
       })),
+    withOwnToken: () => {
+      const main = typeof mainToken === 'function' ? mainToken() : mainToken;
+      return profiles.list.filter((p) => p.token !== undefined && p.token !== main).map((p) => p.name);
+    },
     close: async () => {
       stop();
       await Promise.allSettled([...handlers.values()].map(({ handler }) => handler.close()));

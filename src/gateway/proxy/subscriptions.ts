@@ -53,15 +53,30 @@ export class Subscriptions {
 
   subscribe(sessionId: string, clientUri: string, route: Route): Promise<void> {
     const key = keyOf(route, this.scope(route.server, sessionId));
+    // G5: the slot is taken now, before any upstream subscribe is awaited: many subscriptions
+    // started at once (one listen naming 20,000 URIs) count against the cap as they start, and
+    // one refused here sends nothing upstream.
+    const reserved = !this.holders.get(key.text)?.has(sessionId);
+    if (reserved) {
+      if ((this.perSession.get(sessionId) ?? 0) >= this.maxPerSession)
+        return Promise.reject(
+          new ProxyError(
+            ErrorCode.InvalidRequest,
+            `This session holds ${this.maxPerSession} resource subscriptions, the limit (subscriptionsPerSession); unsubscribe first.`,
+          ),
+        );
+      this.perSession.set(sessionId, (this.perSession.get(sessionId) ?? 0) + 1);
+    }
     return this.serialize(key, async () => {
       const holders = this.holders.get(key.text) ?? new Map<string, string>();
-      if (!holders.has(sessionId) && (this.perSession.get(sessionId) ?? 0) >= this.maxPerSession)
-        throw new ProxyError(
-          ErrorCode.InvalidRequest,
-          `This session holds ${this.maxPerSession} resource subscriptions, the limit (subscriptionsPerSession); unsubscribe first.`,
-        );
-      if (holders.size === 0) await this.send(key, 'resources/subscribe', sessionId);
-      if (!holders.has(sessionId)) this.perSession.set(sessionId, (this.perSession.get(sessionId) ?? 0) + 1);
+      // A twin of this subscription got in first: the slot taken for this one goes back.
+      if (reserved && holders.has(sessionId)) this.countDown(sessionId);
+      try {
+        if (holders.size === 0) await this.send(key, 'resources/subscribe', sessionId);
+      } catch (error) {
+        if (reserved && !holders.has(sessionId)) this.countDown(sessionId);
+        throw error;
+      }
       holders.set(sessionId, clientUri);
       this.holders.set(key.text, holders);
       this.keys.set(key.text, key);

@@ -56,14 +56,25 @@ export function auditOptions(value: unknown, source: string): AuditOptions {
   return typeof parsed.data === 'string' ? { file: parsed.data } : parsed.data;
 }
 
-const SECRET_KEY = /pass|secret|token|api[-_]?key|apikey|auth|credential|cookie|signature|private|session/i;
+/**
+ * Argument names whose values are never written. Beyond the obvious: short forms (`pwd`, `otp`,
+ * `pin`), anything ending or starting in `key`, bearer and JWT tokens, identity and card numbers,
+ * wallet phrases, and connection strings (`DATABASE_URL`, `dsn`).
+ */
+const SECRET_KEY =
+  /pass|pwd|secret|token|api[-_]?key|apikey|^key|key$|auth|credential|cookie|signature|private|session|jwt|bearer|otp|(^|[-_])pin$|^pin|ssn|card|cvv|mnemonic|seed[-_]?phrase|dsn|database[-_]?url|conn(ection)?[-_]?str/i;
+/** `scheme://user:password@host`: the password part of a URL or DSN in any value. */
+const URL_PASSWORD = /([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+@/gi;
 const RESULTS_KEPT = 5;
+/** Searches held waiting for a call to follow them (one per session); the oldest is written first past it. */
+const MAX_PENDING_SEARCHES = 1_000;
 const MAX_ARGUMENT_CHARS = 16_384;
 
 /** A copy with values under secret-looking keys replaced, at any depth (cycles and depth cut). */
 export function redactSecrets(value: unknown, depth = 0): unknown {
   if (depth > 20) return '[too deep]';
   if (Array.isArray(value)) return value.map((v) => redactSecrets(v, depth + 1));
+  if (typeof value === 'string') return value.replace(URL_PASSWORD, '$1[redacted]@');
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value))
@@ -145,6 +156,13 @@ export class AuditLog {
         const previous = this.pendingSearches.get(event.sessionId);
         if (previous) this.writeSearch(previous, undefined);
         this.pendingSearches.set(event.sessionId, event);
+        // G5: each 2026-07-28 search has a session of its own; the oldest held is written (not
+        // followed) past the bound, so a flood of them cannot grow memory for the follow window.
+        if (this.pendingSearches.size > MAX_PENDING_SEARCHES) {
+          const [oldest, search] = this.pendingSearches.entries().next().value!;
+          this.pendingSearches.delete(oldest);
+          this.writeSearch(search, undefined);
+        }
         return;
       }
       case 'search-followed': {

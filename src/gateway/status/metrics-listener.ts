@@ -1,12 +1,14 @@
 /**
  * G9 — `serve --metrics HOST:PORT`: `/metrics` on a listener of its own (as MCPProxy does), for a
  * Prometheus that reaches a private port but should not reach the MCP endpoint. Loopback by
- * default; a token, when given, is required as on the main port.
+ * default; a token, when given, is required as on the main port. The same Host and Origin checks
+ * as the main listener (a web page on another loopback origin, or a DNS-rebinding name, reads
+ * nothing), and beyond loopback it needs a token (or the explicit opt-out), as the main port does.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ListenError } from '../errors.js';
-import { bearerChecker } from '../transports/http/guards.js';
+import { ListenError, UnauthenticatedBindError } from '../errors.js';
+import { bearerChecker, hostChecker, isLoopbackHost, isOriginAllowed } from '../transports/http/guards.js';
 import { METRICS_PATH, type GatewayMetrics } from './metrics.js';
 import { sendMetrics } from './routes.js';
 
@@ -18,10 +20,29 @@ export interface MetricsListener {
 
 export async function startMetricsListener(
   metrics: GatewayMetrics,
-  options: { host: string; port: number; token?: string },
+  options: {
+    host: string;
+    port: number;
+    token?: string;
+    /** Extra Host names and browser Origins accepted (`--allow-host`, `--allow-origin`). */
+    allowHost?: readonly string[];
+    allowOrigin?: readonly string[];
+    allowUnauthenticated?: boolean;
+  },
 ): Promise<MetricsListener> {
   const checkToken = options.token !== undefined ? bearerChecker(options.token) : undefined;
+  const loopbackOnly = isLoopbackHost(options.host);
+  if (!loopbackOnly && checkToken === undefined && options.allowUnauthenticated !== true)
+    throw new UnauthenticatedBindError(options.host);
+  const allowHost = options.allowHost ?? [];
+  const checkHost = loopbackOnly || allowHost.length > 0 ? hostChecker(options.host, allowHost) : undefined;
   const server = createServer((req, res) => {
+    if (!isOriginAllowed(req.headers.origin, options.allowOrigin ?? [])) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end('origin not allowed\n');
+      return;
+    }
+    // The SDK's Host guard answers a refused Host with 403 itself.
+    if (checkHost && !checkHost(req, res)) return;
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path !== METRICS_PATH || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found; metrics are at ${METRICS_PATH}\n`);

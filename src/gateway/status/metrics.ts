@@ -155,8 +155,10 @@ export class GatewayMetrics {
             });
           return;
         case 'tool-call': {
-          const server = event.server ?? 'none';
-          calls.inc({ server, tool: toolLabel(event.tool), outcome: event.outcome });
+          // G5: only catalog tools get a label (a client's made-up names would spend the cap).
+          const known = source.gateway.catalog.has(event.tool);
+          const server = event.server ?? (known ? 'none' : 'unknown');
+          calls.inc({ server, tool: known ? toolLabel(event.tool) : 'unknown', outcome: event.outcome });
           callSeconds.observe({ server, outcome: event.outcome }, event.durationMs / 1000);
           return;
         }

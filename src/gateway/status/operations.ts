@@ -7,6 +7,8 @@
  * nothing but read the clock.
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { MODERN_REVISION } from '../../mcp/remote/eras.js';
 import { OperationsEvents, type CallOutcome } from './events.js';
 import type { ToolDefinitionLike } from '../../core/tool.js';
 import { traceCarrier, type GatewayTracer, type TraceCarrier, type TraceSpan } from './tracing.js';
@@ -29,11 +31,27 @@ const KNOWN_METHODS = new Set([
   'server/discover',
   'subscriptions/listen',
 ]);
-const KNOWN_ERA = /^\d{4}-\d{2}-\d{2}$/;
+/**
+ * G5: eras counted by name (the 2025 revisions the SDK speaks and the 2026-07-28 one); any other
+ * date a client sends is `other`, so a client cannot mint label values.
+ */
+const KNOWN_ERAS: ReadonlySet<string> = new Set([...SUPPORTED_PROTOCOL_VERSIONS, MODERN_REVISION]);
 /** A call within this long of a search, to one of its matches, "followed" it. */
 export const FOLLOW_WINDOW_MS = 10 * 60_000;
 /** A client name longer than this is cut (it is the client's own text). */
 const CLIENT_CHARS = 100;
+/**
+ * G5: characters of a search's query kept in its event (status page, audit, learning see this).
+ * The search itself reads 8,192; listeners keep queries for minutes, so a client's long queries
+ * must not hold megabytes there.
+ */
+export const RECORDED_QUERY_CHARS = 2_048;
+
+/** The query as events carry it: cut, and copied so the cut does not keep the whole request alive. */
+function recordedQuery(query: string): string {
+  if (query.length <= RECORDED_QUERY_CHARS) return query;
+  return `${query.slice(0, RECORDED_QUERY_CHARS).split('').join('')} …`;
+}
 
 interface PendingRequest {
   readonly method: string;
@@ -65,6 +83,9 @@ export interface OperationsOptions {
   profile?: string;
 }
 
+/** A tool name a span may carry: a catalog name, cut; a client's made-up name is `unknown`. */
+const SPAN_TOOL_CHARS = 200;
+
 export class Operations {
   readonly events: OperationsEvents;
   tracer: GatewayTracer | undefined;
@@ -76,6 +97,13 @@ export class Operations {
     this.events = options.events ?? new OperationsEvents();
     this.tracer = options.tracer;
     this.profile = options.profile;
+  }
+
+  /** G5: whether a tool name is the catalog's (set by the gateway; span names carry only those). */
+  knownTool: (name: string) => boolean = () => false;
+
+  private toolSpanName(name: unknown): string {
+    return typeof name === 'string' && this.knownTool(name) ? name.slice(0, SPAN_TOOL_CHARS) : 'unknown';
   }
 
   private get active(): boolean {
@@ -116,8 +144,9 @@ export class Operations {
     return this.sessions.get(sessionId)?.pending.get(requestId)?.span;
   }
 
-  startSearch(sessionId: string, requestId: string | number, query: string): SearchProbe | undefined {
+  startSearch(sessionId: string, requestId: string | number, fullQuery: string): SearchProbe | undefined {
     if (!this.active) return undefined;
+    const query = recordedQuery(fullQuery);
     const start = performance.now();
     const span = this.tracer?.startChild(this.requestSpan(sessionId, requestId), 'tool_search', 'internal', {});
     return {
@@ -208,11 +237,11 @@ export class Operations {
       | undefined;
     if (method === 'initialize') {
       if (typeof params?.protocolVersion === 'string')
-        state.era = KNOWN_ERA.test(params.protocolVersion) ? params.protocolVersion : 'other';
+        state.era = KNOWN_ERAS.has(params.protocolVersion) ? params.protocolVersion : 'other';
       if (typeof params?.clientInfo?.name === 'string') state.client = params.clientInfo.name.slice(0, CLIENT_CHARS);
     }
     const span = this.tracer?.startRequest(
-      method === 'tools/call' ? `tools/call ${String((params as { name?: unknown }).name ?? '')}` : method,
+      method === 'tools/call' ? `tools/call ${this.toolSpanName((params as { name?: unknown }).name)}` : method,
       { 'mcp.method.name': method, 'mcp.session.id': sessionId },
       traceCarrier(params?._meta, headers),
     );

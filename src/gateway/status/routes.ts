@@ -47,6 +47,11 @@ export interface StatusSource {
   profiles?(): readonly StatusProfile[];
   /** G10: tools held until an operator approves them (absent: trust is off). */
   held?(): readonly HeldToolView[];
+  /**
+   * G3: profiles with a token of their own. The status data is read with the gateway's token,
+   * which cannot use those endpoints, so their searches are listed without the query text.
+   */
+  privateProfiles?(): readonly string[];
 }
 
 export interface StatusProfile {
@@ -150,7 +155,10 @@ export function statusReporter(source: StatusSource, version: string): () => Pro
         ...(source.metrics && { savedTotal: source.metrics.tokensSaved }),
         counted: COUNTED,
       },
-      ...(source.activity && { searches: source.activity.recentSearches(), calls: source.activity.serverCalls() }),
+      ...(source.activity && {
+        searches: visibleSearches(source.activity.recentSearches(), source.privateProfiles?.() ?? []),
+        calls: source.activity.serverCalls(),
+      }),
       ...(source.profiles && { profiles: source.profiles() }),
       ...(source.held && { held: source.held() }),
       pendingServers: catalog.pendingServers,
@@ -158,6 +166,20 @@ export function statusReporter(source: StatusSource, version: string): () => Pro
       ...(config && { config }),
     };
   };
+}
+
+/**
+ * G3: a session never sees another's query, and the status data is read with the gateway's token:
+ * a search made through a profile with its own token keeps its matches (which tools get found
+ * is the operator's business) but not its text (a user's words, names, numbers).
+ */
+export function visibleSearches(searches: readonly RecentSearch[], privateProfiles: readonly string[]): RecentSearch[] {
+  if (privateProfiles.length === 0) return [...searches];
+  return searches.map((s) =>
+    s.profile !== undefined && privateProfiles.includes(s.profile)
+      ? { ...s, query: `(hidden: made through profile "${s.profile}", which has its own token)` }
+      : s,
+  );
 }
 
 /**

@@ -34,6 +34,8 @@ export interface ToolCallDeps {
   readonly router: RequestRouter;
   readonly callThrough: boolean;
   readonly pendingWaitMs: number;
+  /** G5: characters of one search query accepted (`searchQueryChars`). */
+  readonly maxQueryChars: number;
   /** Servers still on their first connect (a search waits for them, bounded). */
   firstConnectPending(): string[];
   /** Names deferred in the current pool. */
@@ -104,6 +106,15 @@ export class ToolCalls {
       return {
         result: toolError(
           `${SEARCH_TOOL_NAME} needs {"query": string}: keywords, "select:<name>,…" or "mcp__<server>".`,
+        ),
+        listChanged: false,
+      };
+    }
+    if (query.length > this.deps.maxQueryChars) {
+      // G5: refused before any search work, metric or audit line holds it.
+      return {
+        result: toolError(
+          `${SEARCH_TOOL_NAME}: the query is ${query.length} characters; this gateway accepts at most ${this.deps.maxQueryChars} (limit searchQueryChars). Search with a few keywords.`,
         ),
         listChanged: false,
       };
@@ -187,7 +198,9 @@ export class ToolCalls {
     const target = resolveCallTarget(this.deps.catalog, name);
     // Probes and usage labels name the tool only when it was called by its gateway name.
     const tool = target.kind === 'tool' && !target.byUpstreamName ? target.tool : undefined;
-    const server = tool?.origin.kind === 'mcp' ? tool.origin.server : parseMcpName(name)?.server;
+    // G5: the server label and span come from the catalog only; a name the client made up has none.
+    const known = target.kind === 'tool' ? target.tool : undefined;
+    const server = known?.origin.kind === 'mcp' ? known.origin.server : undefined;
     const probe = this.deps.operations?.startCall(sessionId, extra.mcpReq.id, name, server, args);
     const result = await this.route(sessionId, name, target, args, extra, probe, channel, how);
     // C13: a call that reached the tool is a label (its own error, e.g. bad arguments, counts too).

@@ -3,7 +3,8 @@
  * eras and transports, and the sign-in credentials of HTTP servers.
  */
 import { resolve } from 'node:path';
-import type { Limits } from '../../core/limits.js';
+import { DEFAULT_LIMITS, type Limits } from '../../core/limits.js';
+import type { OAuthFetchBounds } from './oauth/bounded-fetch.js';
 import { isStdioServer, type ServerConfig } from '../config.js';
 import type { SdkConnectionOptions } from '../sdk-connection.js';
 import { defaultStateDir } from '../state-dir.js';
@@ -22,7 +23,7 @@ export function remoteOptions(
   return {
     limits,
     memory: new ServerMemoryStore(stateDir),
-    authProvider: (server, config) => serverAuth(server, config, credentials, configSource),
+    authProvider: (server, config) => serverAuth(server, config, credentials, configSource, limits),
     // G1: every spawned server knows which configs the gateways above it serve (self-reference.ts).
     childEnv: childGatewayEnv(configSource ?? ''),
   };
@@ -43,6 +44,7 @@ export function serverAuth(
   config: ServerConfig,
   credentials: CredentialSource,
   configSource: string | undefined,
+  limits: Pick<Limits, 'oauthResponseBytes' | 'oauthTimeoutMs'> = DEFAULT_LIMITS,
 ): ServerAuth | undefined {
   if (isStdioServer(config) || config.oauth === false) return undefined;
   const { url, headers } = httpTarget(config.url, config.headers);
@@ -50,7 +52,12 @@ export function serverAuth(
   const store = credentials(server, url.href);
   const command = signInCommand(server, configSource);
   const provider = new StoredOAuthProvider({ server, setting: config.oauth, store, signInCommand: command });
-  return new ServerAuth(provider, store, url, server, command);
+  return new ServerAuth(provider, store, url, server, command, oauthBounds(limits));
+}
+
+/** The OAuth request bounds out of the limits. */
+export function oauthBounds(limits: Pick<Limits, 'oauthResponseBytes' | 'oauthTimeoutMs'>): OAuthFetchBounds {
+  return { maxBytes: limits.oauthResponseBytes, timeoutMs: limits.oauthTimeoutMs };
 }
 
 function quote(path: string): string {

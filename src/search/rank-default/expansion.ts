@@ -113,8 +113,6 @@ export function raise(
 export const MAX_COMPOUND_LENGTH = 32;
 /** Shortest query word tried as a compound (two pieces of at least 3 letters and some slack). */
 export const MIN_COMPOUND_LENGTH = 7;
-/** Words whose split is remembered per index (cleared when full: a bound, not an LRU). */
-export const MAX_CACHED_COMPOUNDS = 10_000;
 
 /**
  * Compound words, both ways: API and product names are written solid in requests

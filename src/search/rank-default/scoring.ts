@@ -26,6 +26,7 @@ import { NameMatcher } from './name-match.js';
 import { serverDocuments } from './server-documents.js';
 import { Tokenizer, indexTerms } from './tokenizer.js';
 import { type DefaultRankerOptions, FIELD_NAMES, type FieldName } from './options.js';
+import { PairMemo, WordMemo } from '../word-memo.js';
 import {
   type ClauseBuffers,
   type Postings,
@@ -36,7 +37,6 @@ import {
   postingWeight,
 } from './postings.js';
 import {
-  MAX_CACHED_COMPOUNDS,
   MAX_COMPOUND_LENGTH,
   MIN_COMPOUND_LENGTH,
   type RareWordExpander,
@@ -81,6 +81,12 @@ export class DefaultIndex implements RankerIndex {
   private readonly expander: RareWordExpander | undefined;
   private nameIndex: Map<string, number> | undefined;
   private readonly wordIds: ReadonlyMap<string, number>;
+  /** The expander's per-word memos (set when it has them): their size is what G5's test reads. */
+  private readonly memos: {
+    parts?: WordMemo<unknown>;
+    joins?: PairMemo<unknown>;
+    neighbours?: WordMemo<unknown>;
+  } = {};
 
   constructor(
     private readonly tools: readonly ToolSpec[],
@@ -127,25 +133,23 @@ export class DefaultIndex implements RankerIndex {
       const t = ids.get(term);
       return t === undefined ? 0 : offsets[t + 1]! - offsets[t]!;
     };
-    // Per index: a task's words come back in each of its clauses, and users repeat words.
-    const parts = new Map<string, string[] | null>();
-    const joins = new Map<string, Map<string, string | null>>();
-    const neighbours = new Map<string, readonly Neighbour[]>();
+    // Per index: a task's words come back in each of its clauses, and users repeat words. Bounded
+    // by entries and by characters (word-memo.ts): a client's new long word each search must not grow them.
+    const parts = (this.memos.parts = new WordMemo<string[] | null>());
+    const joins = (this.memos.joins = new PairMemo<string | null>());
+    const neighbours = (this.memos.neighbours = new WordMemo<readonly Neighbour[]>());
     const expander: RareWordExpander = {
       options: expands ? options : { ...options, weight: 0 },
       absentSynonymWeight: this.options.absentSynonymWeight,
       compounds,
       compoundParts: (word) => {
         if (word.length < MIN_COMPOUND_LENGTH || word.length > MAX_COMPOUND_LENGTH) return undefined;
-        let out = parts.get(word);
-        if (out === undefined) {
+        const out = parts.get(word, () => {
           // Only a word no tool contains is split: a catalog word ("database") is meant whole.
           const pieces =
             /^[a-z]+$/.test(word) && df(stem(word)) === 0 ? splitCompound(word, (w) => wordIds.has(w)) : undefined;
-          out = pieces ? indexTerms(pieces) : null;
-          if (parts.size >= MAX_CACHED_COMPOUNDS) parts.clear();
-          parts.set(word, out);
-        }
+          return pieces ? indexTerms(pieces) : null;
+        });
         return out ?? undefined;
       },
       // Parsed on the first query that has a rare word, not at build time.
@@ -153,32 +157,22 @@ export class DefaultIndex implements RankerIndex {
         return (thesaurus ??= explicit ?? shippedThesaurus());
       },
       df,
-      joined: (first, second) => {
-        // Two lookups by the words themselves: no joined string is built for a pair seen before.
-        let after = joins.get(first);
-        if (after === undefined) {
-          if (joins.size >= MAX_CACHED_COMPOUNDS) joins.clear();
-          joins.set(first, (after = new Map()));
-        }
-        let out = after.get(second);
-        if (out === undefined) {
-          out = joinedTerm(expander, first, second);
-          if (after.size >= MAX_CACHED_COMPOUNDS) after.clear();
-          after.set(second, out);
-        }
-        return out;
-      },
-      taken: (stem) => {
-        let out = neighbours.get(stem);
-        if (out === undefined) {
-          out = takenNeighbours(expander, stem);
-          if (neighbours.size >= MAX_CACHED_COMPOUNDS) neighbours.clear();
-          neighbours.set(stem, out);
-        }
-        return out;
-      },
+      joined: (first, second) => joins.get(first, second, (a, b) => joinedTerm(expander, a, b)),
+      taken: (stem) => neighbours.get(stem, (s) => takenNeighbours(expander, s)),
     };
     return expander;
+  }
+
+  /** Entries and key characters the per-word memos hold now, summed (bounded: word-memo.ts). */
+  memoSize(): { entries: number; keyChars: number } {
+    let entries = 0;
+    let keyChars = 0;
+    for (const memo of [this.memos.parts, this.memos.joins, this.memos.neighbours]) {
+      const size = memo?.size();
+      entries += size?.entries ?? 0;
+      keyChars += size?.keyChars ?? 0;
+    }
+    return { entries, keyChars };
   }
 
   private queryTerms(text: string, sources?: Map<string, string>, own?: string[]): Map<string, number> {

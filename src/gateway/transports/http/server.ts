@@ -22,7 +22,7 @@ import { UnauthenticatedBindError } from '../../errors.js';
 import type { ToolsearchGateway } from '../../gateway.js';
 import { GatewayFullError, ListenError } from '../../errors.js';
 import { liveBearerChecker, hostChecker, isLoopbackHost, isOriginAllowed } from './guards.js';
-import { clientAddress } from './client-address.js';
+import { clientAddress, rateKey } from './client-address.js';
 import { IdleSessionSweeper } from './idle.js';
 import { InitializeRate } from './initialize-rate.js';
 import { headerValue, readJsonBody, replyError, sendJson, tooManyInitializesMessage } from './replies.js';
@@ -250,7 +250,8 @@ export function createHttpGatewayHandler(
     if (await isModernRequest(req, body.value)) return modern.handle(req, res, body.value);
     if (isInitializeRequest(body.value)) {
       const address = addressOf(req);
-      const verdict = initializeRate.take(address);
+      // G5: IPv6 by /64 and loopback as one (client-address.ts).
+      const verdict = initializeRate.take(rateKey(address));
       if (!verdict.ok) {
         gateway.operations.events.emit({ type: 'limit', limit: 'initializePerMinute' });
         logger.warn(

@@ -11,7 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
 import type { HttpServerConfig } from '../../config.js';
 import { httpTarget } from '../../url-credentials.js';
-import { StoredOAuthProvider, unionScopes } from './provider.js';
+import { openableUrl, openerCommand } from './opener.js';
+import { DEFAULT_OAUTH_BOUNDS, StoredOAuthProvider, unionScopes } from './provider.js';
+import { boundedOAuthFetch, type OAuthFetchBounds } from './bounded-fetch.js';
 import { type CredentialBackend, CredentialStore } from './store.js';
 
 export interface SignInOptions {
@@ -25,6 +27,8 @@ export interface SignInOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Where the credentials go; default the file under `stateDir` (a shared Redis: every replica). */
   readonly store?: CredentialBackend;
+  /** G5: each authorization-server request's byte cap and timeout (`oauthResponseBytes`, `oauthTimeoutMs`). */
+  readonly bounds?: OAuthFetchBounds;
 }
 
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
@@ -32,7 +36,9 @@ const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 export async function signIn(options: SignInOptions): Promise<void> {
   const { url } = httpTarget(options.config.url, options.config.headers);
   const store = options.store ?? new CredentialStore(options.stateDir, options.server, url.href);
-  const callback = await listenForCallback();
+  // G7: only a callback carrying this sign-in's state is taken (a web page's `?error=` is not).
+  let expectedState: string | undefined;
+  const callback = await listenForCallback((state) => state !== null && state === expectedState);
   try {
     const provider = new StoredOAuthProvider({
       server: options.server,
@@ -41,21 +47,27 @@ export async function signIn(options: SignInOptions): Promise<void> {
       redirectUrl: callback.redirectUrl,
       signInCommand: `toolsearch auth login ${options.server}`,
       openAuthorization: async (authorizationUrl) => {
-        options.say(`Sign in to "${options.server}" in your browser:\n  ${authorizationUrl.href}`);
-        openBrowser(authorizationUrl.href, options.env ?? process.env, options.say);
+        // G7: only a web page is opened (or printed): never a file, share or custom handler.
+        const href = openableUrl(authorizationUrl.href);
+        options.say(`Sign in to "${options.server}" in your browser:\n  ${href}`);
+        openBrowser(href, options.env ?? process.env, options.say);
       },
       ...(options.env !== undefined && { env: options.env }),
     });
+    expectedState = provider.state();
     const challenge = await unauthenticatedChallenge(url);
     // A scope the server asked for on a 403 (step-up) is requested along with the 401's.
     const scope = unionScopes(challenge.scope, (await store.read()).stepUpScope);
-    const leg = { serverUrl: url, ...challenge, ...(scope !== undefined && { scope }) };
+    const fetchFn = boundedOAuthFetch(options.bounds ?? DEFAULT_OAUTH_BOUNDS);
+    const leg = { serverUrl: url, fetchFn, ...challenge, ...(scope !== undefined && { scope }) };
     const first = await store.withLock(() => auth(provider, { ...leg, forceReauthorization: true }));
     if (first === 'AUTHORIZED') return;
     const params = await callback.wait(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const error = params.get('error');
     if (error)
-      throw new Error(`the authorization server refused: ${error} ${params.get('error_description') ?? ''}`.trim());
+      throw new Error(
+        `the authorization server refused: ${printable(error)} ${printable(params.get('error_description') ?? '')}`.trim(),
+      );
     if (params.get('state') !== provider.state())
       throw new Error('the callback carried the wrong state (not this sign-in)');
     const code = params.get('code');
@@ -93,13 +105,28 @@ interface Callback {
   close(): void;
 }
 
-/** A one-shot HTTP listener on 127.0.0.1 and a port the system picks. */
-async function listenForCallback(): Promise<Callback> {
+/** Characters of the authorization server's error text printed. */
+const ERROR_TEXT_CHARS = 300;
+
+/** The server's error text without control characters (no terminal escapes), cut. */
+export function printable(text: string): string {
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+  return clean.length > ERROR_TEXT_CHARS ? `${clean.slice(0, ERROR_TEXT_CHARS)} …` : clean;
+}
+
+/**
+ * A one-shot HTTP listener on 127.0.0.1 and a port the system picks. A request whose `state` is
+ * not this sign-in's is answered 400 and otherwise ignored: any page the user visits can make the
+ * browser request the loopback callback, and must not end the sign-in.
+ */
+async function listenForCallback(accepts: (state: string | null) => boolean): Promise<Callback> {
   let deliver: (params: URLSearchParams) => void = () => {};
   const received = new Promise<URLSearchParams>((resolve) => (deliver = resolve));
   const server: Server = createServer((req, res) => {
     const requestUrl = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (requestUrl.pathname !== '/callback') return void res.writeHead(404).end();
+    if (!accepts(requestUrl.searchParams.get('state')))
+      return void res.writeHead(400, { 'content-type': 'text/plain' }).end('Not this sign-in.');
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('Signed in: you can close this window.');
     deliver(requestUrl.searchParams);
   });
@@ -127,15 +154,8 @@ async function listenForCallback(): Promise<Callback> {
 
 /** `$BROWSER` (a command, given the URL), else the platform's opener; nothing when neither exists. */
 function openBrowser(url: string, env: NodeJS.ProcessEnv, say: (line: string) => void): void {
-  const browser = env['BROWSER'];
-  const [command, args] = browser
-    ? ['sh', ['-c', `${browser} "$1"`, 'sh', url]]
-    : process.platform === 'darwin'
-      ? ['open', [url]]
-      : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '""', url]]
-        : ['xdg-open', [url]];
-  const child = spawn(command as string, args as string[], { stdio: 'ignore', detached: false });
+  const [command, args] = openerCommand(url, env);
+  const child = spawn(command, args, { stdio: 'ignore', detached: false });
   child.on('error', () => say('No browser could be opened: open the URL above yourself.'));
   child.unref();
 }

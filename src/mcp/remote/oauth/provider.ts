@@ -19,9 +19,16 @@ import type {
 } from '@modelcontextprotocol/client';
 import { auth, extractWWWAuthenticateParams, InsufficientScopeError } from '@modelcontextprotocol/client';
 import type { OAuthSetting } from '../config.js';
+import { DEFAULT_LIMITS } from '../../../core/limits.js';
+import { boundedOAuthFetch, type OAuthFetchBounds, withDeadline } from './bounded-fetch.js';
 import type { CredentialBackend, StoredCredentials } from './store.js';
 
 type UnauthorizedContext = Parameters<NonNullable<AuthProvider['onUnauthorized']>>[0];
+
+export const DEFAULT_OAUTH_BOUNDS: OAuthFetchBounds = {
+  maxBytes: DEFAULT_LIMITS.oauthResponseBytes,
+  timeoutMs: DEFAULT_LIMITS.oauthTimeoutMs,
+};
 
 /** Refresh this long before the access token expires, so no request carries a dead token. */
 export const REFRESH_SKEW_MS = 60_000;
@@ -187,6 +194,8 @@ export class ServerAuth implements AuthProvider {
     private readonly serverUrl: URL,
     private readonly server: string,
     private readonly signInCommand: string,
+    /** G5: every authorization-server request's byte cap and timeout. */
+    private readonly bounds: OAuthFetchBounds = DEFAULT_OAUTH_BOUNDS,
   ) {}
 
   async token(): Promise<string | undefined> {
@@ -231,12 +240,27 @@ export class ServerAuth implements AuthProvider {
       if (current.tokens !== undefined && current.tokens.access_token !== seen && !expiresSoon(current)) return;
       if (current.tokens?.refresh_token === undefined)
         throw new NeedsSignInError(this.server, this.signInCommand, this.store);
-      const result = await auth(this.provider, {
-        serverUrl: this.serverUrl,
-        ...(extra.resourceMetadataUrl !== undefined && { resourceMetadataUrl: extra.resourceMetadataUrl }),
-        ...(extra.scope !== undefined && { scope: extra.scope }),
-        ...(extra.fetchFn !== undefined && { fetchFn: extra.fetchFn }),
-      });
+      // G5: capped and timed, and the whole refresh ends by the timeout: the queue behind it moves on.
+      // A bound error is a passing fault of the authorization server: it fails this request, and
+      // is not turned into "needs sign-in" (the SDK's fallback after any failed refresh).
+      let bound: Error | undefined;
+      const fetchFn = boundedOAuthFetch(this.bounds, extra.fetchFn, (error) => (bound ??= error));
+      let result: Awaited<ReturnType<typeof auth>>;
+      try {
+        result = await withDeadline(
+          auth(this.provider, {
+            serverUrl: this.serverUrl,
+            ...(extra.resourceMetadataUrl !== undefined && { resourceMetadataUrl: extra.resourceMetadataUrl }),
+            ...(extra.scope !== undefined && { scope: extra.scope }),
+            fetchFn,
+          }),
+          this.bounds.timeoutMs,
+          this.serverUrl.href,
+        );
+      } catch (error) {
+        throw bound ?? error;
+      }
+      if (bound) throw bound;
       if (result !== 'AUTHORIZED') throw new NeedsSignInError(this.server, this.signInCommand, this.store);
     });
   }
