@@ -26,7 +26,8 @@ import { VisibleTools } from './tools/visible.js';
 import { defaultGatewaySearcher, type GatewaySearcher } from './tools/search.js';
 import { DEFAULT_PENDING_WAIT_MS, firstConnectTracker } from './tools/pending-wait.js';
 import { InMemorySessionStore, type SessionStore } from './sessions/store.js';
-import { SessionGoneError } from './errors.js';
+import { FixedListWithoutCallThroughError, SessionGoneError } from './errors.js';
+import { DEFAULT_WORKING_SET, type ToolListMode } from '../core/session-policy.js';
 import { InMemoryNotificationBus, type BusEvent, type BusNotification, type NotificationBus } from './sessions/bus.js';
 import { COALESCED_NOTIFICATIONS } from './proxy/notifications.js';
 import { GATEWAY_CAPABILITIES, GatewayProxy } from './proxy/proxy.js';
@@ -79,6 +80,13 @@ export interface GatewayOptions {
    * same session teaches the default searcher. Every session's searches teach every session.
    */
   learner?: Learner;
+  /**
+   * E5: `growing` (default): a search appends the tools it is sure of to the session's list;
+   * `fixed`: the list never changes and every call goes through `call_tool` (needs `callThrough`).
+   */
+  toolList?: ToolListMode;
+  /** E5: tools a growing list holds before the least recently used are unloaded in one batch (0: never). Default 24. */
+  workingSet?: number;
 }
 
 /** Catalog changes closer together than this reach clients as one list_changed. */
@@ -88,7 +96,12 @@ export const GATEWAY_SERVER_INFO = { name: 'toolsearch', version: VERSION } as c
 
 const INSTRUCTIONS =
   `Most tools are deferred: find them with ${SEARCH_TOOL_NAME} (keywords, "select:<name>", or "mcp__<server>"). ` +
-  `Tools it returns are loaded; call them by name, or through ${CALL_TOOL_NAME} if your tool list has not refreshed.`;
+  `Tools it loads can be called by name, or through ${CALL_TOOL_NAME} if your tool list has not refreshed.`;
+
+/** E5: with a fixed tool list nothing is ever loaded into it. */
+const FIXED_INSTRUCTIONS =
+  `Most tools are deferred: find them with ${SEARCH_TOOL_NAME} (keywords, "select:<name>", or "mcp__<server>"). ` +
+  `Your tool list never changes: call what it finds through ${CALL_TOOL_NAME} {"name", "arguments"}.`;
 
 export class ToolsearchGateway {
   readonly catalog: Catalog;
@@ -115,6 +128,8 @@ export class ToolsearchGateway {
   private readonly callThrough: boolean;
   private readonly deferredTokenBudget: number | undefined;
   private readonly pendingWaitMs: number;
+  /** E5: whether searches add to a session's tool list (`growing`) or never touch it (`fixed`). */
+  readonly toolList: ToolListMode;
   /** Servers pending on their first connect: a search waits for them (bounded) even when it found something. */
   private readonly firstConnect: ReturnType<typeof firstConnectTracker>;
   private readonly logger: Logger;
@@ -141,6 +156,8 @@ export class ToolsearchGateway {
     this.mode = parseGatewayMode(options.mode);
     this.contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     this.callThrough = options.callThrough ?? true;
+    this.toolList = options.toolList ?? 'growing';
+    if (this.toolList === 'fixed' && !this.callThrough) throw new FixedListWithoutCallThroughError();
     this.deferredTokenBudget = options.deferredTokenBudget;
     this.visibleTools = new VisibleTools(this.catalog);
     this.searchTool = new AnnouncedSearchTool(
@@ -186,6 +203,8 @@ export class ToolsearchGateway {
       discovered: (sessionId) => this.discovered(sessionId),
       operations: this.operations,
       ...(this.usage && { usage: this.usage }),
+      toolList: this.toolList,
+      workingSetCap: options.workingSet ?? DEFAULT_WORKING_SET,
     });
     this.unsubscribe = this.catalog.onChange((delta) => {
       this.learner?.checkSchemas(toolsNamed(this.catalog, [...delta.added, ...(delta.changed ?? [])]));
@@ -197,7 +216,7 @@ export class ToolsearchGateway {
   createServer(sessionId: string): Server {
     const server = new Server(GATEWAY_SERVER_INFO, {
       capabilities: GATEWAY_CAPABILITIES,
-      instructions: INSTRUCTIONS,
+      instructions: this.instructions(),
       debouncedNotificationMethods: [...COALESCED_NOTIFICATIONS],
     });
     server.setRequestHandler('tools/list', async () => ({ tools: await this.listTools(sessionId) }));
@@ -220,7 +239,10 @@ export class ToolsearchGateway {
    * `client` names who sent the request (tools/stateless.ts), so its searches can teach (C13).
    */
   createStatelessServer(client?: string): Server {
-    const server = new Server(GATEWAY_SERVER_INFO, { capabilities: GATEWAY_CAPABILITIES, instructions: INSTRUCTIONS });
+    const server = new Server(GATEWAY_SERVER_INFO, {
+      capabilities: GATEWAY_CAPABILITIES,
+      instructions: this.instructions(),
+    });
     const id = statelessRequestId(client);
     server.setRequestHandler('tools/list', async () => ({ tools: await this.listTools() }));
     server.setRequestHandler('tools/call', (request, ctx) => {
@@ -281,6 +303,7 @@ export class ToolsearchGateway {
       this.proxy.detach(sessionId);
       this.operations.closed(sessionId);
       this.usage?.ended(sessionId);
+      this.calls.ended(sessionId);
       // This process shutting down (or dropping its connection to a shared session) must not
       // forget the session: another gateway process sharing the store may carry it on.
       if (!this.shuttingDown && !this.sessions.shared)
@@ -337,12 +360,13 @@ export class ToolsearchGateway {
    */
   async listTools(sessionId?: string): Promise<Tool[]> {
     const deferred = this.deferred();
-    const discovered = sessionId === undefined ? [] : await this.discovered(sessionId);
+    // E5: a fixed list never shows what searches found (they run through call_tool).
+    const discovered = sessionId === undefined || this.toolList === 'fixed' ? [] : await this.discovered(sessionId);
     const tools: Tool[] = [];
     if (deferred.size > 0 || this.catalog.pendingServers.length > 0) {
-      // E4: past the budget, the servers this session loaded from are named first; the text changes
-      // only with its discoveries or the catalog, when its tool list changes anyway.
-      tools.push(this.searchTool.tool(deferred, discovered));
+      // E5: the announcement changes only with the catalog, never with what the session loads: it
+      // sits at the front of the prompt, so any change there would rebuild the client's cache.
+      tools.push(this.searchTool.tool(deferred));
       if (this.callThrough) tools.push(callToolDefinition());
     }
     // Cached per catalog version: a request costs the session's discoveries, not a pass over the pool.
@@ -374,6 +398,10 @@ export class ToolsearchGateway {
     const servers = [...this.live.values()];
     this.live.clear();
     await Promise.allSettled(servers.map((s) => s.close()));
+  }
+
+  private instructions(): string {
+    return this.toolList === 'fixed' ? FIXED_INSTRUCTIONS : INSTRUCTIONS;
   }
 
   get liveSessions(): number {

@@ -171,6 +171,7 @@ export class ToolSearcher {
     const result: ToolSearchResult = {
       ...this.emptyResult(pool, text, 'keyword', index),
       matches: hits.map((h) => h.name),
+      ...hitEvidence(this.rankerIndex(index, this.ranker), parsed, hits),
     };
     if (options.explain) result.explanations = this.explainKeywords(index, parsed, hits);
     return this.withSuggestions(pool, index, parsed, result);
@@ -274,6 +275,7 @@ export class ToolSearcher {
       this.lexicalList(index, rankerIndex, query, { limit, accept, explain }).map((r) => ({
         name: r.name,
         fused: false,
+        score: r.score,
         ...(r.learned && { learned: r.learned }),
         ...(r.words !== undefined && { words: r.words }),
       }));
@@ -433,6 +435,21 @@ function sameNames(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/**
+ * E5: per hit, C12's confidence and the ranker's score (lexical hits only: a fused rank has no
+ * comparable score), so the session policy loads only what the search is sure of.
+ */
+function hitEvidence(
+  rankerIndex: RankerIndex,
+  query: ParsedQuery,
+  hits: readonly FusedHit[],
+): Pick<ToolSearchResult, 'confidence' | 'scores'> {
+  if (hits.length === 0) return {};
+  const confidence = rankerIndex.confidence && hits.map((h) => rankerIndex.confidence!(query, h.name));
+  const scores = hits.every((h) => h.score !== undefined) ? hits.map((h) => h.score!) : undefined;
+  return { ...(confidence && { confidence }), ...(scores && { scores }) };
 }
 
 /** select:, exact-name and prefix hits: the rule that found them is the whole explanation. */
