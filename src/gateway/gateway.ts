@@ -28,6 +28,7 @@ import { DEFAULT_PENDING_WAIT_MS, firstConnectTracker } from './tools/pending-wa
 import { InMemorySessionStore, type SessionStore } from './sessions/store.js';
 import { FixedListWithoutCallThroughError, SessionGoneError } from './errors.js';
 import { DEFAULT_WORKING_SET, type ToolListMode } from '../core/session-policy.js';
+import type { SessionAssumptions } from '../core/session-cost.js';
 import { InMemoryNotificationBus, type BusEvent, type BusNotification, type NotificationBus } from './sessions/bus.js';
 import { COALESCED_NOTIFICATIONS } from './proxy/notifications.js';
 import { GATEWAY_CAPABILITIES, GatewayProxy } from './proxy/proxy.js';
@@ -87,6 +88,8 @@ export interface GatewayOptions {
   toolList?: ToolListMode;
   /** E5: tools a growing list holds before the least recently used are unloaded in one batch (0: never). Default 24. */
   workingSet?: number;
+  /** E5: what a plain `auto` assumes about a session (searches per session, prompt caching). */
+  sessionCost?: SessionAssumptions;
 }
 
 /** Catalog changes closer together than this reach clients as one list_changed. */
@@ -125,6 +128,7 @@ export class ToolsearchGateway {
   private readonly calls: ToolCalls;
   private readonly mode: GatewayMode;
   private readonly contextWindow: number;
+  private readonly sessionCost: SessionAssumptions | undefined;
   private readonly callThrough: boolean;
   private readonly deferredTokenBudget: number | undefined;
   private readonly pendingWaitMs: number;
@@ -155,6 +159,7 @@ export class ToolsearchGateway {
     this.usage = learner && new UsageSignal((query, tool) => learner.record(query, this.catalog.get(tool) ?? tool));
     this.mode = parseGatewayMode(options.mode);
     this.contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+    this.sessionCost = options.sessionCost;
     this.callThrough = options.callThrough ?? true;
     this.toolList = options.toolList ?? 'growing';
     if (this.toolList === 'fixed' && !this.callThrough) throw new FixedListWithoutCallThroughError();
@@ -349,7 +354,12 @@ export class ToolsearchGateway {
   deferred(): ReadonlySet<string> {
     const version = this.catalog.version;
     if (this.deferredCache?.version !== version) {
-      this.deferredCache = { version, names: deferredNames(this.catalog, this.mode, this.contextWindow) };
+      const session = {
+        toolList: this.toolList,
+        ...(this.sessionCost && { assumptions: this.sessionCost }),
+        budget: { callThrough: this.callThrough, ...(this.deferredTokenBudget && { tokenBudget: this.deferredTokenBudget }) },
+      };
+      this.deferredCache = { version, names: deferredNames(this.catalog, this.mode, this.contextWindow, session) };
     }
     return this.deferredCache.names;
   }
