@@ -25,7 +25,11 @@ const THINKING = 'mcp__sequential-thinking__sequentialthinking';
 
 /** Eight everyday intents with real arguments (`ROOT` is replaced by the session's temporary root). */
 export const EVERYDAY: readonly Intent[] = [
-  { text: 'read the file notes.txt', targets: [fs('read_text_file'), fs('read_file')], args: { path: 'ROOT/notes.txt' } },
+  {
+    text: 'read the file notes.txt',
+    targets: [fs('read_text_file'), fs('read_file')],
+    args: { path: 'ROOT/notes.txt' },
+  },
   {
     text: 'show me what is in the project folder',
     targets: [fs('list_directory'), fs('list_directory_with_sizes'), fs('directory_tree')],
@@ -144,7 +148,9 @@ export async function runEveryday(): Promise<EverydayResult> {
     list = next;
   };
   for (const intent of EVERYDAY) {
-    const answer = textOf((await client.callTool({ name: 'tool_search', arguments: { query: intent.text } })) as CallToolResult);
+    const answer = textOf(
+      (await client.callTool({ name: 'tool_search', arguments: { query: intent.text } })) as CallToolResult,
+    );
     answers.push(o200kTokens(answer));
     check((await client.listTools()).tools);
     const target = intent.targets.find((t) => answer.includes(t));
@@ -154,7 +160,9 @@ export async function runEveryday(): Promise<EverydayResult> {
     }
     const args = withRoot(intent.args, root) as Record<string, unknown>;
     const inList = list.some((t) => t.name === target);
-    await client.callTool(inList ? { name: target, arguments: args } : { name: 'call_tool', arguments: { name: target, arguments: args } });
+    await client.callTool(
+      inList ? { name: target, arguments: args } : { name: 'call_tool', arguments: { name: target, arguments: args } },
+    );
     called.add(target);
     check((await client.listTools()).tools);
   }

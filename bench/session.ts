@@ -150,7 +150,8 @@ async function main(): Promise<void> {
     process.stderr.write(`${set.name}…\n`);
     const { lines, runs } = await sessionTable(set);
     out.push(...lines);
-    if (set === stack) out.push(...perRequest(set.name, runs.get('growing')!), ...perRequest(set.name, runs.get('fixed')!));
+    if (set === stack)
+      out.push(...perRequest(set.name, runs.get('growing')!), ...perRequest(set.name, runs.get('fixed')!));
   }
   await stack.close();
   process.stderr.write('eight everyday intents over stdio…\n');

@@ -357,7 +357,10 @@ export class ToolsearchGateway {
       const session = {
         toolList: this.toolList,
         ...(this.sessionCost && { assumptions: this.sessionCost }),
-        budget: { callThrough: this.callThrough, ...(this.deferredTokenBudget && { tokenBudget: this.deferredTokenBudget }) },
+        budget: {
+          callThrough: this.callThrough,
+          ...(this.deferredTokenBudget && { tokenBudget: this.deferredTokenBudget }),
+        },
       };
       this.deferredCache = { version, names: deferredNames(this.catalog, this.mode, this.contextWindow, session) };
     }

@@ -8,11 +8,7 @@ import { parseModeValue, type ToolSearchMode } from '../../core/mode.js';
 import { plan } from '../../core/plan.js';
 import type { PoolView } from '../../core/catalog.js';
 import { estimateToolTokens } from '../../core/threshold.js';
-import {
-  estimateSessionCost,
-  type SessionAssumptions,
-  type SessionCostEstimate,
-} from '../../core/session-cost.js';
+import { estimateSessionCost, type SessionAssumptions, type SessionCostEstimate } from '../../core/session-cost.js';
 import { toolDefinitionJson, type ToolSpec } from '../../core/tool.js';
 import { announceDeferred, CALL_TOOL_TOKENS, SEARCH_TOOL_TOKENS, type AnnounceBudget } from './definitions.js';
 
@@ -48,7 +44,9 @@ export function sessionCostOf(
 ): SessionCostEstimate {
   const view: PoolView = Array.isArray(pool) ? { tools: pool, pendingServers: [] } : (pool as PoolView);
   const count = options.count ?? ((text: string) => Math.ceil(text.length / 2.5));
-  const deferred = new Set(plan({ tools: view.tools, pendingServers: [], option: 'always', announce: 'none' }).deferred);
+  const deferred = new Set(
+    plan({ tools: view.tools, pendingServers: [], option: 'always', announce: 'none' }).deferred,
+  );
   let eagerTokens = 0;
   let deferredToolTokens = 0;
   for (const tool of view.tools) {
