@@ -36,7 +36,7 @@ describe('plan()', () => {
       },
     ]);
     const p = plan({ tools: pool().tools, history });
-    expect(p.visibleTools.map((t) => t.name)).toEqual(['read_file', 'mcp__github__create_issue', 'tool_search']);
+    expect(p.visibleTools.map((t) => t.name)).toEqual(['read_file', 'tool_search', 'mcp__github__create_issue']);
     expect(p.discovered).toEqual(['mcp__github__create_issue']);
   });
   it('B7: mode never loads everything and sends no search tool', () => {

@@ -28,7 +28,7 @@ export const GATEWAY_DEFERRED_TOKEN_BUDGET = DEFAULT_DEFERRED_TOKEN_BUDGET;
  * of estimated: the bounded estimate overcounts JSON-heavy definitions ~1.7×, which would take ~280
  * tokens from the announcement for nothing.
  */
-export const SEARCH_TOOL_TOKENS = 269;
+export const SEARCH_TOOL_TOKENS = 290;
 export const CALL_TOOL_TOKENS = 107;
 
 /** Servers still connecting named in the description before "and N more" (C8; a cold start may have hundreds). */
