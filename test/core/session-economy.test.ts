@@ -5,6 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { compactToolLine, modelFacingDefinition, toolPurpose, toolSignature } from '../../src/core/compact-tool.js';
 import { decideSession, type SessionHit } from '../../src/core/session-policy.js';
+import { Catalog } from '../../src/core/catalog.js';
+import { fullAnnouncement } from '../../src/core/announce.js';
+import { eventsFromText } from '../../src/core/history.js';
+import { o200kTokens } from '../../src/inspect/tokenizer.js';
 
 const readFile = {
   name: 'mcp__filesystem__read_text_file',
@@ -134,5 +138,28 @@ describe('E5 session policy', () => {
     expect(
       decideSession({ kind: 'keyword', hits: hits(['t1', 1, 10]), held, lastUsed, workingSetCap: 2 }).unload,
     ).toEqual([]);
+  });
+});
+
+describe('E5 shorter announcements', () => {
+  it("the list names each server's prefix once, and the history reads every name back", () => {
+    const catalog = new Catalog([{ name: 'local_tool', description: 'x', defer: true }]);
+    for (const server of ['github', 'slack'])
+      catalog.setServerTools(
+        server,
+        Array.from({ length: 40 }, (_, i) => ({ name: `operation_${i}`, description: 'x' })),
+      );
+    catalog.setServerTools('solo', [{ name: 'only', description: 'x' }]);
+    const tools = catalog.tools;
+    const text = fullAnnouncement(tools, { tokenBudget: 5_000 }).text;
+    expect(text).toMatch(/^mcp__github__: operation_0, operation_1, /m);
+    expect(text).toMatch(/^mcp__solo__only$/m);
+    expect(text).toMatch(/^local_tool$/m);
+    const [event] = eventsFromText(text);
+    expect(event).toMatchObject({ type: 'announcement', form: 'list' });
+    expect(new Set((event as { units: string[] }).units)).toEqual(new Set(tools.map((t) => t.name)));
+    // One prefix per server instead of one per tool.
+    const repeated = tools.map((t) => t.name).join('\n');
+    expect(o200kTokens(text)).toBeLessThan(o200kTokens(repeated) * 0.6);
   });
 });
