@@ -59,6 +59,16 @@ export function searchToolSpec(name: string = SEARCH_TOOL_NAME): ToolSpec {
 /** E5: the call-through tool a fixed tool list carries (the list never changes; found tools run through it). */
 export const CALL_TOOL_NAME = 'call_tool';
 
+/** `call_tool`'s input, the gateway's and the library's alike. */
+export const CALL_TOOL_INPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', description: 'The loaded tool\'s name, e.g. "mcp__memory__create_entities".' },
+    arguments: { type: 'object', description: "The tool's arguments, matching its input schema." },
+  },
+  required: ['name'],
+};
+
 export function callToolSpec(name: string = CALL_TOOL_NAME): ToolSpec {
   return {
     name,
@@ -66,13 +76,6 @@ export function callToolSpec(name: string = CALL_TOOL_NAME): ToolSpec {
       'Call a tool that tool_search found, by name, with its arguments as the search result describes them. Your tool list does not change.',
     origin: { kind: 'local' },
     critical: true,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        name: { type: 'string', description: 'The found tool\'s name, e.g. "mcp__memory__create_entities".' },
-        arguments: { type: 'object', description: "The tool's arguments, matching its input schema." },
-      },
-      required: ['name'],
-    },
+    inputSchema: CALL_TOOL_INPUT_SCHEMA,
   };
 }

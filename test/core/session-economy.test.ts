@@ -157,7 +157,7 @@ describe('E5 shorter announcements', () => {
     expect(text).toMatch(/^local_tool$/m);
     const [event] = eventsFromText(text);
     expect(event).toMatchObject({ type: 'announcement', form: 'list' });
-    expect(new Set((event as { units: string[] }).units)).toEqual(new Set(tools.map((t) => t.name)));
+    expect(new Set((event as unknown as { units: string[] }).units)).toEqual(new Set(tools.map((t) => t.name)));
     // One prefix per server instead of one per tool.
     const repeated = tools.map((t) => t.name).join('\n');
     expect(o200kTokens(text)).toBeLessThan(o200kTokens(repeated) * 0.6);

@@ -8,10 +8,10 @@ import type { Tool } from '@modelcontextprotocol/server';
 import { fullAnnouncement, groupKeyOf } from '../../core/announce.js';
 import { boundedJsonTextTokens, DEFAULT_DEFERRED_TOKEN_BUDGET, type GroupRanking } from '../../core/announce-budget.js';
 import type { PoolView } from '../../core/catalog.js';
-import { searchToolSpec } from '../../core/search-tool.js';
+import { CALL_TOOL_INPUT_SCHEMA, CALL_TOOL_NAME, searchToolSpec } from '../../core/search-tool.js';
 import { ALWAYS_LOAD_META_KEY, type ToolSpec } from '../../core/tool.js';
 
-export const CALL_TOOL_NAME = 'call_tool';
+export { CALL_TOOL_NAME } from '../../core/search-tool.js';
 
 /**
  * G8: the gateway's own tools ask clients that defer MCP tools themselves (Claude Code defers every
@@ -104,14 +104,7 @@ export function callToolDefinition(): Tool {
     description:
       'Call a tool that tool_search loaded, by name, when it does not appear in your tool list yet. ' +
       'Pass the tool name and its arguments as described in the tool_search result.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        name: { type: 'string', description: 'The loaded tool\'s name, e.g. "mcp__memory__create_entities".' },
-        arguments: { type: 'object', description: "The tool's arguments, matching its input schema." },
-      },
-      required: ['name'],
-    },
+    inputSchema: CALL_TOOL_INPUT_SCHEMA as Tool['inputSchema'],
     _meta: { ...OWN_TOOL_META },
   };
 }
