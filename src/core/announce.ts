@@ -81,7 +81,7 @@ function listText(deferred: readonly ToolSpec[], how: SearchInstructions): strin
 
 /** E5: how a list line with a server prefix reads (said once, only when a line uses it). */
 const GROUPED_NAMES_NOTE =
-  'A server\'s names share one line: "mcp__github__: create_issue, list_repos" is mcp__github__create_issue and mcp__github__list_repos.';
+  'A server\'s tools share one line: "mcp__<server>__: tool_a, tool_b" stands for mcp__<server>__tool_a and mcp__<server>__tool_b.';
 
 /**
  * E5: the list form names each server's prefix once ("mcp__github__: create_issue, list_repos")
