@@ -104,10 +104,10 @@ function withRoot(value: unknown, root: string): unknown {
 }
 
 /** A stdio gateway over the bundled servers in a temporary root, as a client starts it. */
-async function serveStdio(mode: string, root: string, extra: string[] = []): Promise<Client> {
+async function serveStdio(entry: readonly string[], mode: string, root: string, extra: string[] = []): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(REPO, 'dist/cli/main.js'), 'serve', '--mode', mode, '--root', root, '--no-learning', ...extra],
+    args: [...entry, 'serve', '--mode', mode, '--root', root, '--no-learning', ...extra],
     env: { ...(process.env as Record<string, string>), TOOLSEARCH_STATE_DIR: join(root, '.state') },
     cwd: root,
     stderr: 'ignore',
@@ -118,18 +118,21 @@ async function serveStdio(mode: string, root: string, extra: string[] = []): Pro
 }
 
 /** Run the eight intents: search with the text, call the needed tool when the answer names it. */
-export async function runEveryday(): Promise<EverydayResult> {
+/** The built CLI (the bench); a test passes `['--import', 'tsx', 'src/cli/main.ts']`. */
+export const BUILT_CLI: readonly string[] = [join(REPO, 'dist/cli/main.js')];
+
+export async function runEveryday(entry: readonly string[] = BUILT_CLI): Promise<EverydayResult> {
   const root = mkdtempSync(join(tmpdir(), 'bench-everyday-'));
   writeFileSync(join(root, 'notes.txt'), 'Meeting at noon.\n');
   const memoryFile = join(root, 'memory.jsonl');
-  const eagerClient = await serveStdio('never', root, ['--memory-file', memoryFile]);
+  const eagerClient = await serveStdio(entry, 'never', root, ['--memory-file', memoryFile]);
   let eagerTools: Tool[] = [];
   for (let i = 0; i < 100 && eagerTools.length < 41; i++) {
     eagerTools = (await eagerClient.listTools()).tools;
     if (eagerTools.length < 41) await new Promise((r) => setTimeout(r, 300));
   }
   await eagerClient.close();
-  const client = await serveStdio('always', root, ['--memory-file', memoryFile]);
+  const client = await serveStdio(entry, 'always', root, ['--memory-file', memoryFile]);
   const answers: number[] = [];
   const misses: string[] = [];
   const called = new Set<string>();
