@@ -13,13 +13,12 @@
 import { Server, type Tool, type Transport } from '@modelcontextprotocol/server';
 import type { Catalog } from '../core/catalog.js';
 import type { ToolSpec } from '../core/tool.js';
-import { SEARCH_TOOL_NAME } from '../core/search-tool.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../core/threshold.js';
 import type { UpstreamCaller } from './ports.js';
 import { errorMessage } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { ToolCalls } from './tools/calls.js';
-import { CALL_TOOL_NAME, callToolDefinition } from './tools/definitions.js';
+import { callToolDefinition, gatewayInstructions } from './tools/definitions.js';
 import { AnnouncedSearchTool } from './tools/announcement.js';
 import { deferredNames, parseGatewayMode, type GatewayMode } from './tools/deferral.js';
 import { VisibleTools } from './tools/visible.js';
@@ -81,10 +80,7 @@ export interface GatewayOptions {
    * same session teaches the default searcher. Every session's searches teach every session.
    */
   learner?: Learner;
-  /**
-   * E5: `growing` (default): a search appends the tools it is sure of to the session's list;
-   * `fixed`: the list never changes and every call goes through `call_tool` (needs `callThrough`).
-   */
+  /** E5: `growing` (default) appends what a search is sure of; `fixed` never changes the list (calls via `call_tool`). */
   toolList?: ToolListMode;
   /** E5: tools a growing list holds before the least recently used are unloaded in one batch (0: never). Default 24. */
   workingSet?: number;
@@ -96,15 +92,6 @@ export interface GatewayOptions {
 const BROADCAST_DEBOUNCE_MS = 50;
 
 export const GATEWAY_SERVER_INFO = { name: 'toolsearch', version: VERSION } as const;
-
-const INSTRUCTIONS =
-  `Most tools are deferred: find them with ${SEARCH_TOOL_NAME} (keywords, "select:<name>", or "mcp__<server>"). ` +
-  `Tools it loads can be called by name, or through ${CALL_TOOL_NAME} if your tool list has not refreshed.`;
-
-/** E5: with a fixed tool list nothing is ever loaded into it. */
-const FIXED_INSTRUCTIONS =
-  `Most tools are deferred: find them with ${SEARCH_TOOL_NAME} (keywords, "select:<name>", or "mcp__<server>"). ` +
-  `Your tool list never changes: call what it finds through ${CALL_TOOL_NAME} {"name", "arguments"}.`;
 
 export class ToolsearchGateway {
   readonly catalog: Catalog;
@@ -132,7 +119,6 @@ export class ToolsearchGateway {
   private readonly callThrough: boolean;
   private readonly deferredTokenBudget: number | undefined;
   private readonly pendingWaitMs: number;
-  /** E5: whether searches add to a session's tool list (`growing`) or never touch it (`fixed`). */
   readonly toolList: ToolListMode;
   /** Servers pending on their first connect: a search waits for them (bounded) even when it found something. */
   private readonly firstConnect: ReturnType<typeof firstConnectTracker>;
@@ -221,7 +207,7 @@ export class ToolsearchGateway {
   createServer(sessionId: string): Server {
     const server = new Server(GATEWAY_SERVER_INFO, {
       capabilities: GATEWAY_CAPABILITIES,
-      instructions: this.instructions(),
+      instructions: gatewayInstructions(this.toolList),
       debouncedNotificationMethods: [...COALESCED_NOTIFICATIONS],
     });
     server.setRequestHandler('tools/list', async () => ({ tools: await this.listTools(sessionId) }));
@@ -246,7 +232,7 @@ export class ToolsearchGateway {
   createStatelessServer(client?: string): Server {
     const server = new Server(GATEWAY_SERVER_INFO, {
       capabilities: GATEWAY_CAPABILITIES,
-      instructions: this.instructions(),
+      instructions: gatewayInstructions(this.toolList),
     });
     const id = statelessRequestId(client);
     server.setRequestHandler('tools/list', async () => ({ tools: await this.listTools() }));
@@ -411,10 +397,6 @@ export class ToolsearchGateway {
     const servers = [...this.live.values()];
     this.live.clear();
     await Promise.allSettled(servers.map((s) => s.close()));
-  }
-
-  private instructions(): string {
-    return this.toolList === 'fixed' ? FIXED_INSTRUCTIONS : INSTRUCTIONS;
   }
 
   get liveSessions(): number {

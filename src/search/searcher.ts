@@ -19,6 +19,7 @@ import type { LearnedRanking } from './learning/learned-ranking.js';
 import type { LearnedHit } from './learning/fuse.js';
 import type { LearnedCut, LexicalSource } from './learning/lexical.js';
 import { isLowConfidence, suggestServers } from './suggest.js';
+import { hitEvidence } from './hit-evidence.js';
 import { PoolFacts } from './pool-facts.js';
 import { PoolNames } from './pool-names.js';
 import type {
@@ -435,21 +436,6 @@ function sameNames(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-/**
- * E5: per hit, C12's confidence and the ranker's score (lexical hits only: a fused rank has no
- * comparable score), so the session policy loads only what the search is sure of.
- */
-function hitEvidence(
-  rankerIndex: RankerIndex,
-  query: ParsedQuery,
-  hits: readonly FusedHit[],
-): Pick<ToolSearchResult, 'confidence' | 'scores'> {
-  if (hits.length === 0) return {};
-  const confidence = rankerIndex.confidence && hits.map((h) => rankerIndex.confidence!(query, h.name));
-  const scores = hits.every((h) => h.score !== undefined) ? hits.map((h) => h.score!) : undefined;
-  return { ...(confidence && { confidence }), ...(scores && { scores }) };
 }
 
 /** select:, exact-name and prefix hits: the rule that found them is the whole explanation. */

@@ -8,7 +8,7 @@ import type { Tool } from '@modelcontextprotocol/server';
 import { fullAnnouncement, groupKeyOf } from '../../core/announce.js';
 import { boundedJsonTextTokens, DEFAULT_DEFERRED_TOKEN_BUDGET, type GroupRanking } from '../../core/announce-budget.js';
 import type { PoolView } from '../../core/catalog.js';
-import { CALL_TOOL_INPUT_SCHEMA, CALL_TOOL_NAME, searchToolSpec } from '../../core/search-tool.js';
+import { CALL_TOOL_INPUT_SCHEMA, CALL_TOOL_NAME, SEARCH_TOOL_NAME, searchToolSpec } from '../../core/search-tool.js';
 import { ALWAYS_LOAD_META_KEY, type ToolSpec } from '../../core/tool.js';
 
 export { CALL_TOOL_NAME } from '../../core/search-tool.js';
@@ -96,6 +96,14 @@ function pendingLine(pending: readonly string[]): string | undefined {
   const named = pending.slice(0, PENDING_NAMED).join(', ');
   const more = pending.length > PENDING_NAMED ? ` and ${pending.length - PENDING_NAMED} more` : '';
   return `Still connecting (search again shortly for their tools): ${named}${more}.`;
+}
+
+/** The server's instructions to clients: how to find deferred tools and call them (E5: per tool-list mode). */
+export function gatewayInstructions(toolList: 'growing' | 'fixed'): string {
+  const find = `Most tools are deferred: find them with ${SEARCH_TOOL_NAME} (keywords, "select:<name>", or "mcp__<server>"). `;
+  return toolList === 'fixed'
+    ? `${find}Your tool list never changes: call what it finds through ${CALL_TOOL_NAME} {"name", "arguments"}.`
+    : `${find}Tools it loads can be called by name, or through ${CALL_TOOL_NAME} if your tool list has not refreshed.`;
 }
 
 export function callToolDefinition(): Tool {
