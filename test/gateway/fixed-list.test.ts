@@ -6,15 +6,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { resolvePackageBin } from '../../src/mcp/defaults.js';
-import { connectClient, httpClient, type TestClient } from '../fixtures/clients.js';
+import { httpClient, type TestClient } from '../fixtures/clients.js';
+import { serveStdio } from '../fixtures/stdio-gateway.js';
 import { serveHttp } from '../fixtures/serve-http.js';
 import { waitFor } from '../fixtures/wait.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const QUERY = 'create entities in the knowledge graph';
 
 function writeConfig(): { dir: string; config: string } {
@@ -68,24 +66,7 @@ async function fixedListSession(client: TestClient): Promise<void> {
 describe('E5 fixed tool list', () => {
   it('over stdio: the list never changes; calls go through call_tool', async () => {
     const { dir, config } = writeConfig();
-    const client = await connectClient(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [
-          '--import',
-          'tsx',
-          join(repoRoot, 'src/cli/main.ts'),
-          'serve',
-          '--config',
-          config,
-          '--log-level',
-          'silent',
-        ],
-        cwd: repoRoot,
-        env: { ...(process.env as Record<string, string>), TOOLSEARCH_STATE_DIR: join(dir, 'state') },
-        stderr: 'pipe',
-      }),
-    );
+    const client = await serveStdio(config, { TOOLSEARCH_STATE_DIR: join(dir, 'state') });
     try {
       expect(client.client.getInstructions()).toMatch(/never changes/);
       await fixedListSession(client);

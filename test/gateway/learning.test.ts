@@ -6,17 +6,15 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { resolvePackageBin } from '../../src/mcp/defaults.js';
 import { serveHttp } from '../fixtures/serve-http.js';
-import { connectClient, httpClient, type TestClient } from '../fixtures/clients.js';
+import { httpClient, type TestClient } from '../fixtures/clients.js';
 import { statelessClient, statelessRequestId, usageKey } from '../../src/gateway/tools/stateless.js';
 import { eraClient } from './eras-clients.js';
+import { serveStdio } from '../fixtures/stdio-gateway.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const QUERY = 'look up alice in the knowledge graph';
 const TARGET = 'mcp__memory__search_nodes';
 
@@ -60,26 +58,6 @@ async function teach(client: TestClient): Promise<void> {
   expect(before[0]).not.toBe(TARGET);
   const called = await client.call(TARGET, { query: 'alice' });
   expect(called.isError).not.toBe(true);
-}
-
-function serveStdio(config: string): Promise<TestClient> {
-  return connectClient(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        '--import',
-        'tsx',
-        join(repoRoot, 'src/cli/main.ts'),
-        'serve',
-        '--config',
-        config,
-        '--log-level',
-        'silent',
-      ],
-      cwd: repoRoot,
-      stderr: 'pipe',
-    }),
-  );
 }
 
 describe('C13 the gateway learns from use', () => {
