@@ -8,6 +8,10 @@ import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/core/catalog.js';
 import { OpenAIChatToolSearch, runChatAgent } from '../../src/providers/openai/index.js';
+import { AISdkToolSearch } from '../../src/providers/ai-sdk/index.js';
+import { generateText, stepCountIs } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import type { LanguageModelV3GenerateResult } from '@ai-sdk/provider';
 import { chatCall, completion } from '../fixtures/wire/openai.js';
 import { startWireServer, type WireServer } from './helpers.js';
 
@@ -90,5 +94,50 @@ describe('E5 OpenAI Chat client-side expansion', () => {
     const full = answer!.split('\n').filter((l) => l.startsWith('{'));
     expect(full.map((l) => JSON.parse(l).name)).toEqual(['mcp__github__create_issue']);
     expect(ran).toBe('ran mcp__github__create_issue {"title":"Bug"}');
+  });
+});
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+const step = (content: LanguageModelV3GenerateResult['content'], tools = true): LanguageModelV3GenerateResult => ({
+  content,
+  finishReason: tools ? { unified: 'tool-calls', raw: 'tool_use' } : { unified: 'stop', raw: 'stop' },
+  usage,
+  warnings: [],
+});
+
+describe('E5 Vercel AI SDK', () => {
+  it('fixed list: activeTools never change; call_tool runs the found tool', async () => {
+    const ts = new AISdkToolSearch({ pool: makeCatalog(), option: 'always', executor, toolList: 'fixed' });
+    const model = new MockLanguageModelV3({
+      doGenerate: [
+        step([
+          { type: 'tool-call', toolCallId: 'a', toolName: 'tool_search', input: '{"query":"create github issue"}' },
+        ]),
+        step([
+          {
+            type: 'tool-call',
+            toolCallId: 'b',
+            toolName: 'call_tool',
+            input: JSON.stringify({ name: 'mcp__github__create_issue', arguments: { title: 'Bug' } }),
+          },
+        ]),
+        step([{ type: 'text', text: 'Done.' }], false),
+      ],
+    });
+    const result = await generateText({
+      model,
+      tools: ts.tools,
+      prepareStep: ts.prepareStep,
+      stopWhen: stepCountIs(5),
+      prompt: 'file a bug',
+    });
+    const names = model.doGenerateCalls.map((c) =>
+      ((c as any).tools ?? []).map((t: { name: string }) => t.name).sort(),
+    );
+    for (const n of names) expect(n).toEqual(['call_tool', 'get_time', 'tool_search']);
+    expect(result.steps[1]!.toolResults[0]!.output).toBe('ran mcp__github__create_issue {"title":"Bug"}');
   });
 });
