@@ -13,6 +13,7 @@ import {
   type ServerGroup,
 } from './announce-budget.js';
 import type { AnnouncementForm, HistoryEvent } from './history.js';
+import { SERVER_NAMES_LINE } from './history.js';
 import { ANNOUNCE_TAG, DELTA_ADDED_HEADER, DELTA_REMOVED_HEADER, DELTA_TAG, wrapTag } from './markers.js';
 import { searchInstructions, type SearchInstructions } from './search-instructions.js';
 import type { ToolSpec } from './tool.js';
@@ -73,10 +74,41 @@ function instructionsOf(options: AnnounceOptions): SearchInstructions {
 }
 
 function listText(deferred: readonly ToolSpec[], how: SearchInstructions): string {
-  return `${how.listIntro}\n${wrapTag(
-    ANNOUNCE_TAG,
-    deferred.map((t) => t.name),
-  )}`;
+  const lines = compactNameLines(deferred);
+  const grouped = lines.some((l) => SERVER_NAMES_LINE.test(l));
+  return `${how.listIntro}${grouped ? `\n${GROUPED_NAMES_NOTE}` : ''}\n${wrapTag(ANNOUNCE_TAG, lines)}`;
+}
+
+/** E5: how a list line with a server prefix reads (said once, only when a line uses it). */
+const GROUPED_NAMES_NOTE =
+  'A server\'s tools share one line: "mcp__<server>__: tool_a, tool_b" stands for mcp__<server>__tool_a and mcp__<server>__tool_b.';
+
+/**
+ * E5: the list form names each server's prefix once ("mcp__github__: create_issue, list_repos")
+ * instead of repeating it per tool; a server with one deferred tool, and local tools, keep the full
+ * name. `expandNameLine` (history.ts) reads both forms back.
+ */
+function compactNameLines(deferred: readonly ToolSpec[]): string[] {
+  const byPrefix = new Map<string, string[]>();
+  const lines: Array<string | { prefix: string }> = [];
+  for (const tool of deferred) {
+    const prefix = `${groupKeyOf(tool)}__`;
+    if (tool.origin.kind !== 'mcp' || !tool.name.startsWith(prefix)) {
+      lines.push(tool.name);
+      continue;
+    }
+    let names = byPrefix.get(prefix);
+    if (!names) {
+      byPrefix.set(prefix, (names = []));
+      lines.push({ prefix });
+    }
+    names.push(tool.name.slice(prefix.length));
+  }
+  return lines.map((line) => {
+    if (typeof line === 'string') return line;
+    const names = byPrefix.get(line.prefix)!;
+    return names.length === 1 ? `${line.prefix}${names[0]}` : `${line.prefix}: ${names.join(', ')}`;
+  });
 }
 
 /** E3 (all groups) or E4 (the first `shown`, then one line for `rest` more servers). */

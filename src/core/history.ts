@@ -38,8 +38,18 @@ function formOf(attrs: string): AnnouncementForm {
   return /form="grouped"/.test(attrs) ? 'grouped' : 'list';
 }
 
+/** E5: a list line naming a server's prefix once: "mcp__github__: create_issue, list_repos". */
+export const SERVER_NAMES_LINE = /^(mcp__\S+__): (\S.*)$/;
+
+/** The names one list line stands for (a full name, or a server prefix with its tools). */
+function expandNameLine(line: string): string[] {
+  const m = SERVER_NAMES_LINE.exec(line);
+  if (!m) return [line];
+  return m[2]!.split(', ').map((name) => `${m[1]}${name.trim()}`);
+}
+
 function unitsOf(form: AnnouncementForm, lines: readonly string[]): string[] {
-  if (form === 'list') return [...lines];
+  if (form === 'list') return lines.flatMap(expandNameLine);
   return lines.flatMap((line) => {
     const m = GROUP_LINE.exec(line);
     return m?.[1] ? [m[1]] : [];

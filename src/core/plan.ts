@@ -17,7 +17,8 @@ import {
 } from './model-support.js';
 import { isDeferred, type DeferralContext } from './policy.js';
 import { searchInstructions, type SearchInstructions, type SearchToolMode } from './search-instructions.js';
-import { SEARCH_TOOL_NAME, searchToolSpec } from './search-tool.js';
+import { callToolSpec, SEARCH_TOOL_NAME, searchToolSpec } from './search-tool.js';
+import type { ToolListMode } from './session-policy.js';
 import { DEFAULT_CONTEXT_WINDOW, estimateToolTokens, thresholdTokens, type TokenMeasure } from './threshold.js';
 import type { ToolDefinitionLike, ToolSpec } from './tool.js';
 
@@ -67,6 +68,12 @@ export interface PlanInput extends ModeSources {
   readonly deferredTokenBudget?: number;
   /** E4: tool definitions sent beside the search tool whenever deferral is on (a call-through tool). */
   readonly alongsideTools?: readonly ToolDefinitionLike[];
+  /**
+   * E5: `growing` (default): discovered tools join the visible list, appended in load order;
+   * `fixed`: the list never changes (non-deferred tools, the search tool and `call_tool`), and
+   * discovered tools run through `call_tool`.
+   */
+  readonly toolList?: ToolListMode;
 }
 
 export interface Plan {
@@ -100,6 +107,28 @@ export function filterTools(
   searchToolName: string = SEARCH_TOOL_NAME,
 ): ToolSpec[] {
   return tools.filter((t) => !deferred.has(t.name) || t.name === searchToolName || discovered.has(t.name));
+}
+
+/**
+ * D3 + E5: what the model sees, in an order that only grows at its end: the non-deferred tools and
+ * the search tool (and `call_tool` on a fixed list), then discovered tools in load order, so each
+ * request's tool list keeps the previous one as its prefix and a prompt cache survives a search.
+ */
+function visibleInOrder(
+  pool: readonly ToolSpec[],
+  deferred: ReadonlySet<string>,
+  discovered: ReadonlySet<string>,
+  head: readonly ToolSpec[],
+  fixed: boolean,
+): ToolSpec[] {
+  const out = [...pool.filter((t) => !deferred.has(t.name)), ...head];
+  if (fixed) return out;
+  const byName = new Map(pool.map((t) => [t.name, t]));
+  for (const name of discovered) {
+    const tool = byName.get(name);
+    if (tool) out.push(tool);
+  }
+  return out;
 }
 
 interface ResolvedExpansion {
@@ -184,14 +213,16 @@ export function plan(input: PlanInput): Plan {
   const discoveredAll = extractDiscovered(history);
   const discovered = new Set([...discoveredAll].filter((n) => deferred.has(n)));
   const searchTool = searchToolSpec(searchToolName);
-  const visibleTools = [...filterTools(pool, deferred, discovered, searchToolName), searchTool];
+  const fixed = input.toolList === 'fixed';
+  const head = fixed ? [searchTool, callToolSpec()] : [searchTool];
+  const visibleTools = visibleInOrder(pool, deferred, discovered, head, fixed);
   const hiddenTools = deferredTools.filter((t) => !discovered.has(t.name));
   // Server-side search exists only on the native path; client expansion carries our own tool.
   const instructions = searchInstructions(
     expansion === 'native' ? (input.searchMode ?? 'client') : 'client',
     searchToolName,
   );
-  const announcement = announceFor(input, deferredTools, pool, history, instructions, searchTool);
+  const announcement = announceFor(input, deferredTools, pool, history, instructions, head);
 
   return {
     mode,
@@ -216,14 +247,14 @@ function announceFor(
   pool: readonly ToolSpec[],
   history: readonly HistoryEvent[],
   instructions: SearchInstructions,
-  searchTool: ToolSpec,
+  ownTools: readonly ToolSpec[],
 ): Announcement | undefined {
   const count = input.announceOptions?.countTextTokens;
   const tokenBudget =
     input.announceOptions?.tokenBudget ??
     announcementBudget(
       input.deferredTokenBudget ?? DEFAULT_DEFERRED_TOKEN_BUDGET,
-      [searchTool, ...(input.alongsideTools ?? [])],
+      [...ownTools, ...(input.alongsideTools ?? [])],
       count,
     );
   const options: AnnounceOptions = {

@@ -29,9 +29,9 @@ export const SEARCH_TOOL_DESCRIPTION = [
   'Load tools that are available but not yet loaded (deferred). Their names are listed in <available-deferred-tools>.',
   'Query forms:',
   '- "select:name1,name2" loads those exact tools.',
-  '- "mcp__<server>" loads that server\'s tools.',
+  '- "mcp__<server>" lists that server\'s tools.',
   '- keywords describing the capability, e.g. "create github issue"; prefix a term with + to require it ("+slack send").',
-  'Tools returned are loaded and can be called from your next step on.',
+  'The tools it is sure of are loaded and can be called from your next step on; the rest are listed one per line (calling one, or select:, loads it).',
   ...SEARCH_ADVICE,
   THIRD_PARTY_NOTE,
 ].join('\n');
@@ -53,5 +53,29 @@ export function searchToolSpec(name: string = SEARCH_TOOL_NAME): ToolSpec {
       },
       required: ['query'],
     },
+  };
+}
+
+/** E5: the call-through tool a fixed tool list carries (the list never changes; found tools run through it). */
+export const CALL_TOOL_NAME = 'call_tool';
+
+/** `call_tool`'s input, the gateway's and the library's alike. */
+export const CALL_TOOL_INPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', description: 'The loaded tool\'s name, e.g. "mcp__memory__create_entities".' },
+    arguments: { type: 'object', description: "The tool's arguments, matching its input schema." },
+  },
+  required: ['name'],
+};
+
+export function callToolSpec(name: string = CALL_TOOL_NAME): ToolSpec {
+  return {
+    name,
+    description:
+      'Call a tool that tool_search found, by name, with its arguments as the search result describes them. Your tool list does not change.',
+    origin: { kind: 'local' },
+    critical: true,
+    inputSchema: CALL_TOOL_INPUT_SCHEMA,
   };
 }

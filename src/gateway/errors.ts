@@ -107,3 +107,11 @@ function describeListenCode(code: string | undefined): string {
       return code ?? 'unknown error';
   }
 }
+
+/** E5: a fixed tool list runs every found tool through `call_tool`, so it cannot be turned off. */
+export class FixedListWithoutCallThroughError extends ToolsearchError {
+  override name = 'FixedListWithoutCallThroughError';
+  constructor() {
+    super('A fixed tool list needs call_tool (every found tool is called through it): leave call-through on.');
+  }
+}

@@ -21,14 +21,16 @@ import { errorMessage } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { type OwnTool, ToolCalls } from './tools/calls.js';
 import { type CodeMode, type CodeModeOption, createCodeMode, RUN_CODE_TOOL_NAME } from './tools/run-code.js';
-import { CALL_TOOL_NAME, callToolDefinition } from './tools/definitions.js';
+import { CALL_TOOL_NAME, callToolDefinition, gatewayInstructions } from './tools/definitions.js';
 import { AnnouncedSearchTool } from './tools/announcement.js';
 import { deferredNames, parseGatewayMode, type GatewayMode } from './tools/deferral.js';
 import { VisibleTools } from './tools/visible.js';
 import { defaultGatewaySearcher, type GatewaySearcher } from './tools/search.js';
 import { DEFAULT_PENDING_WAIT_MS, firstConnectTracker } from './tools/pending-wait.js';
 import { InMemorySessionStore, type SessionStore } from './sessions/store.js';
-import { SessionGoneError } from './errors.js';
+import { FixedListWithoutCallThroughError, SessionGoneError } from './errors.js';
+import { DEFAULT_WORKING_SET, type ToolListMode } from '../core/session-policy.js';
+import type { SessionAssumptions } from '../core/session-cost.js';
 import { InMemoryNotificationBus, type BusEvent, type BusNotification, type NotificationBus } from './sessions/bus.js';
 import { COALESCED_NOTIFICATIONS } from './proxy/notifications.js';
 import { GATEWAY_CAPABILITIES, GatewayProxy } from './proxy/proxy.js';
@@ -85,16 +87,18 @@ export interface GatewayOptions {
   learner?: Learner;
   /** G11: offer `run_code` (scripts that search and call tools in a sandbox); `true` or limit knobs. Default off. */
   codeMode?: CodeModeOption;
+  /** E5: `growing` (default) appends what a search is sure of; `fixed` never changes the list (calls via `call_tool`). */
+  toolList?: ToolListMode;
+  /** E5: tools a growing list holds before the least recently used are unloaded in one batch (0: never). Default 24. */
+  workingSet?: number;
+  /** E5: what a plain `auto` assumes about a session (searches per session, prompt caching). */
+  sessionCost?: SessionAssumptions;
 }
 
 /** Catalog changes closer together than this reach clients as one list_changed. */
 const BROADCAST_DEBOUNCE_MS = 50;
 
 export const GATEWAY_SERVER_INFO = { name: 'toolsearch', version: VERSION } as const;
-
-const INSTRUCTIONS =
-  `Most tools are deferred: find them with ${SEARCH_TOOL_NAME} (keywords, "select:<name>", or "mcp__<server>"). ` +
-  `Tools it returns are loaded; call them by name, or through ${CALL_TOOL_NAME} if your tool list has not refreshed.`;
 
 export class ToolsearchGateway {
   readonly catalog: Catalog;
@@ -120,9 +124,11 @@ export class ToolsearchGateway {
   private readonly codeMode: CodeMode | undefined;
   private readonly mode: GatewayMode;
   private readonly contextWindow: number;
+  private readonly sessionCost: SessionAssumptions | undefined;
   private readonly callThrough: boolean;
   private readonly deferredTokenBudget: number | undefined;
   private readonly pendingWaitMs: number;
+  readonly toolList: ToolListMode;
   /** Servers pending on their first connect: a search waits for them (bounded) even when it found something. */
   private readonly firstConnect: ReturnType<typeof firstConnectTracker>;
   private readonly logger: Logger;
@@ -148,7 +154,10 @@ export class ToolsearchGateway {
     this.usage = learner && new UsageSignal((query, tool) => learner.record(query, this.catalog.get(tool) ?? tool));
     this.mode = parseGatewayMode(options.mode);
     this.contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+    this.sessionCost = options.sessionCost;
     this.callThrough = options.callThrough ?? true;
+    this.toolList = options.toolList ?? 'growing';
+    if (this.toolList === 'fixed' && !this.callThrough) throw new FixedListWithoutCallThroughError();
     this.deferredTokenBudget = options.deferredTokenBudget;
     this.visibleTools = new VisibleTools(this.catalog);
     this.searchTool = new AnnouncedSearchTool(
@@ -166,7 +175,7 @@ export class ToolsearchGateway {
     this.operations = options.operations ?? new Operations();
     // G5: span names carry the gateway's own tools and catalog names only (never a client's text).
     this.operations.knownTool = (name) =>
-      name === SEARCH_TOOL_NAME || name === CALL_TOOL_NAME || this.catalog.has(name);
+      name === SEARCH_TOOL_NAME || name === CALL_TOOL_NAME || name === RUN_CODE_TOOL_NAME || this.catalog.has(name);
     this.unsubscribeBus = this.bus.subscribe((event) => this.onBusEvent(event));
     // G6/G8: replicas sharing a bus continue each other's parked calls for retries that land astray.
     this.relay = options.bus && new ParkedRelay(this.bus, this.parked, this.logger);
@@ -200,6 +209,8 @@ export class ToolsearchGateway {
       operations: this.operations,
       ...(this.usage && { usage: this.usage }),
       ownTools,
+      toolList: this.toolList,
+      workingSetCap: options.workingSet ?? DEFAULT_WORKING_SET,
     });
     this.codeMode = createCodeMode(options.codeMode, this.calls, this.catalog);
     if (this.codeMode) ownTools.set(RUN_CODE_TOOL_NAME, this.codeMode.handle);
@@ -213,7 +224,7 @@ export class ToolsearchGateway {
   createServer(sessionId: string): Server {
     const server = new Server(GATEWAY_SERVER_INFO, {
       capabilities: GATEWAY_CAPABILITIES,
-      instructions: INSTRUCTIONS,
+      instructions: gatewayInstructions(this.toolList),
       debouncedNotificationMethods: [...COALESCED_NOTIFICATIONS],
     });
     server.setRequestHandler('tools/list', async () => ({ tools: await this.listTools(sessionId) }));
@@ -236,7 +247,10 @@ export class ToolsearchGateway {
    * `client` names who sent the request (tools/stateless.ts), so its searches can teach (C13).
    */
   createStatelessServer(client?: string): Server {
-    const server = new Server(GATEWAY_SERVER_INFO, { capabilities: GATEWAY_CAPABILITIES, instructions: INSTRUCTIONS });
+    const server = new Server(GATEWAY_SERVER_INFO, {
+      capabilities: GATEWAY_CAPABILITIES,
+      instructions: gatewayInstructions(this.toolList),
+    });
     const id = statelessRequestId(client);
     server.setRequestHandler('tools/list', async () => ({ tools: await this.listTools() }));
     server.setRequestHandler('tools/call', (request, ctx) => {
@@ -298,6 +312,7 @@ export class ToolsearchGateway {
       this.proxy.detach(sessionId);
       this.operations.closed(sessionId);
       this.usage?.ended(sessionId);
+      this.calls.ended(sessionId);
       // This process shutting down (or dropping its connection to a shared session) must not
       // forget the session: another gateway process sharing the store may carry it on.
       if (!this.shuttingDown && !this.sessions.shared)
@@ -343,7 +358,15 @@ export class ToolsearchGateway {
   deferred(): ReadonlySet<string> {
     const version = this.catalog.version;
     if (this.deferredCache?.version !== version) {
-      this.deferredCache = { version, names: deferredNames(this.catalog, this.mode, this.contextWindow) };
+      const session = {
+        toolList: this.toolList,
+        ...(this.sessionCost && { assumptions: this.sessionCost }),
+        budget: {
+          callThrough: this.callThrough,
+          ...(this.deferredTokenBudget && { tokenBudget: this.deferredTokenBudget }),
+        },
+      };
+      this.deferredCache = { version, names: deferredNames(this.catalog, this.mode, this.contextWindow, session) };
     }
     return this.deferredCache.names;
   }
@@ -354,12 +377,13 @@ export class ToolsearchGateway {
    */
   async listTools(sessionId?: string): Promise<Tool[]> {
     const deferred = this.deferred();
-    const discovered = sessionId === undefined ? [] : await this.discovered(sessionId);
+    // E5: a fixed list never shows what searches found (they run through call_tool).
+    const discovered = sessionId === undefined || this.toolList === 'fixed' ? [] : await this.discovered(sessionId);
     const tools: Tool[] = [];
     if (deferred.size > 0 || this.catalog.pendingServers.length > 0) {
-      // E4: past the budget, the servers this session loaded from are named first; the text changes
-      // only with its discoveries or the catalog, when its tool list changes anyway.
-      tools.push(this.searchTool.tool(deferred, discovered));
+      // E5: the announcement changes only with the catalog, never with what the session loads: it
+      // sits at the front of the prompt, so any change there would rebuild the client's cache.
+      tools.push(this.searchTool.tool(deferred));
       if (this.callThrough) tools.push(callToolDefinition());
     }
     if (this.codeMode) tools.push(this.codeMode.definition);

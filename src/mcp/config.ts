@@ -113,6 +113,23 @@ const embeddingsSchema = z.strictObject({
   cacheDir: z.union([z.string().min(1), z.literal(false)]).optional(),
 });
 
+/**
+ * E5: what a whole session carries. `toolList`: "growing" (default; searches append what they are
+ * sure of) or "fixed" (the list never changes; calls go through call_tool). `workingSet`: tools a
+ * growing list holds before the least recently used are unloaded (0: never). `sessionCost`: what
+ * `auto` assumes about a session when it weighs deferral against loading everything.
+ */
+const sessionEconomyFields = {
+  toolList: z.enum(['growing', 'fixed'], { error: 'expected "growing" (the default) or "fixed"' }).optional(),
+  workingSet: z.number().int().nonnegative().max(10_000).optional(),
+  sessionCost: z
+    .strictObject({
+      searches: z.number().int().positive().max(10_000).optional(),
+      promptCache: z.boolean().optional(),
+    })
+    .optional(),
+};
+
 const toolSearchSchema = z.looseObject({
   /** B1 mode: always (default), never, auto, auto:N. */
   mode: z
@@ -161,6 +178,7 @@ const toolSearchSchema = z.looseObject({
   /** G10: pins and the scanner (`{enabled, newServers}`), and the tool classes clients may use (trust-config.ts). */
   trust: trustSettingsSchema.optional(),
   allow: allowSchema.optional(),
+  ...sessionEconomyFields,
 });
 
 const serverName = z.string().regex(/^[A-Za-z0-9_.-]+$/, 'server names may use letters, digits, "_", "-" and "."');

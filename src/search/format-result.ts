@@ -14,6 +14,13 @@ export function formatSearchResult(result: ToolSearchResult): string {
     lines.push(`Loaded ${plural(result.matches.length, 'tool')}; they can be called from your next step on:`);
     for (const name of result.matches) lines.push(`- ${name}`);
   }
+  lines.push(...searchContextLines(result));
+  return lines.join('\n');
+}
+
+/** Everything but the error and the match list: names not found, no match, C8 pending, C12 failed and suggested servers. */
+export function searchContextLines(result: ToolSearchResult): string[] {
+  const lines: string[] = [];
   if (result.notFound.length > 0) lines.push(`Not found: ${result.notFound.join(', ')}.`);
   if (result.matches.length === 0) {
     lines.push(`No matching deferred tools found for "${truncate(result.query, 200)}".`);
@@ -41,7 +48,7 @@ export function formatSearchResult(result: ToolSearchResult): string {
         : 'Search again with other words, a shorter query, or "select:<name>" for an exact name.',
     );
   }
-  return lines.join('\n');
+  return lines;
 }
 
 function truncate(text: string, max: number): string {

@@ -39,6 +39,8 @@ export interface FusedHit {
   readonly name: string;
   /** False when the lexical ranking alone decided (no embedder, or vectors not ready). */
   readonly fused: boolean;
+  /** The lexical (or learned) score when the lexical list alone decided; absent when fused. */
+  readonly score?: number;
   readonly lexicalRank?: number;
   readonly embeddingRank?: number;
   /** C13: learned evidence that lifted or brought this tool. */

@@ -40,6 +40,10 @@ export interface ToolSearchResult {
   explanations?: HitExplanation[];
   /** C12: a keyword search that found nothing it is sure of lists the servers likely to hold the tool. */
   suggestedServers?: SuggestedServer[];
+  /** E5/C12: per match (keyword searches), how much of the query it covers, 0–1. */
+  confidence?: number[];
+  /** E5: per match (lexical keyword searches), the ranker's score. */
+  scores?: number[];
   /** C12: true when the matches are weak (the best one covers little of the query) or absent. */
   lowConfidence?: boolean;
   /** E4: a `mcp__` prefix or a name that fits several servers lists them (`suggestedServers` holds them). */

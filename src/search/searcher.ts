@@ -19,6 +19,7 @@ import type { LearnedRanking } from './learning/learned-ranking.js';
 import type { LearnedHit } from './learning/fuse.js';
 import type { LearnedCut, LexicalSource } from './learning/lexical.js';
 import { isLowConfidence, suggestServers } from './suggest.js';
+import { hitEvidence } from './hit-evidence.js';
 import { PoolFacts } from './pool-facts.js';
 import { PoolNames } from './pool-names.js';
 import type {
@@ -171,6 +172,7 @@ export class ToolSearcher {
     const result: ToolSearchResult = {
       ...this.emptyResult(pool, text, 'keyword', index),
       matches: hits.map((h) => h.name),
+      ...hitEvidence(this.rankerIndex(index, this.ranker), parsed, hits),
     };
     if (options.explain) result.explanations = this.explainKeywords(index, parsed, hits);
     return this.withSuggestions(pool, index, parsed, result);
@@ -274,6 +276,7 @@ export class ToolSearcher {
       this.lexicalList(index, rankerIndex, query, { limit, accept, explain }).map((r) => ({
         name: r.name,
         fused: false,
+        score: r.score,
         ...(r.learned && { learned: r.learned }),
         ...(r.words !== undefined && { words: r.words }),
       }));

@@ -73,6 +73,20 @@ describe('H2 token accounting', () => {
     expect(report).toMatchObject({ tools: 240 });
     expect(report.eagerTokens).toBeGreaterThan(20_000);
     expect(report.savings).toBeGreaterThan(0.8);
+    // E5: what a plain auto decides with: the whole-session estimate and its crossover.
+    expect(report.session.growing).toMatchObject({ searches: 20, defer: expect.any(Boolean) });
+    expect(report.session.fixed.ratio).toBeLessThan(report.session.growing.ratio);
+    const auto = report.modes.find((m: { mode: string }) => m.mode === 'auto');
+    expect(auto.useToolSearch).toBe(report.session.growing.defer);
+    const text = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'inspect', '--catalog', SAMPLE],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(text).toMatch(/^whole session \(20 searches, prompt cache on/m);
+    expect(text).toMatch(/^growing list +\d+\.\d\d×/m);
   });
 });
 

@@ -19,7 +19,7 @@ describe('plan()', () => {
     expect(p.useToolSearch).toBe(true);
     expect(p.visibleTools.map((t) => t.name)).toEqual(['read_file', 'tool_search']);
     expect(p.hiddenTools.map((t) => t.name)).toEqual(['mcp__github__create_issue', 'mcp__github__list_issues']);
-    expect(p.announcement?.text).toContain('mcp__github__list_issues');
+    expect(p.announcement?.text).toContain('mcp__github__: create_issue, list_issues');
     expect(p.gates.definitive.enabled).toBe(true);
   });
   it('C4/D1: a discovered tool is visible on the next request', () => {
@@ -36,7 +36,7 @@ describe('plan()', () => {
       },
     ]);
     const p = plan({ tools: pool().tools, history });
-    expect(p.visibleTools.map((t) => t.name)).toEqual(['read_file', 'mcp__github__create_issue', 'tool_search']);
+    expect(p.visibleTools.map((t) => t.name)).toEqual(['read_file', 'tool_search', 'mcp__github__create_issue']);
     expect(p.discovered).toEqual(['mcp__github__create_issue']);
   });
   it('B7: mode never loads everything and sends no search tool', () => {

@@ -39,10 +39,16 @@ function writeConfig(learning: unknown): { dir: string; config: string; learned:
 
 async function matches(client: TestClient, query = QUERY): Promise<string[]> {
   const result = await client.call('tool_search', { query });
-  return result.text
-    .split('\n')
-    .filter((l) => l.startsWith('- '))
-    .map((l) => l.slice(2));
+  return hitNames(result.text);
+}
+
+/** The hits of a search answer in order: compact lines ("- name(args) — purpose") and full definitions (one JSON per line). */
+function hitNames(text: string): string[] {
+  return text.split('\n').flatMap((l) => {
+    if (l.startsWith('- ')) return [l.slice(2).split('(')[0]!];
+    if (l.startsWith('{')) return [(JSON.parse(l) as { name: string }).name];
+    return [];
+  });
 }
 
 /** Session 1: search, then call the target (not first before learning) with valid arguments. */
@@ -105,11 +111,7 @@ describe('C13 the gateway learns from use', () => {
           requestInit: { headers: { authorization: `Bearer ${token}` } },
         }),
       );
-    const lines = (text: string) =>
-      text
-        .split('\n')
-        .filter((l) => l.startsWith('- '))
-        .map((l) => l.slice(2));
+    const lines = hitNames;
     try {
       const alice = await modern('alice');
       expect(alice.era).toBe('modern');

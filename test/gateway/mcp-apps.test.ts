@@ -14,6 +14,7 @@ import { MCP_APPS_CAPABILITY, MCP_APPS_EXTENSION } from '../../src/core/visibili
 import { createGatewayFromConfig, type GatewayStack } from '../../src/gateway/create.js';
 import { startHttpGateway, type RunningHttpGateway } from '../../src/gateway/transports/http/server.js';
 import { parseHubConfig } from '../../src/mcp/config.js';
+import { announcedNames } from '../fixtures/announced.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -79,7 +80,7 @@ describe('G8: MCP Apps through the gateway (server-basic-vanillajs)', () => {
     const tools = (await host.listTools()).tools;
     expect(tools.map((t) => t.name)).not.toContain('mcp__apps__refresh_chart');
     const searchTool = tools.find((t) => t.name === 'tool_search');
-    expect(searchTool?.description).toContain('mcp__apps__show_chart');
+    expect(announcedNames(searchTool?.description)).toContain('mcp__apps__show_chart');
     expect(searchTool?.description).not.toContain('refresh_chart');
 
     const search = await host.callTool({ name: 'tool_search', arguments: { query: 'refresh chart data' } });

@@ -12,6 +12,7 @@ import { globToRegExp, ToolRules } from '../../src/mcp/tool-rules.js';
 import { httpClient, type TestClient } from '../fixtures/clients.js';
 import { cliEnv } from '../fixtures/state.js';
 import { cliArgs } from '../fixtures/cli.js';
+import { announcedNames } from '../fixtures/announced.js';
 
 const TOOLS = {
   allow: ['get-*', 'echo'],
@@ -86,7 +87,7 @@ describe('G7 tool filters and overrides behind the gateway', () => {
     expect(names).not.toContain('trigger-sampling-request');
     const listed = (await client.client.listTools()).tools;
     const announcement = listed.find((t) => t.name === 'tool_search')!.description!;
-    expect(announcement).toContain('mcp__everything__get-sum');
+    expect(announcedNames(announcement)).toContain('mcp__everything__get-sum');
     expect(announcement).not.toContain('get-env');
     expect(announcement).not.toContain('trigger-sampling-request');
   });

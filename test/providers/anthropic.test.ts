@@ -260,7 +260,7 @@ describe('F2 Anthropic message normalization', () => {
     expect(JSON.stringify(prepared.params)).not.toMatch(/tool_reference|defer_loading|tool_search_tool/);
     // The tools the history loaded are sent as plain tools; the rest wait behind tool_search.
     const names = prepared.params.tools!.map((t) => ('name' in t ? t.name : ''));
-    expect(names).toEqual(['get_time', 'mcp__github__create_issue', 'mcp__slack__send_message', 'tool_search']);
+    expect(names).toEqual(['get_time', 'tool_search', 'mcp__github__create_issue', 'mcp__slack__send_message']);
     const all = await toolSearch(makeCatalog(), { unsupportedModelFallback: 'load-all' }).prepare({
       ...base(referenceHistory()),
       model: 'claude-haiku-4-5',

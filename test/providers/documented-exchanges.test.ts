@@ -561,7 +561,7 @@ describe('F5/B4 OpenAI Responses: tool_search only where the guide allows it', (
       }
       const fnNames = (body: any) => body.tools.map((t: any) => t.name);
       expect(fnNames(r1)).toEqual(['mine', 'get_time', 'tool_search']);
-      expect(fnNames(r2)).toEqual(['mine', 'get_time', 'get_weather', 'tool_search']);
+      expect(fnNames(r2)).toEqual(['mine', 'get_time', 'tool_search', 'get_weather']);
       expect(r2.input.at(-1)).toMatchObject({
         type: 'function_call_output',
         call_id: 'f1',
@@ -646,6 +646,6 @@ describe('F4 Chat Completions: search and call in one message', () => {
     expect(run.steps[1]!.output).toContain('tool_search({"query": "select:get_weather"})');
     const [r1, r2] = bodies('/chat/completions');
     expect(r1.tools.map((t: any) => t.function.name)).toEqual(['get_time', 'tool_search']);
-    expect(r2.tools.map((t: any) => t.function.name)).toEqual(['get_time', 'get_weather', 'tool_search']);
+    expect(r2.tools.map((t: any) => t.function.name)).toEqual(['get_time', 'tool_search', 'get_weather']);
   });
 });

@@ -196,8 +196,8 @@ describe('F4 client-side expansion (Chat Completions / OpenAI-compatible)', () =
     expect(r2.messages.at(-1).content).toContain(
       `<tools-loaded n="${MARKER_NONCE}">\nmcp__github__create_issue\n</tools-loaded>`,
     );
-    expect(fnNames(r2)).toEqual(['get_time', 'mcp__github__create_issue', 'tool_search']);
-    expect(r2.tools[1].function.parameters.$schema).toBeUndefined();
+    expect(fnNames(r2)).toEqual(['get_time', 'tool_search', 'mcp__github__create_issue']);
+    expect(r2.tools[2].function.parameters.$schema).toBeUndefined();
     expect(r3.messages.at(-1)).toEqual({
       role: 'tool',
       tool_call_id: 'b',

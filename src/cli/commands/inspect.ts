@@ -9,7 +9,9 @@ import {
   createAnthropicClient,
   type ExactAnthropicCounts,
 } from '../../inspect/anthropic-count.js';
-import { inspectPool, type InspectReport } from '../../inspect/report.js';
+import { inspectPool, type InspectReport, type ModeCost } from '../../inspect/report.js';
+import type { SessionCostEstimate } from '../../core/session-cost.js';
+import { sessionCostOf } from '../../gateway/tools/deferral.js';
 import { o200kTokens, TOKENIZER_NOTE } from '../../inspect/tokenizer.js';
 import {
   callToolDefinition,
@@ -62,12 +64,66 @@ export function addInspectPoolLoader(loader: PoolLoader): void {
   extraLoaders.push(loader);
 }
 
+/** E5: the whole-session estimate `auto` decides with, for both tool-list modes. */
+interface SessionReport {
+  readonly growing: SessionCostEstimate;
+  readonly fixed: SessionCostEstimate;
+}
+
+/**
+ * E5: a plain `auto` decides with the session cost model (as `serve` does): the report's auto row
+ * says what it chose and why, and the estimate with its crossover is printed below the modes.
+ */
+function withSessionCost(
+  report: InspectReport,
+  pool: PoolView,
+  tokenBudget: number | undefined,
+): InspectReport & { session: SessionReport } {
+  const budget = { ...(tokenBudget !== undefined && { tokenBudget }) };
+  const growing = sessionCostOf(pool, { count: o200kTokens, budget, toolList: 'growing' });
+  const fixed = sessionCostOf(pool, { count: o200kTokens, budget, toolList: 'fixed' });
+  const modes: ModeCost[] = report.modes.map((m) =>
+    m.mode !== 'auto'
+      ? m
+      : {
+          mode: 'auto',
+          useToolSearch: growing.defer,
+          tokens: growing.defer ? report.deferredTokens : report.eagerTokens,
+          reason: growing.defer
+            ? `a session of ${growing.searches} searches costs ${ratio(growing.ratio)} of eager deferred`
+            : `deferral would cost ${ratio(growing.ratio)} of eager over ${growing.searches} searches`,
+        },
+  );
+  return { ...report, modes, session: { growing, fixed } };
+}
+
+function ratio(x: number): string {
+  return `${x.toFixed(2)}×`;
+}
+
+function sessionLines(session: SessionReport | undefined): string[] {
+  if (!session) return [];
+  const line = (name: string, e: SessionCostEstimate) =>
+    `${name.padEnd(14)} ${ratio(e.ratio).padStart(7)}  ${
+      e.crossover !== undefined
+        ? `deferral costs more than eager from search ${e.crossover} on`
+        : `below eager for all ${e.searches} searches`
+    }`;
+  return [
+    '',
+    `whole session (${session.growing.searches} searches, prompt cache on; cost-weighted input, deferred ÷ eager):`,
+    line('growing list', session.growing),
+    line('fixed list', session.fixed),
+    `auto (growing list, the default): ${session.growing.defer ? 'defers' : 'loads everything'} (toolSearch.sessionCost changes the assumptions)`,
+  ];
+}
+
 function pct(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
 }
 
 export function renderInspectText(
-  report: InspectReport,
+  report: InspectReport & { session?: SessionReport },
   top = 15,
   exact?: ExactAnthropicCounts | { error: string },
 ): string {
@@ -109,6 +165,7 @@ export function renderInspectText(
     lines.push(
       `${m.mode.padEnd(8)} ${(m.useToolSearch ? 'yes' : 'no').padEnd(7)} ${String(m.tokens).padStart(7)}  ${m.reason}`,
     );
+  lines.push(...sessionLines(report.session));
   lines.push('');
   lines.push(`Counted with ${report.tokenizer}`);
   if (exact && 'error' in exact) lines.push(exact.error);
@@ -167,7 +224,7 @@ export function registerInspectCommand(program: Command): Command {
     .action(async (options: InspectCommandOptions & Record<string, unknown>) => {
       const { pool, close } = await loadPool(options);
       try {
-        const report = inspectPool(pool, {
+        const first = inspectPool(pool, {
           count: o200kTokens,
           tokenizer: TOKENIZER_NOTE,
           ...(options.contextWindow !== undefined && { contextWindow: options.contextWindow }),
@@ -177,6 +234,7 @@ export function registerInspectCommand(program: Command): Command {
           }),
           extraTools: [callToolDefinition()],
         });
+        const report = withSessionCost(first, pool, options.deferredTokenBudget);
         const exact = await exactCounts(options, pool);
         const out = options.json
           ? JSON.stringify(exact ? { ...report, anthropic: exact } : report)

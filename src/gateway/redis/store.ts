@@ -60,6 +60,14 @@ for i = 2, #ARGV do
 end${TOUCH}
 return added`;
 
+/** E5: ARGV[2..]: names the session's working set let go; the rest keep their load order. */
+const REMOVE_SCRIPT = `
+if not (${LIVE}) then return false end
+for i = 2, #ARGV do
+  if redis.call('SREM', KEYS[2], ARGV[i]) == 1 then redis.call('LREM', KEYS[3], 0, ARGV[i]) end
+end${TOUCH}
+return 1`;
+
 /** Drop the session and leave a tombstone for as long as a session could have lived. */
 const DELETE_SCRIPT = `
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
@@ -92,6 +100,11 @@ export class RedisSessionStore implements SessionStore {
     const added = await this.client.eval(ADD_SCRIPT, 4, ...this.keys(sessionId), this.ttl, ...names);
     if (!Array.isArray(added)) throw new SessionGoneError(sessionId);
     return added.map(String);
+  }
+
+  async removeDiscovered(sessionId: string, names: Iterable<string>): Promise<void> {
+    const done = await this.client.eval(REMOVE_SCRIPT, 4, ...this.keys(sessionId), this.ttl, ...names);
+    if (done !== 1) throw new SessionGoneError(sessionId);
   }
 
   async delete(sessionId: string): Promise<void> {

@@ -28,6 +28,8 @@ export interface SessionStore {
    * would resurrect a session its client ended.
    */
   addDiscovered(sessionId: string, names: Iterable<string>): Promise<string[]>;
+  /** E5: drop names a bounded working set unloaded; the others keep their load order. Optional: without it nothing unloads. */
+  removeDiscovered?(sessionId: string, names: Iterable<string>): Promise<void>;
   /**
    * The client ended the session. A shared store keeps a tombstone (with its TTL) so no process
    * sharing it can open, resume or extend the session again.
@@ -60,6 +62,11 @@ export class InMemorySessionStore implements SessionStore {
       }
     }
     return added;
+  }
+
+  async removeDiscovered(sessionId: string, names: Iterable<string>): Promise<void> {
+    const set = this.sessions.get(sessionId);
+    for (const name of names) set?.delete(name);
   }
 
   async delete(sessionId: string): Promise<void> {

@@ -1,22 +1,14 @@
 /**
- * E4 in the gateway — which servers the budgeted announcement names once not all of them fit: the
- * servers this session recently loaded tools from first, then those learned evidence favours (C13),
- * then by size. The announcement sits in `tool_search`'s description, at the front of the prompt,
- * so it may change only when the session's tool list changes anyway: a catalog change (list_changed
- * to every session) or the session loading tools (list_changed to that session). Between those, a
- * `tools/list` returns the same text (the cached prefix stays stable); the learned order is read
- * once per catalog version, never per request.
+ * E4 in the gateway — which servers the budgeted announcement names once not all of them fit:
+ * those learned evidence favours (C13), then by size. The announcement sits in `tool_search`'s
+ * description, at the front of the prompt, so it changes only with the catalog (list_changed to
+ * every session), never with what one session loads (E5: a search must not rebuild the client's
+ * cached prompt from its first tool on); the learned order is read once per catalog version.
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ServerGroup, ServerPriority } from '../../core/announce-budget.js';
 import type { Catalog } from '../../core/catalog.js';
-import type { ToolSpec } from '../../core/tool.js';
-import { type AnnounceBudget, searchToolAnnouncing, searchToolDefinition } from './definitions.js';
-
-/** Search tools kept per catalog version for distinct recent-server lists (sessions share equal lists). */
-const MAX_RANKED_VARIANTS = 256;
-/** Recent servers that count: the announcement names at most a few dozen servers past the budget anyway. */
-const MAX_RECENT_SERVERS = 16;
+import { type AnnounceBudget, searchToolAnnouncing } from './definitions.js';
 
 /** Per tool name, the searches that led to it (C13's learned log); absent when learning is off. */
 export type LearnedSearches = () => Iterable<{ readonly tool: string; readonly searches: number }>;
@@ -24,12 +16,8 @@ export type LearnedSearches = () => Iterable<{ readonly tool: string; readonly s
 interface VersionEntry {
   readonly version: number;
   readonly deferred: ReadonlySet<string>;
-  /** The search tool for a session that loaded nothing (learned order, then size). */
+  /** The search tool (learned order, then size). */
   readonly base: Tool;
-  /** Whether the base announcement left servers out: only then can the order change what it names. */
-  readonly leftOut: boolean;
-  readonly priority: ServerPriority | undefined;
-  readonly ranked: Map<string, Tool>;
 }
 
 export class AnnouncedSearchTool {
@@ -41,24 +29,9 @@ export class AnnouncedSearchTool {
     private readonly learned?: LearnedSearches,
   ) {}
 
-  /** `tool_search` with the announcement for a session that loaded `discovered` (oldest first). */
-  tool(deferred: ReadonlySet<string>, discovered: readonly string[] = []): Tool {
-    const entry = this.current(deferred);
-    if (!entry.leftOut) return entry.base;
-    const recent = recentServers(this.catalog, discovered);
-    if (recent.length === 0) return entry.base;
-    const key = recent.join('\n');
-    let tool = entry.ranked.get(key);
-    if (!tool) {
-      if (entry.ranked.size >= MAX_RANKED_VARIANTS) entry.ranked.clear();
-      tool = searchToolDefinition(this.catalog, deferred, {
-        ...this.budget(),
-        recentServers: recent,
-        ...(entry.priority && { priority: entry.priority }),
-      });
-      entry.ranked.set(key, tool);
-    }
-    return tool;
+  /** `tool_search` with the announcement, the same for every session of one catalog version. */
+  tool(deferred: ReadonlySet<string>): Tool {
+    return this.current(deferred).base;
   }
 
   private current(deferred: ReadonlySet<string>): VersionEntry {
@@ -67,15 +40,7 @@ export class AnnouncedSearchTool {
     if (last && last.version === version && last.deferred === deferred) return last;
     const priority = this.learnedPriority();
     const budget = { ...this.budget(), ...(priority && { priority }) };
-    const { tool: base, leftOut } = searchToolAnnouncing(this.catalog, deferred, budget);
-    this.entry = {
-      version,
-      deferred,
-      base,
-      leftOut: leftOut > 0,
-      priority,
-      ranked: new Map(),
-    };
+    this.entry = { version, deferred, base: searchToolAnnouncing(this.catalog, deferred, budget).tool };
     return this.entry;
   }
 
@@ -96,14 +61,4 @@ export class AnnouncedSearchTool {
     if (perServer.size === 0) return undefined;
     return (group: ServerGroup) => (perServer.get(group.key) ?? 0) * 1e6 + group.tools;
   }
-}
-
-/** The MCP servers of a session's loaded tools, most recently loaded first (a server with no deferred tool left is not a group, so it names nothing). */
-export function recentServers(catalog: Pick<Catalog, 'get'>, discovered: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = discovered.length - 1; i >= 0 && out.length < MAX_RECENT_SERVERS; i--) {
-    const spec: ToolSpec | undefined = catalog.get(discovered[i]!);
-    if (spec?.origin.kind === 'mcp' && !out.includes(spec.origin.server)) out.push(spec.origin.server);
-  }
-  return out;
 }

@@ -17,9 +17,12 @@ import type { ForwardContext, RequestRouter, SessionExtra } from '../proxy/serve
 import type { SessionStore } from '../sessions/store.js';
 import type { CallOutcome } from '../status/events.js';
 import type { CallProbe, Operations } from '../status/operations.js';
-import { CALL_TOOL_NAME, toMcpTool } from './definitions.js';
+import { CALL_TOOL_NAME } from './definitions.js';
 import { searchWhilePending } from './pending-wait.js';
-import { formatSearchOutcome, type GatewaySearcher, type SearchOutcome } from './search.js';
+import type { GatewaySearcher, SearchOutcome } from './search.js';
+import { decideSession, type ToolListMode } from '../../core/session-policy.js';
+import { formatSessionAnswer, policyInputOf } from '../../search/session-answer.js';
+import { RecentUse } from './recent-use.js';
 import { type CallTarget, resolveCallTarget } from './call-target.js';
 import type { UsageSignal } from '../../learning/signal.js';
 import { isStateless, usageKey } from './stateless.js';
@@ -48,6 +51,10 @@ export interface ToolCallDeps {
   readonly usage?: UsageSignal;
   /** G11: the gateway's own tools besides search and call-through (`run_code`), by name. */
   readonly ownTools?: ReadonlyMap<string, OwnTool>;
+  /** E5: `fixed` keeps every session's tool list unchanged (calls go through `call_tool`). Default `growing`. */
+  readonly toolList?: ToolListMode;
+  /** E5: tools a growing list holds before the least recently used are unloaded (0: never). */
+  readonly workingSetCap?: number;
 }
 
 /** A tool the gateway itself answers (G11's `run_code`), with the request it came in. */
@@ -59,6 +66,9 @@ export type OwnTool = (
 ) => Promise<CallToolResult>;
 
 export class ToolCalls {
+  /** E5: when each session last loaded or called each tool (its working set's clock). */
+  private readonly recent = new RecentUse();
+
   constructor(private readonly deps: ToolCallDeps) {}
 
   async handle(
@@ -87,12 +97,26 @@ export class ToolCalls {
           listChanged: false,
         };
       }
+      const listChanged = await this.loadIfListed(sessionId, target);
       return {
         result: await this.run(sessionId, target, targetArgs as Record<string, unknown>, extra, channel),
-        listChanged: false,
+        listChanged,
       };
     }
-    return { result: await this.run(sessionId, name, args, extra, channel), listChanged: false };
+    const listChanged = await this.loadIfListed(sessionId, name);
+    return { result: await this.run(sessionId, name, args, extra, channel), listChanged };
+  }
+
+  /**
+   * E5: a tool a search listed (not loaded) is loaded by calling it: the model saw its signature,
+   * and one `select:` round trip would only cost it a turn. Appended like any load.
+   */
+  private async loadIfListed(sessionId: string, name: string): Promise<boolean> {
+    if (isStateless(sessionId) || !this.recent.wasListed(sessionId, name) || !this.deps.deferred().has(name))
+      return false;
+    const added = await this.deps.sessions.addDiscovered(sessionId, [name]);
+    this.recent.touch(sessionId, added);
+    return added.length > 0;
   }
 
   /** C1–C4, C8: search, load the matches into this session, describe them. */
@@ -123,27 +147,11 @@ export class ToolCalls {
     const maxResults =
       typeof max === 'number' && Number.isFinite(max) && max >= 1 ? Math.floor(max) : DEFAULT_MAX_RESULTS;
     const outcome = await this.find(sessionId, query, maxResults, extra);
-    const deferred = this.deps.deferred();
-    const found = outcome.matches.map((n) => this.deps.catalog.get(n)).filter((t): t is ToolSpec => t !== undefined);
-    // G8: without a session nothing is recorded; the definitions below are the whole answer.
-    const added = isStateless(sessionId)
-      ? []
-      : await this.deps.sessions.addDiscovered(
-          sessionId,
-          found.filter((t) => deferred.has(t.name)).map((t) => t.name),
-        );
-    const text = (this.deps.searcher.format ?? formatSearchOutcome)(outcome);
+    const { text, listChanged } = await this.answer(sessionId, outcome);
     const content: CallToolResult['content'] = [{ type: 'text', text }];
     const withheld = withheldNote(this.deps.catalog, outcome.notFound);
     if (withheld) content.push({ type: 'text', text: withheld });
-    if (found.length > 0) {
-      const loaded = found.map(toMcpTool);
-      content.push({
-        type: 'text',
-        text: `Loaded tool definitions (call by name, or via ${CALL_TOOL_NAME} {"name", "arguments"} if your tool list has not refreshed):\n${JSON.stringify(loaded)}`,
-      });
-    }
-    return { result: { content }, listChanged: added.length > 0 };
+    return { result: { content }, listChanged };
   }
 
   /** C1–C4, C8: a search as the model's search tool and a script's `search()` (G11) run it, probed and learned from. */
@@ -186,6 +194,51 @@ export class ToolCalls {
     return this.run(sessionId, name, args, extra, channel, { fromScript: true });
   }
 
+  /**
+   * E5: the session policy decides what the search loads, lists, shows in full and unloads; the
+   * session's record follows it, and the answer says it in compact lines. A 2026 request has no
+   * session: it answers as a fixed list does (every catalog tool runs through `call_tool`).
+   */
+  private async answer(sessionId: string, outcome: SearchOutcome): Promise<{ text: string; listChanged: boolean }> {
+    const deferred = this.deps.deferred();
+    const stateless = isStateless(sessionId);
+    const fixed = stateless || this.deps.toolList === 'fixed';
+    const store = this.deps.sessions;
+    const decision = decideSession({
+      ...policyInputOf(outcome, (name) => deferred.has(name), this.deps.firstConnectPending()),
+      held: stateless ? [] : await this.deps.discovered(sessionId),
+      lastUsed: this.recent.of(sessionId),
+      toolList: fixed ? 'fixed' : 'growing',
+      workingSetCap: store.removeDiscovered ? (this.deps.workingSetCap ?? 0) : 0,
+    });
+    let listChanged = false;
+    if (!stateless && fixed) {
+      // The list stays as it is; what the answer names becomes callable through call_tool.
+      await store.addDiscovered(sessionId, [...decision.describe, ...decision.list]);
+    } else if (!stateless) {
+      if (decision.unload.length > 0) {
+        await store.removeDiscovered!(sessionId, decision.unload);
+        this.recent.forget(sessionId, decision.unload);
+      }
+      const added = await store.addDiscovered(sessionId, decision.load);
+      this.recent.touch(sessionId, added);
+      this.recent.offer(sessionId, decision.list);
+      listChanged = added.length > 0 || decision.unload.length > 0;
+    }
+    const text = this.deps.searcher.format
+      ? this.deps.searcher.format(outcome)
+      : formatSessionAnswer(outcome, decision, (name) => this.deps.catalog.get(name), {
+          fixed,
+          ...(this.deps.callThrough && { callTool: CALL_TOOL_NAME }),
+        });
+    return { text, listChanged };
+  }
+
+  /** The session ended: forget what it used. */
+  ended(sessionId: string): void {
+    this.recent.forget(sessionId);
+  }
+
   /** G9: one probe per call, whatever its fate (not loaded, local, upstream, failed). */
   private async run(
     sessionId: string,
@@ -205,6 +258,7 @@ export class ToolCalls {
     const result = await this.route(sessionId, name, target, args, extra, probe, channel, how);
     // C13: a call that reached the tool is a label (its own error, e.g. bad arguments, counts too).
     if (!gatewayErrors.has(result)) this.deps.usage?.called(usageKey(sessionId), tool?.name ?? name);
+    if (!gatewayErrors.has(result) && tool) this.recent.touch(sessionId, [tool.name]);
     if (probe) {
       const text = result.isError === true && result.content[0]?.type === 'text' ? result.content[0].text : undefined;
       probe.end(callOutcome(result), Buffer.byteLength(JSON.stringify(result)), text);

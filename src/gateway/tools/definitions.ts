@@ -8,10 +8,10 @@ import type { Tool } from '@modelcontextprotocol/server';
 import { fullAnnouncement, groupKeyOf } from '../../core/announce.js';
 import { boundedJsonTextTokens, DEFAULT_DEFERRED_TOKEN_BUDGET, type GroupRanking } from '../../core/announce-budget.js';
 import type { PoolView } from '../../core/catalog.js';
-import { searchToolSpec } from '../../core/search-tool.js';
+import { CALL_TOOL_INPUT_SCHEMA, CALL_TOOL_NAME, SEARCH_TOOL_NAME, searchToolSpec } from '../../core/search-tool.js';
 import { ALWAYS_LOAD_META_KEY, type ToolSpec } from '../../core/tool.js';
 
-export const CALL_TOOL_NAME = 'call_tool';
+export { CALL_TOOL_NAME } from '../../core/search-tool.js';
 
 /**
  * G8: the gateway's own tools ask clients that defer MCP tools themselves (Claude Code defers every
@@ -28,7 +28,7 @@ export const GATEWAY_DEFERRED_TOKEN_BUDGET = DEFAULT_DEFERRED_TOKEN_BUDGET;
  * of estimated: the bounded estimate overcounts JSON-heavy definitions ~1.7×, which would take ~280
  * tokens from the announcement for nothing.
  */
-export const SEARCH_TOOL_TOKENS = 269;
+export const SEARCH_TOOL_TOKENS = 290;
 export const CALL_TOOL_TOKENS = 107;
 
 /** Servers still connecting named in the description before "and N more" (C8; a cold start may have hundreds). */
@@ -98,20 +98,21 @@ function pendingLine(pending: readonly string[]): string | undefined {
   return `Still connecting (search again shortly for their tools): ${named}${more}.`;
 }
 
+/** The server's instructions to clients: how to find deferred tools and call them (E5: per tool-list mode). */
+export function gatewayInstructions(toolList: 'growing' | 'fixed'): string {
+  const find = `Most tools are deferred: find them with ${SEARCH_TOOL_NAME} (keywords, "select:<name>", or "mcp__<server>"). `;
+  return toolList === 'fixed'
+    ? `${find}Your tool list never changes: call what it finds through ${CALL_TOOL_NAME} {"name", "arguments"}.`
+    : `${find}Tools it loads can be called by name, or through ${CALL_TOOL_NAME} if your tool list has not refreshed.`;
+}
+
 export function callToolDefinition(): Tool {
   return {
     name: CALL_TOOL_NAME,
     description:
       'Call a tool that tool_search loaded, by name, when it does not appear in your tool list yet. ' +
       'Pass the tool name and its arguments as described in the tool_search result.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        name: { type: 'string', description: 'The loaded tool\'s name, e.g. "mcp__memory__create_entities".' },
-        arguments: { type: 'object', description: "The tool's arguments, matching its input schema." },
-      },
-      required: ['name'],
-    },
+    inputSchema: CALL_TOOL_INPUT_SCHEMA as Tool['inputSchema'],
     _meta: { ...OWN_TOOL_META },
   };
 }

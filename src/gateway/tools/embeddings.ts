@@ -31,6 +31,5 @@ export function embeddingGatewaySearcher(
   return {
     embeddings: searcher,
     search: (pool, query, options) => searcher.search(pool, query, options),
-    format: (outcome) => searcher.format(outcome),
   };
 }

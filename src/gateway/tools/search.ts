@@ -1,7 +1,7 @@
 /**
  * The gateway's seam to the search engine: anything with `ToolSearcher`'s shape plugs in (a
  * user's own engine, a remote one). The default is the search room's `ToolSearcher` with its
- * default ranker, answered in `formatSearchResult`'s model-facing text (C8 included).
+ * default ranker, answered in compact lines per the session policy (E5; C8 and C12 included).
  */
 import { DEFAULT_LIMITS } from '../../core/limits.js';
 import {
@@ -23,7 +23,7 @@ export interface GatewaySearcher {
     query: string,
     options: { maxResults?: number },
   ): ToolSearchResult | Promise<ToolSearchResult>;
-  /** Text shown to the model; `formatSearchResult` when absent. */
+  /** Text shown to the model; absent: the session's compact answer (E5, search/session-answer.ts). */
   format?(outcome: ToolSearchResult): string;
 }
 
@@ -38,5 +38,5 @@ export function defaultGatewaySearcher(
     ranker: defaultRanker({ maxFieldChars: limits.indexedCharsPerField }),
     ...(learned && { learned }),
   });
-  return { search: (pool, query, options) => searcher.search(pool, query, options), format: formatSearchResult };
+  return { search: (pool, query, options) => searcher.search(pool, query, options) };
 }

@@ -1,6 +1,6 @@
 /**
- * D3 for `tools/list` at any catalog size: the always-loaded tools (as MCP tools) and each tool's
- * catalog position are computed once per catalog version, so a session's list costs its own
+ * D3 for `tools/list` at any catalog size: the always-loaded tools (as MCP tools) and the pool's
+ * names are computed once per catalog version, so a session's list costs its own
  * discoveries, not a pass over every deferred tool (a filter over 50,000 tools per request was
  * most of `tools/list`; bench/results/gateway-scale.md).
  */
@@ -28,20 +28,21 @@ export class VisibleTools {
 
   constructor(private readonly catalog: VisibleSource) {}
 
-  /** Always-loaded tools plus the session's discovered deferred ones, in catalog order. */
+  /**
+   * Always-loaded tools in catalog order, then the session's discovered deferred ones in load
+   * order (E5): a search only appends, so each list keeps the previous one as its prefix and a
+   * client's prompt cache survives it.
+   */
   list(deferred: ReadonlySet<string>, discovered: readonly string[]): Tool[] {
     const snap = this.current(deferred);
-    const extra: { position: number; tool: Tool }[] = [];
+    const out = snap.loaded.map((e) => e.tool);
     const seen = new Set<string>();
     for (const name of discovered) {
-      const position = snap.position.get(name);
-      if (position === undefined || !deferred.has(name) || seen.has(name)) continue;
+      if (!snap.position.has(name) || !deferred.has(name) || seen.has(name)) continue;
       seen.add(name);
-      extra.push({ position, tool: this.mcpTool(snap, name) });
+      out.push(this.mcpTool(snap, name));
     }
-    if (extra.length === 0) return snap.loaded.map((e) => e.tool);
-    extra.sort((a, b) => a.position - b.position);
-    return merge(snap.loaded, extra);
+    return out;
   }
 
   private current(deferred: ReadonlySet<string>): Snapshot {
@@ -62,15 +63,4 @@ export class VisibleTools {
     if (!tool) snap.mcp.set(name, (tool = toMcpTool(this.catalog.get(name)!)));
     return tool;
   }
-}
-
-function merge(a: readonly { position: number; tool: Tool }[], b: readonly { position: number; tool: Tool }[]): Tool[] {
-  const out: Tool[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && a[i]!.position < b[j]!.position)) out.push(a[i++]!.tool);
-    else out.push(b[j++]!.tool);
-  }
-  return out;
 }

@@ -11,7 +11,7 @@
 import { dynamicTool, jsonSchema, type ModelMessage, type PrepareStepResult, type ToolSet } from 'ai';
 import { eventsFromText, type HistoryEvent } from '../../core/history.js';
 import type { Plan } from '../../core/plan.js';
-import { searchToolSpec } from '../../core/search-tool.js';
+import { callToolSpec, searchToolSpec } from '../../core/search-tool.js';
 import type { ToolSpec } from '../../core/tool.js';
 import { clientSearchText } from '../shared/search.js';
 import { RequestPlanner, undiscoveredNames, type ToolSearchOptions } from '../shared/session.js';
@@ -89,10 +89,23 @@ export class AISdkToolSearch {
       inputSchema: jsonSchema(search.inputSchema),
       execute: async (input, { messages }) => {
         const current = await this.planFor(messages);
-        const result = this.planner.search(current, input);
-        return clientSearchText(this.planner.format(result), result.matches);
+        const { text, load } = this.planner.answerSearch(current, this.planner.search(current, input));
+        return clientSearchText(text, load);
       },
     });
+    // E5: a fixed list runs found tools through call_tool.
+    if (this.options.toolList === 'fixed') {
+      const call = callToolSpec();
+      set[call.name] = dynamicTool({
+        description: call.description,
+        inputSchema: jsonSchema(call.inputSchema),
+        execute: async (input, { messages }) => {
+          const outcome = await this.planner.runCall(await this.planFor(messages), call.name, input);
+          if (outcome.isError) throw new Error(outcome.text);
+          return outcome.text;
+        },
+      });
+    }
     return set;
   }
 

@@ -73,9 +73,9 @@ export class OpenAIChatToolSearch {
     });
     if (current.useToolSearch && name === current.searchTool?.name) {
       const result = this.planner.search(current, call.function.arguments);
-      const text = this.planner.format(result);
+      const { text, load } = this.planner.answerSearch(current, result);
       return {
-        message: answer(clientSearchText(text, result.matches)),
+        message: answer(clientSearchText(text, load)),
         infrastructure: true,
         isError: false,
         output: text,

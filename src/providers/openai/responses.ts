@@ -144,9 +144,9 @@ export class OpenAIResponsesToolSearch {
   /** F4 (a model without `tool_search`): the search is a function; its output carries the loaded marker. */
   answerClientSearch(call: Pick<ResponseFunctionToolCall, 'call_id' | 'arguments'>, current: Plan): ResponsesCallRun {
     const result = this.planner.search(current, call.arguments);
-    const text = this.planner.format(result);
+    const { text, load } = this.planner.answerSearch(current, result);
     return {
-      items: [{ type: 'function_call_output', call_id: call.call_id, output: clientSearchText(text, result.matches) }],
+      items: [{ type: 'function_call_output', call_id: call.call_id, output: clientSearchText(text, load) }],
       infrastructure: true,
       isError: false,
       output: text,

@@ -18,6 +18,9 @@ import type { LearnedLog } from '../../search/learning/log.js';
 import { LearnedRanking } from '../../search/learning/learned-ranking.js';
 import { schemaFingerprint } from '../../search/learning/terms.js';
 import { UsageSignal } from '../../learning/signal.js';
+import { decideSession, type ToolListMode } from '../../core/session-policy.js';
+import { CALL_TOOL_NAME } from '../../core/search-tool.js';
+import { formatSessionAnswer, policyInputOf } from '../../search/session-answer.js';
 
 export interface ToolSearchOptions extends ModeSources {
   /** The pool: a `Catalog`, or any `{tools, pendingServers}` view of one. */
@@ -50,6 +53,12 @@ export interface ToolSearchOptions extends ModeSources {
    * agents to let them teach each other (only term sets are kept, never the query text).
    */
   readonly learning?: LearnedLog;
+  /**
+   * E5: `growing` (default): a search loads the tools it is sure of, appended to the tool list in
+   * load order; `fixed`: the tool list never changes, the search answers with the best hit in full,
+   * and calls go through `call_tool` (cache-stable for providers that cache prompt prefixes).
+   */
+  readonly toolList?: ToolListMode;
 }
 
 /** A non-search call's outcome; `loadNow` asks the provider to load the tool as it answers (F3 just in time). */
@@ -118,7 +127,30 @@ export class RequestPlanner {
       unsupportedModelFallback: o.unsupportedModelFallback ?? DEFAULT_ADAPTER_FALLBACK,
       ...(o.deferral !== undefined && { deferral: o.deferral }),
       ...(o.firstPartyHosts !== undefined && { firstPartyHosts: o.firstPartyHosts }),
+      ...(o.toolList !== undefined && { toolList: o.toolList }),
     });
+  }
+
+  /**
+   * E5: a client-side search's answer: the session policy decides what loads (the `<tools-loaded>`
+   * marker carries only those) and the model reads compact lines. A custom `formatResult` keeps the
+   * earlier contract: its text, every match loaded.
+   */
+  answerSearch(current: Plan, result: ToolSearchResult): { text: string; load: readonly string[] } {
+    if (this.options.formatResult) return { text: this.format(result), load: result.matches };
+    const deferred = new Set(current.deferred);
+    const fixed = this.options.toolList === 'fixed';
+    const decision = decideSession({
+      ...policyInputOf(result, (name) => deferred.has(name)),
+      held: current.discovered,
+      toolList: fixed ? 'fixed' : 'growing',
+    });
+    const text = formatSessionAnswer(result, decision, (name) => this.findTool(name), {
+      fixed,
+      callTool: CALL_TOOL_NAME,
+    });
+    // A fixed list records what the answer named (callable through call_tool); its tools never change.
+    return { text, load: fixed ? [...decision.describe, ...decision.list] : decision.load };
   }
 
   findTool(name: string): ToolSpec | undefined {
@@ -137,6 +169,8 @@ export class RequestPlanner {
     input: unknown,
     loadedNow: ReadonlySet<string> = EMPTY,
   ): Promise<CallOutcome> {
+    const through = this.options.toolList === 'fixed' && name === CALL_TOOL_NAME ? callThrough(input) : undefined;
+    if (through) return this.runCall(current, through.name, through.arguments, loadedNow);
     const hidden = current.useToolSearch && undiscoveredNames(current).has(name) && !loadedNow.has(name);
     if (hidden && !this.options.justInTime) {
       return {
@@ -169,6 +203,22 @@ export class RequestPlanner {
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+
+/** `call_tool`'s input: the target's name and arguments (a JSON string or an object). */
+function callThrough(input: unknown): { name: string; arguments: unknown } | undefined {
+  let value = input;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+  }
+  const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  return typeof record['name'] === 'string'
+    ? { name: record['name'], arguments: record['arguments'] ?? {} }
+    : undefined;
+}
 /** One planner serves one conversation (C13's session). */
 const CONVERSATION = 'conversation';
 

@@ -1,0 +1,137 @@
+/**
+ * E5 — where a session's cost is decided: from what a search found, how sure it is, what the
+ * session already holds and which tool-list mode it runs, to what to load, what to list (one
+ * `select:` away), what to show in full and what to unload. One pure function, so the gateway,
+ * every library adapter and `bench:session` apply the same rule.
+ *
+ * - A hit is loaded only when the search is confident in it (C12's confidence) and its score is
+ *   within a margin of the best hit's: often one tool, not five. The rest are listed compactly.
+ * - Asked-for names (`select:`, an exact name) load whatever their confidence.
+ * - A server listing (`mcp__<server>`) lists; it loads nothing.
+ * - While servers are still starting, a weak search loads nothing (the best tool may be theirs).
+ * - `fixed`: the tool list never changes; the best hit is shown in full instead (calls go
+ *   through `call_tool`).
+ * - Loaded tools are appended in load order; past the working-set cap, the least recently used
+ *   ones are unloaded in one batch, at a search that changes the list anyway.
+ */
+
+/** `growing`: loaded tools join the tool list (appended); `fixed`: the list never changes. */
+export type ToolListMode = 'growing' | 'fixed';
+export const TOOL_LIST_MODES: readonly ToolListMode[] = ['growing', 'fixed'];
+
+/** Below this confidence (C12's share of the query's words) a hit is listed, never loaded. */
+export const LOAD_CONFIDENCE = 0.5;
+/** A hit after the first loads only when its score is at least this share of the best hit's. */
+export const LOAD_SCORE_MARGIN = 0.9;
+/** Default cap on tools a growing-list session holds; 0 turns unloading off. */
+export const DEFAULT_WORKING_SET = 24;
+
+export interface SessionHit {
+  readonly name: string;
+  /** C12: 0–1, how much of the query the tool covers (absent: the ranker has no such measure). */
+  readonly confidence?: number;
+  /** The ranker's score (absent for fused or rule-based hits: only the best one can then load). */
+  readonly score?: number;
+}
+
+export interface SessionPolicyInput {
+  /** How the search matched: names asked for, a server listing, or a ranking. */
+  readonly kind: 'select' | 'exact' | 'prefix' | 'keyword' | 'regex' | 'bm25';
+  /** Hits, best first; only tools the session could load (deferred ones). */
+  readonly hits: readonly SessionHit[];
+  /** C12: the search judged its best hit weak. */
+  readonly lowConfidence?: boolean;
+  /** Servers still on their first connect (their tools are not searchable yet). */
+  readonly startingServers?: readonly string[];
+  /** What the session has loaded, in load order. */
+  readonly held: readonly string[];
+  /** When each held tool was last called or loaded (any increasing clock); unknown counts as oldest. */
+  readonly lastUsed?: ReadonlyMap<string, number>;
+  readonly toolList?: ToolListMode;
+  /** Tools a growing list may hold before a batch is unloaded; 0 or absent: never unload. */
+  readonly workingSetCap?: number;
+  /** The query asked for definitions (`select:` / `describe:`). */
+  readonly describe?: boolean;
+  readonly loadConfidence?: number;
+  readonly scoreMargin?: number;
+}
+
+export interface SessionDecision {
+  /** Appended to the session's tool list, in this order (growing mode). */
+  readonly load: readonly string[];
+  /** Hits shown as one compact line each (not loaded). */
+  readonly list: readonly string[];
+  /** Hits whose full definition goes into the answer. */
+  readonly describe: readonly string[];
+  /** Held tools dropped from the list in this batch (announced as no longer available). */
+  readonly unload: readonly string[];
+  /** Names of the session's tool list after this search, in order. */
+  readonly held: readonly string[];
+}
+
+export function decideSession(input: SessionPolicyInput): SessionDecision {
+  const names = input.hits.map((h) => h.name);
+  const chosen = chosenHits(input);
+  const fixed = input.toolList === 'fixed';
+  const heldSet = new Set(input.held);
+  const load = fixed ? [] : chosen.filter((n) => !heldSet.has(n));
+  const describe = describedHits(input, chosen, fixed);
+  const unload = fixed ? [] : unloadBatch(input, load);
+  const dropped = new Set(unload);
+  return {
+    load,
+    list: names.filter((n) => !describe.includes(n) && (fixed || !chosen.includes(n))),
+    describe,
+    unload,
+    held: [...input.held.filter((n) => !dropped.has(n)), ...load],
+  };
+}
+
+/** The hits the search is sure of: asked-for names, or the confident head of a ranking. */
+export function chosenHits(input: SessionPolicyInput): string[] {
+  if (input.kind === 'select' || input.kind === 'exact') return input.hits.map((h) => h.name);
+  if (input.kind === 'prefix' || input.lowConfidence === true) return [];
+  const [best, ...rest] = input.hits;
+  const threshold = input.loadConfidence ?? LOAD_CONFIDENCE;
+  if (!best || !confident(best, threshold)) return [];
+  const margin = input.scoreMargin ?? LOAD_SCORE_MARGIN;
+  const close = (h: SessionHit) =>
+    best.score !== undefined && best.score > 0 && h.score !== undefined && h.score >= best.score * margin;
+  const out = [best.name];
+  // A partial catalog's runner-up may be a worse tool than one a starting server is about to list.
+  if ((input.startingServers?.length ?? 0) > 0) return out;
+  for (const hit of rest) {
+    if (!close(hit) || !confident(hit, threshold)) break;
+    out.push(hit.name);
+  }
+  return out;
+}
+
+function confident(hit: SessionHit, threshold: number): boolean {
+  return hit.confidence === undefined || hit.confidence >= threshold;
+}
+
+/** Full definitions: what was asked for, or (fixed list) the best hit, which the model calls through `call_tool`. */
+function describedHits(input: SessionPolicyInput, chosen: readonly string[], fixed: boolean): string[] {
+  if (input.describe === true || input.kind === 'select') return input.hits.map((h) => h.name);
+  if (!fixed) return [];
+  const best = chosen[0] ?? (input.lowConfidence === true ? undefined : input.hits[0]?.name);
+  return best === undefined ? [] : [best];
+}
+
+/**
+ * Past the cap, drop the least recently used held tools (never the ones being loaded) down to half
+ * the cap, so the next batch is far away: each batch costs one cache rebuild, and this one happens
+ * at a search that changes the list anyway.
+ */
+function unloadBatch(input: SessionPolicyInput, load: readonly string[]): string[] {
+  const cap = input.workingSetCap ?? 0;
+  if (cap <= 0 || load.length === 0 || input.held.length + load.length <= cap) return [];
+  const keep = Math.max(load.length, Math.ceil(cap / 2));
+  const excess = input.held.length + load.length - keep;
+  const used = input.lastUsed ?? new Map<string, number>();
+  const byAge = input.held
+    .map((name, order) => ({ name, order, at: used.get(name) ?? Number.NEGATIVE_INFINITY }))
+    .sort((a, b) => a.at - b.at || a.order - b.order);
+  return byAge.slice(0, Math.min(excess, input.held.length)).map((e) => e.name);
+}

@@ -1,0 +1,92 @@
+/**
+ * E5 — a search answer as a session pays for it: the loaded hits and the listed ones as one
+ * compact line each, full definitions only where the session policy asks (a `select:`, the best
+ * hit of a fixed list), and the tools a bounded working set let go named as no longer available.
+ * The C8/C12 lines (still connecting, failed servers, suggestions) are `formatSearchResult`'s.
+ */
+import { compactToolLine, modelFacingDefinition, type CompactToolInput } from '../core/compact-tool.js';
+import { DELTA_REMOVED_HEADER } from '../core/markers.js';
+import type { SessionDecision, SessionHit, SessionPolicyInput } from '../core/session-policy.js';
+import { searchContextLines } from './format-result.js';
+import type { ToolSearchResult } from './search-types.js';
+
+/** The hits of a search result the session could load (deferred ones), with their evidence. */
+export function sessionHits(result: ToolSearchResult, loadable: (name: string) => boolean): SessionHit[] {
+  return result.matches.flatMap((name, i) =>
+    loadable(name)
+      ? [
+          {
+            name,
+            ...(result.confidence?.[i] !== undefined && { confidence: result.confidence[i] }),
+            ...(result.scores?.[i] !== undefined && { score: result.scores[i] }),
+          },
+        ]
+      : [],
+  );
+}
+
+/** The policy's input for a search result; the caller adds what the session holds and its mode. */
+export function policyInputOf(
+  result: ToolSearchResult,
+  loadable: (name: string) => boolean,
+  startingServers: readonly string[] = [],
+): Pick<SessionPolicyInput, 'kind' | 'hits' | 'lowConfidence' | 'startingServers'> {
+  return {
+    kind: result.kind,
+    hits: sessionHits(result, loadable),
+    ...(result.lowConfidence === true && { lowConfidence: true }),
+    ...(startingServers.length > 0 && { startingServers }),
+  };
+}
+
+export interface SessionAnswerOptions {
+  /** The tool a fixed list calls through (`call_tool`); named in the answer. */
+  readonly callTool?: string;
+  /** The list never changes: nothing is "loaded", calls go through `callTool`. */
+  readonly fixed?: boolean;
+}
+
+/**
+ * The model-facing answer: what loaded (one line each), the full definitions asked for, what else
+ * matched (one `select:` away), what was unloaded, then the C8/C12 lines.
+ */
+export function formatSessionAnswer(
+  result: ToolSearchResult,
+  decision: SessionDecision,
+  lookup: (name: string) => CompactToolInput | undefined,
+  options: SessionAnswerOptions = {},
+): string {
+  const described = new Set(decision.describe);
+  const listed = new Set(decision.list);
+  const show = (name: string) => {
+    const tool = lookup(name);
+    // A select: asks for the definition: its output schema comes along.
+    const full = tool && modelFacingDefinition(tool, { outputSchema: result.kind === 'select' });
+    if (described.has(name)) return JSON.stringify(full ?? { name });
+    return `- ${tool ? compactToolLine(tool) : name}`;
+  };
+  const lines: string[] = [];
+  if (result.error !== undefined) lines.push(`Search error: ${result.error}`);
+  const head = result.matches.filter((n) => !listed.has(n));
+  if (head.length > 0) {
+    lines.push(
+      options.fixed
+        ? `Found ${head.length} tool(s); call through ${options.callTool ?? 'call_tool'} {"name", "arguments"} (your tool list does not change):`
+        : `Loaded ${head.length} tool(s); they can be called from your next step on:`,
+    );
+    lines.push(...head.map(show));
+  }
+  if (decision.list.length > 0) {
+    lines.push(
+      options.fixed
+        ? `Also found (same way; "select:<name>" shows a definition in full):`
+        : 'Also found, not loaded (calling one, or "select:<name>", loads it):',
+    );
+    lines.push(...decision.list.map(show));
+  }
+  if (decision.unload.length > 0)
+    lines.push(
+      `${DELTA_REMOVED_HEADER} ${decision.unload.join(', ')} (unloaded: unused the longest; "select:<name>" loads one again).`,
+    );
+  return [...lines, ...searchContextLines(result)].join('\n');
+}

@@ -1,0 +1,97 @@
+/**
+ * E5 fixed-list mode end to end: `toolSearch.toolList: "fixed"` over stdio (spawned `toolsearch
+ * serve`) and HTTP (in process), in front of the real server-memory from npm. The tool list never
+ * changes; a search answers compact lines plus the best hit in full; calls go through call_tool.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolvePackageBin } from '../../src/mcp/defaults.js';
+import { httpClient, type TestClient } from '../fixtures/clients.js';
+import { serveStdio } from '../fixtures/stdio-gateway.js';
+import { serveHttp } from '../fixtures/serve-http.js';
+import { waitFor } from '../fixtures/wait.js';
+
+const QUERY = 'create entities in the knowledge graph';
+
+function writeConfig(): { dir: string; config: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'ts-fixed-list-'));
+  const config = join(dir, 'mcp.json');
+  const memory = {
+    command: process.execPath,
+    args: [resolvePackageBin('@modelcontextprotocol/server-memory')],
+    env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
+  };
+  writeFileSync(config, JSON.stringify({ mcpServers: { memory }, toolSearch: { toolList: 'fixed', learning: false } }));
+  return { dir, config };
+}
+
+/** The shared assertions: same list before and after, the best hit in full, calls through call_tool. */
+async function fixedListSession(client: TestClient): Promise<void> {
+  const answer = await waitFor(
+    async () => {
+      const text = (await client.call('tool_search', { query: QUERY })).text;
+      return text.includes('mcp__memory__') ? text : undefined;
+    },
+    'server-memory connected',
+    30_000,
+  );
+  const before = await client.toolNames();
+  expect(before).toEqual(['tool_search', 'call_tool']);
+  const changes = client.listChanged();
+  expect(answer).toMatch(/^Found \d+ tool\(s\); call through call_tool/m);
+  const full = answer.split('\n').filter((l) => l.startsWith('{'));
+  expect(full).toHaveLength(1);
+  const best = JSON.parse(full[0]!) as { name: string; inputSchema: { properties: object } };
+  expect(best.name).toBe('mcp__memory__create_entities');
+  expect(best.inputSchema.properties).toHaveProperty('entities');
+  expect(answer).toMatch(/^- mcp__memory__\w+\(/m);
+
+  const created = await client.call('call_tool', {
+    name: best.name,
+    arguments: { entities: [{ name: 'Bob', entityType: 'person', observations: ['prefers tea'] }] },
+  });
+  expect(created.isError).not.toBe(true);
+  // A listed tool (not shown in full) runs the same way.
+  const listed = answer.match(/^- (mcp__memory__search_nodes)\(/m)?.[1];
+  if (listed) {
+    const found = await client.call('call_tool', { name: listed, arguments: { query: 'Bob' } });
+    expect(found.text).toContain('prefers tea');
+  }
+  expect(await client.toolNames()).toEqual(before);
+  expect(client.listChanged()).toBe(changes);
+}
+
+describe('E5 fixed tool list', () => {
+  it('over stdio: the list never changes; calls go through call_tool', async () => {
+    const { dir, config } = writeConfig();
+    const client = await serveStdio(config, { TOOLSEARCH_STATE_DIR: join(dir, 'state') });
+    try {
+      expect(client.client.getInstructions()).toMatch(/never changes/);
+      await fixedListSession(client);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('over HTTP: the same, per session', async () => {
+    const { config } = writeConfig();
+    const served = await serveHttp({ config });
+    try {
+      const client = await httpClient(served.http!.url);
+      await fixedListSession(client);
+      await client.close();
+    } finally {
+      await served.stack.close();
+    }
+  }, 60_000);
+
+  it('a config with a tool-list value other than growing or fixed is a clear error', async () => {
+    const { dir } = writeConfig();
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ mcpServers: {}, toolSearch: { toolList: 'frozen' } }));
+    const { readHubConfig } = await import('../../src/mcp/config.js');
+    await expect(readHubConfig(bad)).rejects.toThrow(/toolList[\s\S]*"growing" \(the default\) or "fixed"/);
+  });
+});
