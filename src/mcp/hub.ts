@@ -33,7 +33,6 @@ import {
   describeFailure,
   type ReconnectOptions,
   type RetryDecision,
-  type ServerState,
   type ServerStatus,
 } from './server-state.js';
 import { sanitizeLogText, silentLogger, type Logger } from '../util/log.js';
@@ -41,7 +40,7 @@ import { sdkConnectionFactory } from './sdk-connection.js';
 import { remoteOptions } from './remote/options.js';
 import { isNeedsSignIn, type NeedsSignInError } from './remote/oauth/provider.js';
 import { CatalogFeed } from './catalog-feed.js';
-import { createServerEntry, describeState, entryStatus, type ServerEntry } from './server-entry.js';
+import { createServerEntry, describeState, entryStatus, setEntryState, type ServerEntry } from './server-entry.js';
 import { failureOutcome } from './failure-outcome.js';
 import { connectedLine, missingCwd, redactConfigSecrets, writtenCommand } from './server-messages.js';
 import { callTimeoutOf, connectTimeoutOf, DEFAULT_CONNECT_TIMEOUT_MS } from './hub-options.js';
@@ -330,7 +329,7 @@ export class McpHub {
       if (this.closed || entry.connection !== connection) return void (await connection.close());
       this.feed.recordServerInfo(entry.name, connection);
       this.feed.applyTools(entry, tools);
-      this.setState(entry, 'connected');
+      setEntryState(entry, 'connected');
       entry.backoff.connected(Date.now());
       // After `connected`: listeners (subscriptions remade on reconnect) may call the server at once.
       this.features.setServer(entry.name, features);
@@ -375,7 +374,7 @@ export class McpHub {
   private awaitSignIn(entry: ServerEntry, error: NeedsSignInError): void {
     entry.lastError = error.message;
     this.features.removeServer(entry.name);
-    this.setState(entry, 'needs-sign-in');
+    setEntryState(entry, 'needs-sign-in');
     this.catalog.markFailed(entry.name, error.message);
     this.logger.warn(`"${entry.name}" ${error.message}`);
     error.credentials.watch(() => {
@@ -406,11 +405,6 @@ export class McpHub {
     return redactConfigSecrets(this.current, text);
   }
 
-  private setState(entry: ServerEntry, state: ServerState): void {
-    if (entry.state !== state) entry.since = Date.now();
-    entry.state = state;
-  }
-
   /**
    * After a failed attempt or a drop: `failed` (named with its reason to the model and the status
    * page, retried with backoff), `connecting` for the first retry after a drop (searches wait for
@@ -435,7 +429,7 @@ export class McpHub {
       dropped: options.dropped === true,
       attempts: entry.backoff.attempts,
     });
-    this.setState(entry, outcome.state);
+    setEntryState(entry, outcome.state);
     if (outcome.catalog.kind === 'pending') this.catalog.removeServer(entry.name, { pending: true });
     else this.catalog.markFailed(entry.name, outcome.catalog.reason);
     this.logger[outcome.log.level](`"${entry.name}" ${outcome.log.message}`);

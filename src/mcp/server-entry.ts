@@ -54,6 +54,12 @@ export function createServerEntry(
   };
 }
 
+/** A state change, with the time it happened (the status page's "since"). */
+export function setEntryState(entry: ServerEntry, state: ServerState): void {
+  if (entry.state !== state) entry.since = Date.now();
+  entry.state = state;
+}
+
 /** H3: one server's line of `hub.status()`. */
 export function entryStatus(
   entry: ServerEntry,

@@ -142,7 +142,7 @@ describe('G7 tool filters and overrides behind the gateway', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 60_000,
     });
-    expect(text).toMatch(/hidden by config: everything: \d+ tool\(s\) \(/);
+    expect(text).toMatch(/hidden by config: everything: \d+ tools? \(/);
     expect(text).toContain('get-env');
     const json = JSON.parse(
       execFileSync(process.execPath, cliArgs('inspect', '--config', configFile, '--json'), {
