@@ -2,12 +2,12 @@
  * G11 — what a script's `search()` returns per tool: the compact form (name, one-line purpose, a
  * TypeScript-style signature with the argument names and types), or, for a `select:` query (the
  * "describe" form), the full description and each argument's own description as well.
- *
- * A minimal compact formatter of code mode's own; the session-economy work's shared compact form
- * of a tool is meant to take its place.
+ * The purpose line is the session answers' own (compact-tool.ts); the signature is a script's
+ * `call(name, args)` form (tool-signature.ts), where a search answer lists arguments flat.
  */
 import type { JsonSchema, ToolSpec } from './tool.js';
 import { toolSignature } from './tool-signature.js';
+import { toolPurpose } from './compact-tool.js';
 
 export interface CodeModeHit {
   readonly name: string;
@@ -21,12 +21,11 @@ export interface CodeModeHit {
   readonly arguments?: Readonly<Record<string, string>>;
 }
 
-const PURPOSE_CHARS = 120;
 /** The describe form spells nested arguments deeper than a list of hits does. */
 const DESCRIBE_DEPTH = 4;
 
 export function codeModeHit(tool: ToolSpec, form: 'compact' | 'describe' = 'compact'): CodeModeHit {
-  const compact = { name: tool.name, purpose: purposeOf(tool.description) };
+  const compact = { name: tool.name, purpose: toolPurpose(tool.description) };
   if (form === 'compact') return { ...compact, signature: toolSignature(tool) };
   const args = argumentDescriptions(tool.inputSchema);
   return {
@@ -35,13 +34,6 @@ export function codeModeHit(tool: ToolSpec, form: 'compact' | 'describe' = 'comp
     description: tool.description,
     ...(Object.keys(args).length > 0 && { arguments: args }),
   };
-}
-
-/** The first sentence (or line) of a description, at most one line long. */
-export function purposeOf(description: string, maxChars: number = PURPOSE_CHARS): string {
-  const firstLine = description.trim().split('\n')[0] ?? '';
-  const sentence = firstLine.match(/^.*?[.!?](?=\s|$)/)?.[0] ?? firstLine;
-  return sentence.length <= maxChars ? sentence : `${sentence.slice(0, maxChars - 1).trimEnd()}…`;
 }
 
 function argumentDescriptions(schema: JsonSchema): Record<string, string> {

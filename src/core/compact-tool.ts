@@ -8,6 +8,7 @@
  */
 import { neutralizeUntrusted } from './untrusted.js';
 import type { JsonSchema } from './tool.js';
+import { schemaType } from './tool-signature.js';
 
 /** The fields these functions read: a `ToolSpec`, an MCP tool or any provider definition. */
 export interface CompactToolInput {
@@ -21,17 +22,15 @@ export interface CompactToolInput {
 export const PURPOSE_CHARS = 120;
 /** Arguments named in a signature before "…" (a 30-argument tool still takes one line). */
 export const SIGNATURE_ARGS = 8;
-/** Enum values spelled out before the type falls back to the enum's base type. */
-const ENUM_VALUES = 4;
 
 /** `name(a: string, b?: number[]) — First sentence of the description.` */
 export function compactToolLine(tool: CompactToolInput): string {
   const purpose = toolPurpose(tool.description ?? '');
-  return purpose ? `${toolSignature(tool)} — ${purpose}` : toolSignature(tool);
+  return purpose ? `${compactSignature(tool)} — ${purpose}` : compactSignature(tool);
 }
 
 /** `name(a: string, b?: "x" | "y", c?: object)`: required arguments first, as the schema orders them. */
-export function toolSignature(tool: CompactToolInput): string {
+export function compactSignature(tool: CompactToolInput): string {
   const schema = (tool.inputSchema ?? {}) as JsonSchema;
   const properties = isRecord(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
@@ -39,7 +38,7 @@ export function toolSignature(tool: CompactToolInput): string {
   const ordered = [...names.filter((n) => required.has(n)), ...names.filter((n) => !required.has(n))];
   const shown = ordered
     .slice(0, SIGNATURE_ARGS)
-    .map((n) => `${safeArgName(n)}${required.has(n) ? '' : '?'}: ${typeOf(properties[n], 0)}`);
+    .map((n) => `${safeArgName(n)}${required.has(n) ? '' : '?'}: ${argumentType(properties[n])}`);
   if (ordered.length > SIGNATURE_ARGS) shown.push('…');
   return `${tool.name}(${shown.join(', ')})`;
 }
@@ -73,25 +72,9 @@ export function modelFacingDefinition(
   };
 }
 
-function typeOf(schema: unknown, depth: number): string {
-  if (!isRecord(schema)) return 'any';
-  if (Array.isArray(schema['enum']) && schema['enum'].length > 0 && schema['enum'].length <= ENUM_VALUES)
-    return schema['enum'].map((v) => JSON.stringify(v)).join(' | ');
-  const union = (schema['anyOf'] ?? schema['oneOf']) as unknown;
-  if (Array.isArray(union) && union.length > 0 && depth < 2)
-    return [...new Set(union.map((s) => typeOf(s, depth + 1)))].join(' | ');
-  const type = Array.isArray(schema['type']) ? schema['type'] : [schema['type']];
-  const names = type.filter((t): t is string => typeof t === 'string').map((t) => baseType(t, schema, depth));
-  return names.length > 0 ? names.join(' | ') : 'any';
-}
-
-function baseType(type: string, schema: Readonly<Record<string, unknown>>, depth: number): string {
-  if (type === 'integer') return 'number';
-  if (type === 'array') {
-    const item = depth < 2 ? typeOf(schema['items'], depth + 1) : 'any';
-    return item.includes(' ') ? `(${item})[]` : `${item}[]`;
-  }
-  return type;
+/** One argument's type as code mode spells it (tool-signature.ts), objects left as `object` to keep one line. */
+function argumentType(schema: unknown): string {
+  return schemaType(schema, -1);
 }
 
 /** Argument names are third-party text too: anything but a plain identifier is quoted. */

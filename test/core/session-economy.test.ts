@@ -3,7 +3,12 @@
  * unloads), as pure functions.
  */
 import { describe, expect, it } from 'vitest';
-import { compactToolLine, modelFacingDefinition, toolPurpose, toolSignature } from '../../src/core/compact-tool.js';
+import {
+  compactSignature as toolSignature,
+  compactToolLine,
+  modelFacingDefinition,
+  toolPurpose,
+} from '../../src/core/compact-tool.js';
 import { decideSession, type SessionHit } from '../../src/core/session-policy.js';
 import { Catalog } from '../../src/core/catalog.js';
 import { fullAnnouncement } from '../../src/core/announce.js';

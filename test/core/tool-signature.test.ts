@@ -1,6 +1,7 @@
 /** G11: TypeScript-style signatures from input schemas, and the compact / describe hits a script's search() returns. */
 import { describe, expect, it } from 'vitest';
-import { codeModeHit, purposeOf, scriptMaxResults } from '../../src/core/code-mode-hit.js';
+import { codeModeHit, scriptMaxResults } from '../../src/core/code-mode-hit.js';
+import { toolPurpose as purposeOf } from '../../src/core/compact-tool.js';
 import { schemaType, toolSignature } from '../../src/core/tool-signature.js';
 import type { ToolSpec } from '../../src/core/tool.js';
 

@@ -5,6 +5,7 @@
  * file in the state directory, or with `--session-store` the replicas' Redis; a running gateway
  * notices an approval within a second and lets the tool in without a restart.
  */
+import { plural } from '../../core/plural.js';
 import type { Command } from 'commander';
 import { connectRedisBackend } from '../../gateway/redis/backend.js';
 import { SESSION_STORE_ENV, sessionStoreFrom } from '../../gateway/redis/store-url.js';
@@ -109,7 +110,7 @@ export async function runToolsApprove(server: string, options: ToolsOptions, wri
     return;
   }
   write(
-    `Approved ${approved.length} tool(s) of "${server}": ${approved.join(', ')}. A running gateway lets them in within a second.`,
+    `Approved ${plural(approved.length, 'tool')} of "${server}": ${approved.join(', ')}. A running gateway lets them in within a second.`,
   );
 }
 

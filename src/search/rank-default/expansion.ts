@@ -68,9 +68,9 @@ export function weightedQueryTerms(
   for (const s of stems) terms.set(s, 1);
   applyVerbSense(raw, terms, sources);
   if (synonymWeight > 0) {
-    for (const s of stems) {
-      const weight = synonymWeightOf(s, synonymWeight, expander);
-      for (const synonym of SYNONYMS.get(s) ?? []) raise(terms, synonym, weight, `synonym of ${s}`, sources);
+    for (const stem of stems) {
+      const weight = synonymWeightOf(stem, synonymWeight, expander);
+      for (const synonym of SYNONYMS.get(stem) ?? []) raise(terms, synonym, weight, `synonym of ${stem}`, sources);
     }
   }
   if (expander && expander.options.weight > 0) expandRareWords(stems, terms, expander, sources);
