@@ -59,7 +59,7 @@ describe('G10 pins over stdio: a rug pull between two starts, and during a run',
     expect(diff).toMatch(/^ {2}\+ .*\.aws\/credentials/m);
     expect(diff).toContain('names a file where secrets live');
 
-    expect(await scene.cli('tools', 'approve', 'billing', '--tool', 'lookup_invoice')).toContain('Approved 1 tool(s)');
+    expect(await scene.cli('tools', 'approve', 'billing', '--tool', 'lookup_invoice')).toContain('Approved 1 tool of');
     await waitFor(() => loads(client!, 'mcp__billing__lookup_invoice'), 'the approved tool in the running gateway');
     expect((await client.call('mcp__billing__lookup_invoice')).text).toBe('ran lookup_invoice');
     expect(client.stderr()).toContain('tool "lookup_invoice" (changed) held');
