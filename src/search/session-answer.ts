@@ -6,6 +6,7 @@
  */
 import { compactToolLine, modelFacingDefinition, type CompactToolInput } from '../core/compact-tool.js';
 import { DELTA_REMOVED_HEADER } from '../core/markers.js';
+import { plural } from '../core/plural.js';
 import type { SessionDecision, SessionHit, SessionPolicyInput } from '../core/session-policy.js';
 import { searchContextLines } from './format-result.js';
 import type { ToolSearchResult } from './search-types.js';
@@ -71,8 +72,8 @@ export function formatSessionAnswer(
   if (head.length > 0) {
     lines.push(
       options.fixed
-        ? `Found ${head.length} tool(s); call through ${options.callTool ?? 'call_tool'} {"name", "arguments"} (your tool list does not change):`
-        : `Loaded ${head.length} tool(s); they can be called from your next step on:`,
+        ? `Found ${plural(head.length, 'tool')}; call through ${options.callTool ?? 'call_tool'} {"name", "arguments"} (your tool list does not change):`
+        : `Loaded ${plural(head.length, 'tool')}; they can be called from your next step on:`,
     );
     lines.push(...head.map(show));
   }

@@ -19,7 +19,9 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The string-literal text of one line (template expressions removed; a template may run on from another line). */
 function stringParts(line: string): string[] {
   const text = line.replace(/\$\{[^}]*\}/g, '');
-  return text.match(/'[^']*'|"[^"]*"|`[^`]*`|`[^`]*$|^[^`]*`/g) ?? [];
+  const quoted = text.match(/'[^']*'|"[^"]*"|`[^`]*`/g) ?? [];
+  // An odd number of backticks: the line opens or closes a template spanning lines, so any of it may be text.
+  return (text.match(/`/g) ?? []).length % 2 === 1 ? [...quoted, text] : quoted;
 }
 
 const result = (over: Partial<ToolSearchResult>): ToolSearchResult =>

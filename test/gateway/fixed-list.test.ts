@@ -40,7 +40,7 @@ async function fixedListSession(client: TestClient): Promise<void> {
   const before = await client.toolNames();
   expect(before).toEqual(['tool_search', 'call_tool']);
   const changes = client.listChanged();
-  expect(answer).toMatch(/^Found \d+ tool\(s\); call through call_tool/m);
+  expect(answer).toMatch(/^Found \d+ tools?; call through call_tool/m);
   const full = answer.split('\n').filter((l) => l.startsWith('{'));
   expect(full).toHaveLength(1);
   const best = JSON.parse(full[0]!) as { name: string; inputSchema: { properties: object } };

@@ -74,7 +74,7 @@ describe('E5 session economy in the gateway', () => {
     const client = await session(gateway);
     const answer = (await client.call('tool_search', { query: 'read text file contents' })).text;
     expect(answer).toMatch(
-      /^Loaded 1 tool\(s\)[^\n]*\n- mcp__files__read_text_file\(path: string, tail\?: number\) — Read the complete contents of a text file\.$/m,
+      /^Loaded 1 tool;[^\n]*\n- mcp__files__read_text_file\(path: string, tail\?: number\) — Read the complete contents of a text file\.$/m,
     );
     expect(answer).toMatch(/Also found, not loaded/);
     expect(answer).not.toMatch(/\$schema|execution|outputSchema/);
