@@ -15,15 +15,15 @@ function catalog(): Catalog {
 const names = (tools: { name: string }[]) => tools.map((t) => t.name);
 
 describe('D3 tools/list from a per-version snapshot', () => {
-  it('D3: always-loaded tools plus the discovered ones, in catalog order, each once', () => {
+  it('D3/E5: always-loaded tools plus the discovered ones, in load order, each once', () => {
     const c = catalog();
     const visible = new VisibleTools(c);
     const deferred = new Set(['mcp__a__one', 'mcp__a__two', 'mcp__b__three']);
     expect(names(visible.list(deferred, []))).toEqual(['clock']);
     expect(names(visible.list(deferred, ['mcp__b__three', 'mcp__a__one', 'mcp__a__one']))).toEqual([
       'clock',
-      'mcp__a__one',
       'mcp__b__three',
+      'mcp__a__one',
     ]);
   });
 

@@ -1,3 +1,4 @@
+import { announcedNames } from '../fixtures/announced.js';
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -90,7 +91,7 @@ describe('F1 Anthropic native', () => {
     expect(toolNamed(r1, 'mcp__slack__send_message').defer_loading).toBe(true);
     expect(r1.system[0]).toEqual({ type: 'text', text: 'You are helpful.' });
     expect(r1.system[1].text).toContain('<available-deferred-tools>');
-    expect(r1.system[1].text).toContain('mcp__github__create_issue');
+    expect(announcedNames(r1.system[1].text)).toContain('mcp__github__create_issue');
 
     // Request 2: the search result is a tool_reference, with the "Tool loaded." boundary.
     const result = r2.messages[2].content;
