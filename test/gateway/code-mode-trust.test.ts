@@ -83,8 +83,9 @@ describe('G11 × G10: run_code over HTTP respects the trust gate and policy', ()
     expect(held.found).not.toContain(lookup);
     expect(held.found).not.toContain(notes);
     expect(held.selected).toEqual([]);
-    expect(held.calls[lookup]).toContain(
-      `Tool "${lookup}" is held by the gateway: its definition changed since it was pinned`,
+    // The gateway's own message, as is (the tool named once).
+    expect(held.calls[lookup]).toMatch(
+      /^Tool "mcp__billing__lookup_invoice" is held by the gateway: its definition changed since it was pinned\./,
     );
     expect(held.calls[lookup]).toContain('toolsearch tools approve billing --tool lookup_invoice');
     expect(held.calls[notes]).toContain(`Tool "${notes}" is held by the gateway: the scanner found`);
