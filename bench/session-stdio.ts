@@ -118,7 +118,7 @@ async function serveStdio(entry: readonly string[], mode: string, root: string, 
 }
 
 /** Run the eight intents: search with the text, call the needed tool when the answer names it. */
-/** The built CLI (the bench); a test passes `['--import', 'tsx', 'src/cli/main.ts']`. */
+/** The built CLI (the bench); a test passes its own entry (test/fixtures/cli.ts `cliArgs()`). */
 export const BUILT_CLI: readonly string[] = [join(REPO, 'dist/cli/main.js')];
 
 export async function runEveryday(entry: readonly string[] = BUILT_CLI): Promise<EverydayResult> {

@@ -18,7 +18,7 @@ type ContentBlockLike =
   | { readonly type: 'image' | 'audio'; readonly mimeType?: string };
 
 export function scriptValue(name: string, result: ToolResultLike): unknown {
-  if (result.isError === true) throw new Error(`Tool "${name}" failed: ${textOf(result) || 'no message'}`);
+  if (result.isError === true) throw new Error(errorText(name, textOf(result)));
   if (result.structuredContent !== undefined) return result.structuredContent;
   const blocks = result.content.map(blockValue);
   return blocks.length === 1 ? blocks[0] : blocks;
@@ -39,6 +39,15 @@ function parsedText(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/**
+ * The thrown message: the tool's error text, named. The gateway's own refusals (held, not for this
+ * client, unknown) already start with the tool's name; they are kept as they are, not named twice.
+ */
+function errorText(name: string, text: string): string {
+  if (text.startsWith(`Tool "${name}" `)) return text;
+  return `Tool "${name}" failed: ${text || 'no message'}`;
 }
 
 function textOf(result: ToolResultLike): string {

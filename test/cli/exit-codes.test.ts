@@ -9,13 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { cliArgs } from '../fixtures/cli.js';
+import { cliEnv } from '../fixtures/state.js';
 
 const run = promisify(execFile);
-const cli = (...args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-    timeout: 90_000,
-    env: { ...process.env, TOOLSEARCH_STATE_DIR: mkdtempSync(join(tmpdir(), 'ts-exit-state-')) },
-  });
+const cli = (...args: string[]) => run(process.execPath, cliArgs(...args), { timeout: 90_000, env: cliEnv() });
 type Failure = { code: number; stdout: string; stderr: string };
 const failure = (promise: Promise<unknown>) =>
   promise.then(

@@ -6,11 +6,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { cliArgs } from '../fixtures/cli.js';
+import { cliEnv } from '../fixtures/state.js';
 
 const run = promisify(execFile);
 const help = async (...command: string[]) =>
-  (await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...command, '--help'], { timeout: 60_000 }))
-    .stdout;
+  (await run(process.execPath, cliArgs(...command, '--help'), { env: cliEnv(), timeout: 60_000 })).stdout;
 
 /** The option flags of one help section, in order. */
 function section(text: string, heading: string): string[] {

@@ -78,13 +78,10 @@ describe('H2 token accounting', () => {
     expect(report.session.fixed.ratio).toBeLessThan(report.session.growing.ratio);
     const auto = report.modes.find((m: { mode: string }) => m.mode === 'auto');
     expect(auto.useToolSearch).toBe(report.session.growing.defer);
-    const text = execFileSync(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', 'inspect', '--catalog', SAMPLE],
-      {
-        encoding: 'utf8',
-      },
-    );
+    const text = execFileSync(process.execPath, cliArgs('inspect', '--catalog', SAMPLE), {
+      encoding: 'utf8',
+      env: cliEnv(),
+    });
     expect(text).toMatch(/^whole session \(20 searches, prompt cache on/m);
     expect(text).toMatch(/^growing list +\d+\.\d\d×/m);
   });

@@ -5,36 +5,23 @@
  * Real `toolsearch serve` over stdio with the bundled reference servers and the SDK client.
  */
 import { mkdtempSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
+import { cliArgs } from '../fixtures/cli.js';
 import { connectClient } from '../fixtures/clients.js';
+import { cliEnv } from '../fixtures/state.js';
 import { waitFor } from '../fixtures/wait.js';
-
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-// `--import tsx` resolves from the working directory, which here is not the repository.
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 async function serveFrom(cwd: string, home: string, extra: string[] = []) {
   const state = mkdtempSync(join(tmpdir(), 'ts-safe-root-state-'));
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [
-      '--import',
-      TSX,
-      join(repoRoot, 'src/cli/main.ts'),
-      'serve',
-      '--memory-file',
-      join(state, 'memory.jsonl'),
-      '--settle-ms',
-      '60000',
-      ...extra,
-    ],
+    // Started from `cwd` (not the repository), as a desktop app starts it.
+    args: cliArgs('serve', '--memory-file', join(state, 'memory.jsonl'), '--settle-ms', '60000', ...extra),
     cwd,
-    env: { ...process.env, HOME: home, TOOLSEARCH_STATE_DIR: state } as Record<string, string>,
+    env: cliEnv({ HOME: home, TOOLSEARCH_STATE_DIR: state }) as Record<string, string>,
     stderr: 'pipe',
   });
   let stderr = '';

@@ -6,15 +6,12 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
+import { CLI_SOURCE as MAIN, cliArgs } from '../fixtures/cli.js';
 import { connectClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
+import { stdioGateway } from '../fixtures/stdio-gateway.js';
 import { waitFor } from '../fixtures/wait.js';
-
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const MAIN = join(repoRoot, 'src/cli/main.ts');
 
 /** Live processes whose command line holds every one of `parts`. */
 function processesWith(...parts: string[]): number[] {
@@ -31,6 +28,11 @@ function processesWith(...parts: string[]): number[] {
     .map(Number);
 }
 
+/** Arguments for `sh -c`, each double-quoted. */
+function shellWords(args: readonly string[]): string {
+  return args.map((arg) => `"${arg}"`).join(' ');
+}
+
 describe.skipIf(process.platform !== 'linux')('G1 a config that lists the gateway itself', () => {
   it('G1: starts one gateway, names each self-listed entry in one warning line, and the other servers still work', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ts-self-listing-'));
@@ -40,24 +42,20 @@ describe.skipIf(process.platform !== 'linux')('G1 a config that lists the gatewa
       JSON.stringify({
         mcpServers: {
           fixture: fixtureServer('fixture'),
-          // This very gateway, as a clone's client config writes it.
+          // This very gateway, as a clone's client config writes it (recognized by its entry file; never run).
           'self-node': { command: process.execPath, args: ['--import', 'tsx', MAIN, 'serve', '--config', config] },
           // As the published package would be written (recognized by name; never run).
           'self-npx': { command: 'npx', args: ['-y', 'toolsearch@latest', 'serve', '--config', config] },
           // Behind a wrapper the gateway cannot see through: the started gateway refuses.
           'self-wrapped': {
             command: 'sh',
-            args: ['-c', `exec "${process.execPath}" --import tsx "${MAIN}" serve --config "${config}"`],
+            args: ['-c', `exec "${process.execPath}" ${shellWords(cliArgs('serve', '--config', config))}`],
           },
         },
       }),
     );
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', MAIN, 'serve', '--config', config, '--settle-ms', '1000'],
-      cwd: repoRoot,
-      env: { ...process.env, TOOLSEARCH_STATE_DIR: join(dir, 'state') } as Record<string, string>,
-      stderr: 'pipe',
+    const transport = stdioGateway(['serve', '--config', config, '--settle-ms', '1000'], {
+      stateDir: join(dir, 'state'),
     });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => {

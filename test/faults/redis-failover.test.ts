@@ -6,8 +6,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,9 +17,9 @@ import { connectClient, type TestClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { waitFor } from '../fixtures/wait.js';
 import { redisUnavailable, startRedis, type TestRedis } from './redis.js';
+import { cliArgs, REPO_ROOT } from '../fixtures/cli.js';
 import { cliEnv } from '../fixtures/state.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const skipReason = redisUnavailable();
 if (skipReason) console.log(skipReason);
 
@@ -95,9 +94,15 @@ describe.skipIf(skipReason !== undefined)('D4 scale-out: RedisSessionStore', () 
         configPath,
         JSON.stringify({ mcpServers: { fx: fixtureServer('fx'), other: fixtureServer('other') } }),
       );
-      a = spawn(process.execPath, ['--import', 'tsx', join(here, 'fixtures/gateway-node.ts'), configPath, redis.url], {
-        env: cliEnv(),
-      });
+      // Gateway A is `toolsearch serve` as a replica runs it: sessions in the shared Redis store.
+      a = spawn(
+        process.execPath,
+        cliArgs(
+          ...['serve', '--http', '127.0.0.1:0', '--config', configPath, '--session-store', redis.url],
+          ...['--no-learning', '--log-level', 'silent', '--settle-ms', '20000'],
+        ),
+        { cwd: REPO_ROOT, env: cliEnv() },
+      );
       let out = '';
       a.stdout.on('data', (d: Buffer) => (out += d.toString()));
       const bRedis = new Redis(redis.url);
@@ -107,7 +112,12 @@ describe.skipIf(skipReason !== undefined)('D4 scale-out: RedisSessionStore', () 
       });
       const http = await startHttpGateway(stack.gateway);
       b = { stack, http, redis: bRedis };
-      const aUrl = (await waitFor(() => /"url":"([^"]+)"/.exec(out)?.[1], 'gateway A to listen', 20_000))!;
+      // The banner's server summary follows the status page line once A's servers settled.
+      const aUrl = (await waitFor(
+        () => /listening on (http:\/\/[^\s,]+)[^\n]*\nstatus page: [^\n]*\n\S/.exec(out)?.[1],
+        'gateway A to listen with its servers settled',
+        60_000,
+      ))!;
       await stack.hub.settled();
       backend = aUrl;
       // The load balancer: every request of this client goes to the current backend.

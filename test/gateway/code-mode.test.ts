@@ -7,16 +7,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationsEvent } from '../../src/gateway/status/events.js';
 import { referenceServerConfig } from '../../src/mcp/defaults.js';
 import { connectClient, type TestClient } from '../fixtures/clients.js';
 import { httpGateway, type HttpGatewayFixture } from '../fixtures/http-gateway.js';
+import { stdioGateway } from '../fixtures/stdio-gateway.js';
 import { waitFor } from '../fixtures/wait.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'toolsearch-code-mode-'));
 writeFileSync(join(root, 'a.txt'), 'alpha notes');
 writeFileSync(join(root, 'b.txt'), 'beta notes');
@@ -174,13 +172,7 @@ describe('G11: run_code over stdio', () => {
   beforeAll(async () => {
     const config = join(root, 'stdio.json');
     writeFileSync(config, JSON.stringify({ mcpServers, toolSearch: { codeMode: { limits: LIMITS } } }));
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'serve', '--config', config, '--code-mode'],
-      cwd: repoRoot,
-      stderr: 'ignore',
-    });
-    client = await connectClient(transport);
+    client = await connectClient(stdioGateway(['serve', '--config', config, '--code-mode', '--log-level', 'silent']));
     // Over stdio the servers start with the gateway: the timed scripts below wait for neither them
     // nor the first sandbox worker.
     const both = 'select:mcp__filesystem__read_text_file,mcp__memory__read_graph';

@@ -5,18 +5,15 @@
  * median answer stays short, every tool list keeps the previous one as its prefix, and the session
  * ends carrying at most half of loading every tool. (bench:session prints the same figures.)
  */
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { median } from '../../bench/session-sim.js';
 import { runEveryday } from '../../bench/session-stdio.js';
-
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+import { cliArgs } from '../fixtures/cli.js';
 
 describe('E5 an everyday session over stdio', () => {
   it('compact answers, prefix-stable lists, and a session that ends at most half of eager', async () => {
-    // The gateway starts in a temporary directory: tsx is given by its path, not resolved from there.
-    const r = await runEveryday(['--import', import.meta.resolve('tsx'), join(repoRoot, 'src/cli/main.ts')]);
+    // The gateway starts in a temporary directory with a state directory of its own (runEveryday).
+    const r = await runEveryday(cliArgs());
     expect(r.answers).toHaveLength(8);
     expect(median(r.answers)).toBeLessThanOrEqual(300);
     expect(r.prefixKept).toBe(r.prefixChecks);

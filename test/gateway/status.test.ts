@@ -15,6 +15,7 @@ import { fixtureServer } from '../fixtures/servers/index.js';
 import { startStatusGateway, STATUS_TOKEN } from '../fixtures/status-gateway.js';
 import { waitFor } from '../fixtures/wait.js';
 import { cliArgs } from '../fixtures/cli.js';
+import { cliEnv } from '../fixtures/state.js';
 
 const run = promisify(execFile);
 const auth = { authorization: `Bearer ${STATUS_TOKEN}` };
@@ -104,6 +105,7 @@ describe('H3 status over HTTP', () => {
   it('H3: `toolsearch status --http URL` prints the same in a terminal', async () => {
     const cli = (...args: string[]) =>
       run(process.execPath, cliArgs('status', '--http', gateway.mcpUrl, ...args), {
+        env: cliEnv(),
         timeout: 60_000,
       });
     await expect(cli()).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('needs its bearer token') });
@@ -122,11 +124,10 @@ describe('H3 status over HTTP', () => {
   it('H3: `toolsearch status --token-file FILE` reads the token from the file (kept out of the process list)', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'ts-status-token-')), 'token');
     writeFileSync(file, `${STATUS_TOKEN}\n`);
-    const failed = (await run(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', 'status', '--http', gateway.base, '--token-file', file],
-      { timeout: 60_000 },
-    ).then(
+    const failed = (await run(process.execPath, cliArgs('status', '--http', gateway.base, '--token-file', file), {
+      env: cliEnv(),
+      timeout: 60_000,
+    }).then(
       () => expect.fail('expected exit code 2 (a failed server)'),
       (error: { code: number; stdout: string }) => error,
     )) as { code: number; stdout: string };
@@ -152,6 +153,7 @@ describe('H3 readiness while a server connects for the first time', () => {
         servers: { connected: 2, connecting: 0, failed: 0, quarantined: 0, 'needs-sign-in': 0, closed: 0 },
       });
       const { stdout } = await run(process.execPath, cliArgs('status', '--http', slow.base, '--token', STATUS_TOKEN), {
+        env: cliEnv(),
         timeout: 60_000,
       });
       expect(stdout).toMatch(/^slow\s+connected\b/m);

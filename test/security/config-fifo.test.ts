@@ -5,14 +5,13 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readHubConfig } from '../../src/mcp/config.js';
+import { cliArgs, REPO_ROOT } from '../fixtures/cli.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
+import { cliEnv } from '../fixtures/state.js';
 import { waitFor } from '../fixtures/wait.js';
-
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
 describe('G5: a FIFO at the config path', () => {
   it('is refused at once by the config reader', async () => {
@@ -25,11 +24,10 @@ describe('G5: a FIFO at the config path', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ts-fifo-'));
     const config = join(dir, 'mcp.json');
     writeFileSync(config, JSON.stringify({ mcpServers: { fx: fixtureServer('fx') } }));
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'serve', '--http', '127.0.0.1:0', '--config', config],
-      { cwd: repoRoot, env: { ...process.env, TOOLSEARCH_TOKEN: 'fifo-token' } },
-    );
+    const child = spawn(process.execPath, cliArgs('serve', '--http', '127.0.0.1:0', '--config', config), {
+      cwd: REPO_ROOT,
+      env: cliEnv({ TOOLSEARCH_TOKEN: 'fifo-token' }),
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));

@@ -8,14 +8,14 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { cliArgs, REPO_ROOT } from '../fixtures/cli.js';
 import { httpClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
+import { cliEnv } from '../fixtures/state.js';
 import { waitFor } from '../fixtures/wait.js';
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const TOKEN = 'flood-test-token';
 /** 3.5 MB words, each new; 40 of them is 140 MB, past the 96 MiB heap the gateway is given. */
 const WORD_CHARS = 3_500_000;
@@ -29,19 +29,9 @@ function serve(extra: string[]): { child: ChildProcessWithoutNullStreams; out: (
     process.execPath,
     [
       '--max-old-space-size=96',
-      '--import',
-      'tsx',
-      join(repoRoot, 'src/cli/main.ts'),
-      'serve',
-      '--http',
-      '127.0.0.1:0',
-      '--config',
-      config,
-      '--settle-ms',
-      '10000',
-      ...extra,
+      ...cliArgs('serve', '--http', '127.0.0.1:0', '--config', config, '--settle-ms', '10000', ...extra),
     ],
-    { cwd: repoRoot, env: { ...process.env, TOOLSEARCH_TOKEN: TOKEN } },
+    { cwd: REPO_ROOT, env: cliEnv({ TOOLSEARCH_TOKEN: TOKEN }) },
   );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));

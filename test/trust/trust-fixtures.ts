@@ -3,14 +3,12 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { cliArgs, REPO_ROOT } from '../fixtures/cli.js';
 import { connectClient, type TestClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
-
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = join(repoRoot, 'src/cli/main.ts');
+import { cliEnv } from '../fixtures/state.js';
+import { stdioGateway } from '../fixtures/stdio-gateway.js';
 
 export interface ExtraTool {
   name: string;
@@ -65,19 +63,12 @@ export class TrustScene {
     writeFileSync(this.toolsFile, JSON.stringify(tools));
   }
 
-  get env(): Record<string, string> {
-    return { ...(process.env as Record<string, string>), TOOLSEARCH_STATE_DIR: this.stateDir };
-  }
-
   /** `toolsearch serve --config …` over stdio, as an MCP client starts it. */
   async serve(): Promise<TestClient & { stderr(): string }> {
     let stderr = '';
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', CLI, 'serve', '--config', this.config, '--log-level', 'info'],
-      cwd: repoRoot,
-      env: this.env,
-      stderr: 'pipe',
+    // The gateway and `cli` share the scene's state directory (its pins), as one user's would.
+    const transport = stdioGateway(['serve', '--config', this.config, '--log-level', 'info'], {
+      stateDir: this.stateDir,
     });
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const client = await connectClient(transport);
@@ -86,9 +77,9 @@ export class TrustScene {
 
   /** `toolsearch <args…>` with this scene's state directory; its stdout. */
   async cli(...args: string[]): Promise<string> {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, ...args], {
-      cwd: repoRoot,
-      env: this.env,
+    const { stdout } = await promisify(execFile)(process.execPath, cliArgs(...args), {
+      cwd: REPO_ROOT,
+      env: cliEnv({ TOOLSEARCH_STATE_DIR: this.stateDir }),
     });
     return stdout;
   }
