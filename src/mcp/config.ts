@@ -137,7 +137,7 @@ const toolSearchSchema = z.looseObject({
   limits: z.record(z.string(), z.unknown()).optional(),
   /** C10: an OpenAI-compatible embedding server fused with the lexical ranking. */
   embeddings: embeddingsSchema.optional(),
-  /** C13: learn from use (search → call): true, false, or {enabled, path, maxEntries}. `serve` learns by default. */
+  /** C13: learn from use (search → call): true, false, or {enabled, path, maxEntries, lessonsPerHour}. `serve` learns by default. */
   learning: z
     .union([
       z.boolean(),
@@ -145,6 +145,8 @@ const toolSearchSchema = z.looseObject({
         enabled: z.boolean().optional(),
         path: z.string().min(1).optional(),
         maxEntries: z.number().int().positive().max(1_000_000).optional(),
+        /** C14: lessons one client may teach per hour. */
+        lessonsPerHour: z.number().int().positive().max(1_000_000).optional(),
       }),
     ])
     .optional(),
