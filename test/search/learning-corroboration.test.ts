@@ -1,6 +1,6 @@
 /**
  * C14 — learning that needs corroboration, at the log's level: a word lifts a tool only once two
- * sources used it for that tool; older files count as one unknown source; personal words are kept
+ * sources searched it and reached that tool; older files count as one unknown source; personal words are kept
  * only as hashes (the same word in a later query still matches). And the per-client lesson cap.
  */
 import { describe, expect, it } from 'vitest';
@@ -12,13 +12,15 @@ const lifted = (log: LearnedLog) =>
   Object.fromEntries([...log.lifting()].map(([tool, e]) => [tool, [...e.entries.keys()]]));
 
 describe('C14: learned evidence needs two sources', () => {
-  it('C14: one source lifts nothing however often; a second source lifts the words both used', () => {
+  it('C14: one source lifts nothing however often; a second source lifts the search both made', () => {
     const log = new LearnedLog();
     for (let i = 0; i < 12; i++) log.record({ query: 'read a file', tool: 'echo', source: 'attacker', at: i });
     expect(lifted(log)).toEqual({});
     log.record({ query: 'forecast for oslo', tool: 'weather', source: 'a', at: 20 });
     log.record({ query: 'forecast rain tomorrow', tool: 'weather', source: 'b', at: 21 });
-    expect(lifted(log)).toEqual({ weather: [learnedTerms('forecast').join(' ')] });
+    expect(lifted(log)).toEqual({});
+    log.record({ query: 'Forecast for Oslo', tool: 'weather', source: 'b', at: 22 });
+    expect(lifted(log)).toEqual({ weather: [learnedTerms('forecast for oslo').join(' ')] });
   });
 
   it('C14: sources survive the JSON form; an older file’s entries count as one unknown source', () => {

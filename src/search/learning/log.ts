@@ -4,9 +4,9 @@
  * (the file and Redis stores persist its `toJSON()` form).
  *
  * C14 — corroboration: each entry also keeps which sources (sessions, as short digests) taught it,
- * at most two, and ranking reads only `lifting()`: per tool, the words that searches from at least
- * two sources led to it with. One session alone, however many times it searches and calls, lifts
- * nothing for anyone; a word becomes evidence once a second session confirms it.
+ * at most two, and ranking reads only `lifting()`: the entries at least two sources taught. One
+ * session alone, however many times it searches and calls, lifts nothing for anyone; a search's
+ * words become evidence once a second session searched them and reached the same tool.
  */
 import { learnedTerms } from './terms.js';
 
@@ -156,9 +156,10 @@ export class LearnedLog {
   }
 
   /**
-   * C14: what ranking may use. Per tool, each entry cut to its corroborated words — those that
-   * entries of this tool from at least two distinct sources share — and entries left with none
-   * dropped; entries whose cut is the same are merged.
+   * C14: what ranking may use: per tool, the entries (term sets) that at least two distinct
+   * sources taught. Whole entries, never cut to their shared words: cut entries are short
+   * generic word sets, and the log's replay (calibrate.ts) over them chose weights that sank
+   * StableToolBench's R@5 by 0.24 in bench:learning; whole entries keep its leave-one-out honest.
    */
   *lifting(): IterableIterator<[string, ToolEvidence]> {
     if (this.view?.version !== this.version) this.view = { version: this.version, tools: this.corroborated() };
@@ -170,24 +171,7 @@ export class LearnedLog {
     if (needed <= 1) return this.tools;
     const out = new Map<string, ToolEvidence>();
     for (const [tool, evidence] of this.tools) {
-      const sourcesOf = new Map<string, Set<string>>();
-      for (const entry of evidence.entries.values())
-        for (const term of entry.terms) {
-          let sources = sourcesOf.get(term);
-          if (!sources) sourcesOf.set(term, (sources = new Set()));
-          for (const source of entry.sources) if (sources.size < SOURCES_KEPT) sources.add(source);
-        }
-      const entries = new Map<string, LearnedEntry>();
-      for (const entry of evidence.entries.values()) {
-        const terms = entry.terms.filter((t) => sourcesOf.get(t)!.size >= needed);
-        if (terms.length === 0) continue;
-        const key = terms.join(' ');
-        const merged = entries.get(key);
-        if (merged) {
-          merged.count += entry.count;
-          merged.last = Math.max(merged.last, entry.last);
-        } else entries.set(key, { terms, count: entry.count, last: entry.last, sources: entry.sources });
-      }
+      const entries = new Map([...evidence.entries].filter(([, entry]) => entry.sources.length >= needed));
       if (entries.size > 0)
         out.set(tool, { ...(evidence.schema !== undefined && { schema: evidence.schema }), entries });
     }
