@@ -68,12 +68,18 @@ interface Row {
 
 function usageLog(set: BenchSet, past: readonly LabelledQuery[]): LearnedLog {
   const nameOf = new Map(set.tools.map((t) => [t.id ?? t.name, t.name]));
-  const log = new LearnedLog({ perTool: 10_000, total: 1_000_000 });
+  const log = new LearnedLog({
+    perTool: 10_000,
+    total: 1_000_000,
+    corroboration: override.corroboration === 1 ? 1 : 2,
+  });
+  // As the gateway records (C14): each logged query is its own session (a source); a word lifts a
+  // tool once two sessions used it for that tool.
   let at = CLOCK - past.length;
   for (const q of past)
     for (const group of q.gold) {
       const tool = nameOf.get(group[0]!);
-      if (tool !== undefined) log.record({ query: q.query, tool, at: at++ });
+      if (tool !== undefined) log.record({ query: q.query, tool, at: at++, source: q.qid });
     }
   return log;
 }

@@ -10,7 +10,9 @@ import { CatalogFileError, readJsonLines } from './catalog-file.js';
 
 export function loadUsageLog(file: string, catalog: Catalog): LearnedLog {
   const byId = new Map(catalog.tools.map((t) => [t.id ?? t.name, t]));
-  const log = new LearnedLog({ perTool: 10_000, total: 1_000_000 });
+  // C14: the operator's own file, read for this run only (never stored or shared): every line is
+  // taken at its word, with no second session needed to confirm it.
+  const log = new LearnedLog({ perTool: 10_000, total: 1_000_000, corroboration: 1 });
   const now = Date.now();
   for (const { line, value } of readJsonLines(file)) {
     const { query, tool } = value;

@@ -166,7 +166,13 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
           logger,
         );
     // A large log's rebuild runs after the search that finds it due, not inside it (C13).
-    return new Learner({ store, limits: learning.limits, logger, ranking: { defer: deferAfterSearch } });
+    return new Learner({
+      store,
+      limits: learning.limits,
+      logger,
+      ranking: { defer: deferAfterSearch },
+      ...(learning.lessonsPerHour !== undefined && { lessonsPerHour: learning.lessonsPerHour }),
+    });
   };
   const learner = learnerFor();
   const common = {

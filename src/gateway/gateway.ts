@@ -37,7 +37,8 @@ import { GATEWAY_CAPABILITIES, GatewayProxy } from './proxy/proxy.js';
 import { VERSION } from '../util/version.js';
 import { Operations } from './status/operations.js';
 import type { Learner } from '../learning/learner.js';
-import { UsageSignal } from '../learning/signal.js';
+import type { UsageSignal } from '../learning/signal.js';
+import { learningSignal } from '../learning/usage.js';
 import { ParkedCalls } from './proxy/input-required.js';
 import { ParkedRelay } from './proxy/parked-relay.js';
 import { ListenStreams } from './sessions/listen.js';
@@ -102,7 +103,7 @@ export class ToolsearchGateway {
     this.learner = options.learner;
     const learner = this.learner;
     this.searcher = options.searcher ?? defaultGatewaySearcher(undefined, learner?.ranking);
-    this.usage = learner && new UsageSignal((query, tool) => learner.record(query, this.catalog.get(tool) ?? tool));
+    this.usage = learner && learningSignal(learner, this.catalog, options.logger ?? silentLogger);
     this.mode = parseGatewayMode(options.mode);
     this.contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     this.sessionCost = options.sessionCost;

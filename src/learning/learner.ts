@@ -18,11 +18,18 @@ export interface LearnerOptions {
   readonly store?: LearnedPersistence;
   readonly limits?: LearnedLogLimits;
   readonly ranking?: LearnedRankingOptions;
+  /** C14: lessons one client may teach per hour (see UsageSignal); default `DEFAULT_LESSONS_PER_HOUR`. */
+  readonly lessonsPerHour?: number;
   /** Debounce of saves (ms). Default 1000. */
   readonly saveDelayMs?: number;
   /** How often what others wrote to the store is read (ms); 0: only when saving. Default 2000. */
   readonly pollMs?: number;
   readonly logger?: Pick<Logger, 'warn'>;
+}
+
+/** C14: who taught a recording (see `Learner.record`). */
+export interface RecordContext {
+  readonly source?: string;
 }
 
 /** What `learned show` and the status page read: per tool, how much it learned and when. */
@@ -50,6 +57,11 @@ export class Learner {
   /** The store exchange under way (one at a time, in order). */
   private syncing: Promise<void> | undefined;
 
+  /** C14: the hourly per-client lesson budget this learner was configured with (undefined: the default). */
+  get lessonsPerHour(): number | undefined {
+    return this.options.lessonsPerHour;
+  }
+
   constructor(private readonly options: LearnerOptions = {}) {
     this.log = new LearnedLog(options.limits);
     this.ranking = new LearnedRanking(this.log, options.ranking);
@@ -61,13 +73,23 @@ export class Learner {
     }
   }
 
-  /** A search for `query` led to `tool` (a call of one of its results, or a select:). */
-  record(query: string, tool: ToolSpec | string, at = Date.now()): boolean {
+  /**
+   * A search for `query` led to `tool` (a call of one of its results, or a select:). C14: `source`
+   * is who taught it (a session's digest; evidence lifts once two sources agree).
+   */
+  record(query: string, tool: ToolSpec | string, at = Date.now(), context: RecordContext = {}): boolean {
     const name = typeof tool === 'string' ? tool : tool.name;
     const schema = typeof tool === 'string' ? undefined : schemaFingerprint(tool);
     const terms = learnedTerms(query);
     if (terms.length === 0 || name === '') return false;
-    this.apply({ kind: 'add', tool: name, terms, at, ...(schema !== undefined && { schema }) });
+    this.apply({
+      kind: 'add',
+      tool: name,
+      terms,
+      at,
+      ...(schema !== undefined && { schema }),
+      ...(context.source !== undefined && { source: context.source }),
+    });
     return true;
   }
 

@@ -11,6 +11,8 @@ export interface LearningSettings {
   readonly path?: string;
   /** Distinct (tool, search) entries kept; default 50 000. */
   readonly maxEntries?: number;
+  /** C14: lessons one client may teach per hour; default 60. */
+  readonly lessonsPerHour?: number;
 }
 
 export type LearningConfigValue = boolean | (LearningSettings & { readonly enabled?: boolean });
@@ -18,6 +20,7 @@ export type LearningConfigValue = boolean | (LearningSettings & { readonly enabl
 export interface ResolvedLearning {
   readonly path: string;
   readonly limits: LearnedLogLimits;
+  readonly lessonsPerHour?: number;
 }
 
 export function resolveLearning(
@@ -35,5 +38,6 @@ export function resolveLearning(
   return {
     path: settings.path ?? defaultLearnedPath(env),
     limits: { ...DEFAULT_LEARNED_LIMITS, ...(settings.maxEntries !== undefined && { total: settings.maxEntries }) },
+    ...(settings.lessonsPerHour !== undefined && { lessonsPerHour: settings.lessonsPerHour }),
   };
 }

@@ -1,9 +1,17 @@
 /**
  * C13 — the label: a keyword search followed, in the same session, by a call of one of its results
  * (or by a `select:` of a tool) means "this search led to that tool". A search nothing follows
- * records nothing. Each session's recent searches are kept apart; only the learner's term sets
- * are shared, never a session's raw query.
+ * records nothing, and so does a `select:` with no search before it. Each session's recent searches
+ * are kept apart; only the learner's term sets are shared, never a session's raw query.
+ *
+ * C14 — each lesson names its source (a digest of the session key, so the log holds no session id),
+ * which is what corroboration counts (log.ts `lifting`), and one client teaches at most
+ * `lessonsPerHour` lessons: a client is the key a search and its call share (`usageKey`: the session
+ * of a 2025 client, the credentials of a 2026 one). Not the address: on a loopback gateway every
+ * local client has the same one, so a cap by address would be one budget for all of them and no two
+ * local sessions could ever corroborate each other.
  */
+import { createHash, randomUUID } from 'node:crypto';
 import type { ToolSearchResult } from '../search/search-types.js';
 
 /** A search older than this no longer explains a call. */
@@ -21,22 +29,51 @@ interface RecentSearch {
   readonly taught: Set<string>;
 }
 
-export type RecordLabel = (query: string, tool: string) => void;
+/** C14: lessons one client may teach per hour, by default: a busy agent's honest use, not a flood. */
+export const DEFAULT_LESSONS_PER_HOUR = 60;
+const HOUR_MS = 3_600_000;
+
+/** `source`: a digest of the client's key (C14), the same for all its lessons. */
+export type RecordLabel = (query: string, tool: string, source: string) => void;
+
+export interface UsageSignalOptions {
+  readonly now?: () => number;
+  /** Lessons one client may teach per hour; default `DEFAULT_LESSONS_PER_HOUR`. */
+  readonly lessonsPerHour?: number;
+  /** Told once per client and hour when its lessons start being ignored. */
+  readonly capped?: (source: string, lessonsPerHour: number) => void;
+  /**
+   * Keys that name one connection per process, the same string in every process (stdio's one
+   * session): each process is its own source for them, so two runs of a stdio gateway confirm
+   * each other as two HTTP sessions do.
+   */
+  readonly perProcess?: readonly string[];
+}
+
+/** Told apart per process: `perProcess` keys are salted with it. */
+const PROCESS_NONCE = randomUUID();
 
 export class UsageSignal {
   private readonly sessions = new Map<string, RecentSearch[]>();
+  /** Per client digest: the times of its lessons in the last hour (oldest first). */
+  private readonly taught = new Map<string, number[]>();
+  private readonly now: () => number;
+  private readonly lessonsPerHour: number;
 
   constructor(
     private readonly record: RecordLabel,
-    private readonly now: () => number = Date.now,
-  ) {}
+    private readonly options: UsageSignalOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.lessonsPerHour = options.lessonsPerHour ?? DEFAULT_LESSONS_PER_HOUR;
+  }
 
   /** After every search of a session. */
   searched(sessionId: string, query: string, result: Pick<ToolSearchResult, 'kind' | 'matches'>): void {
     if (result.kind === 'select') {
       // select: after a keyword search: that search was looking for these tools.
       const last = this.recent(sessionId)[0];
-      if (last) for (const tool of result.matches) this.teach(last, tool);
+      if (last) for (const tool of result.matches) this.teach(sessionId, last, tool);
       return;
     }
     if (result.kind !== 'keyword' || result.matches.length === 0) return;
@@ -51,17 +88,38 @@ export class UsageSignal {
   /** After a call of `tool` that reached the tool (its own error, e.g. bad arguments, still counts). */
   called(sessionId: string, tool: string): void {
     const search = this.recent(sessionId).find((s) => s.matches.has(tool));
-    if (search) this.teach(search, tool);
+    if (search) this.teach(sessionId, search, tool);
   }
 
   ended(sessionId: string): void {
     this.sessions.delete(sessionId);
   }
 
-  private teach(search: RecentSearch, tool: string): void {
+  private teach(sessionId: string, search: RecentSearch, tool: string): void {
     if (search.taught.has(tool)) return;
     search.taught.add(tool);
-    this.record(search.query, tool);
+    const source = sourceDigest(
+      this.options.perProcess?.includes(sessionId) ? `${sessionId}:${PROCESS_NONCE}` : sessionId,
+    );
+    if (!this.withinCap(source)) return;
+    this.record(search.query, tool, source);
+  }
+
+  /** C14: counts the lesson against its client's hour; false when the hour's budget is spent. */
+  private withinCap(source: string): boolean {
+    const now = this.now();
+    let times = this.taught.get(source);
+    if (!times) this.taught.set(source, (times = []));
+    while (times.length > 0 && times[0]! <= now - HOUR_MS) times.shift();
+    if (times.length >= this.lessonsPerHour) {
+      if (times.length === this.lessonsPerHour) this.options.capped?.(source, this.lessonsPerHour);
+      // One marker past the cap, so the warning is given once until the hour moves on.
+      if (times.length === this.lessonsPerHour) times.push(now);
+      return false;
+    }
+    times.push(now);
+    if (this.taught.size > MAX_SESSIONS) this.taught.delete(this.taught.keys().next().value!);
+    return true;
   }
 
   private recent(sessionId: string): RecentSearch[] {
@@ -71,4 +129,9 @@ export class UsageSignal {
     while (list.length > 0 && list[list.length - 1]!.at < cutoff) list.pop();
     return list;
   }
+}
+
+/** C14: a client's key as the learned log names it: short, and not the session id or credentials digest itself. */
+export function sourceDigest(key: string): string {
+  return createHash('sha256').update(`toolsearch-learning:${key}`).digest('base64url').slice(0, 10);
 }

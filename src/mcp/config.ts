@@ -164,7 +164,7 @@ const toolSearchSchema = z.looseObject({
       z.strictObject({ enabled: z.boolean().optional(), limits: z.record(z.string(), z.unknown()).optional() }),
     ])
     .optional(),
-  /** C13: learn from use (search → call): true, false, or {enabled, path, maxEntries}. `serve` learns by default. */
+  /** C13: learn from use (search → call): true, false, or {enabled, path, maxEntries, lessonsPerHour}. `serve` learns by default. */
   learning: z
     .union([
       z.boolean(),
@@ -172,6 +172,8 @@ const toolSearchSchema = z.looseObject({
         enabled: z.boolean().optional(),
         path: z.string().min(1).optional(),
         maxEntries: z.number().int().positive().max(1_000_000).optional(),
+        /** C14: lessons one client may teach per hour. */
+        lessonsPerHour: z.number().int().positive().max(1_000_000).optional(),
       }),
     ])
     .optional(),

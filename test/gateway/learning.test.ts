@@ -71,15 +71,18 @@ describe('C13 the gateway learns from use', () => {
     const { config } = writeConfig('file');
     const served = await serveHttp({ config });
     try {
-      const first = await httpClient(served.http!.url);
-      await teach(first);
-      await first.close();
+      // C14: a lesson lifts once a second session confirms it.
+      for (let i = 0; i < 2; i++) {
+        const teacher = await httpClient(served.http!.url);
+        await teach(teacher);
+        await teacher.close();
+      }
       const second = await httpClient(served.http!.url);
       expect((await matches(second))[0]).toBe(TARGET);
       // A search that shares only generic words is not pulled.
       expect((await matches(second, 'create entities in the graph'))[0]).not.toBe(TARGET);
       await second.close();
-      expect(served.stack.learner?.summary()).toEqual([expect.objectContaining({ tool: TARGET, searches: 1 })]);
+      expect(served.stack.learner?.summary()).toEqual([expect.objectContaining({ tool: TARGET, searches: 2 })]);
     } finally {
       await served.stack.close();
     }
@@ -95,6 +98,8 @@ describe('C13 the gateway learns from use', () => {
     expect(readFileSync(learned, 'utf8')).not.toContain(QUERY);
     const second = await serveStdio(config);
     try {
+      // C14: the first process's one session is not enough; this one confirms it, and it lifts.
+      await teach(second);
       expect((await matches(second))[0]).toBe(TARGET);
     } finally {
       await second.close();
@@ -120,6 +125,11 @@ describe('C13 the gateway learns from use', () => {
       expect(before[0]).not.toBe(TARGET);
       expect((await alice.call(TARGET, { query: 'alice' })).isError).not.toBe(true);
       expect(served.stack.learner?.summary()).toEqual([expect.objectContaining({ tool: TARGET, searches: 1 })]);
+      // C14: one client's lesson lifts nothing yet; a 2025 session (another source) confirms it.
+      expect(lines((await alice.call('tool_search', { query: QUERY })).text)[0]).not.toBe(TARGET);
+      const session = await httpClient(served.http!.url, { authorization: 'Bearer alice' });
+      await teach(session);
+      await session.close();
       expect(lines((await alice.call('tool_search', { query: QUERY })).text)[0]).toBe(TARGET);
       await alice.close();
     } finally {

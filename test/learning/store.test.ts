@@ -141,7 +141,7 @@ describe('C13: the learned file store', () => {
     expect(resolveLearning(true, null, true, env)).toBeUndefined();
     expect(resolveLearning({ path: '/x.json', maxEntries: 10 }, undefined, false, env)).toEqual({
       path: '/x.json',
-      limits: { perTool: 200, total: 10 },
+      limits: { perTool: 200, total: 10, corroboration: 2 },
     });
     expect(resolveLearning(false, { path: '/y.json' }, false, env)?.path).toBe('/y.json');
   });
@@ -151,10 +151,7 @@ describe('C13: the session signal', () => {
   function signal() {
     const labels: [string, string][] = [];
     let now = 0;
-    const s = new UsageSignal(
-      (q, t) => labels.push([q, t]),
-      () => now,
-    );
+    const s = new UsageSignal((q, t) => labels.push([q, t]), { now: () => now });
     return { s, labels, advance: (ms: number) => (now += ms) };
   }
   const keyword = (matches: string[]) => ({ kind: 'keyword' as const, matches });

@@ -26,9 +26,14 @@ describe('C13: the library’s agent loops learn from use', () => {
     await first.runCall(plan, 'open_ticket', {}, new Set(['open_ticket']));
     expect(log.toolNames()).toEqual(['open_ticket']);
 
+    // C14: one conversation's lesson lifts nothing until another conversation confirms it.
     const second = planner(log);
     const plan2 = await second.plan({ history: [], expansion: 'client' });
-    expect(second.search(plan2, query).matches[0]).toBe('open_ticket');
+    expect(second.search(plan2, query).matches[0]).toBe('read_file');
+    await second.runCall(plan2, 'open_ticket', {}, new Set(['open_ticket']));
+    const third = planner(log);
+    const plan3 = await third.plan({ history: [], expansion: 'client' });
+    expect(third.search(plan3, query).matches[0]).toBe('open_ticket');
   });
 
   it('C13: a search nothing follows teaches nothing', async () => {

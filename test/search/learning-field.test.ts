@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { calibrateField, pastSearches, replaysOf } from '../../src/search/learning/calibrate.js';
 import { LearnedField, MAX_POSTINGS } from '../../src/search/learning/field.js';
-import { LearnedLog } from '../../src/search/learning/log.js';
+import { DEFAULT_LEARNED_LIMITS, LearnedLog } from '../../src/search/learning/log.js';
+
+/** These tests are about how evidence ranks; corroboration (C14) is tested in learning-corroboration.test.ts. */
+const ONE_SOURCE = { ...DEFAULT_LEARNED_LIMITS, corroboration: 1 } as const;
 import { LearnedRanking } from '../../src/search/learning/learned-ranking.js';
 import { learnedTerms } from '../../src/search/learning/terms.js';
 import { formatExplanation } from '../../src/search/explain.js';
@@ -22,7 +25,7 @@ const kitchen = [
 
 /** Each tool's callers keep using the same words for it, in different searches. */
 function kitchenLog(): LearnedLog {
-  const log = new LearnedLog();
+  const log = new LearnedLog(ONE_SOURCE);
   let at = Date.now() - 60_000;
   const add = (query: string, tool: string) => log.record({ query, tool, at: at++ });
   for (const food of ['salmon', 'eggs', 'leftover rice', 'tofu', 'lentils'])
@@ -45,7 +48,7 @@ const lexicalFor = (tools: ReturnType<typeof mcp>[]) => {
 
 describe('C13: the learned field (words of earlier searches, per tool)', () => {
   it('C13: scores a tool by the words its callers used; a held-out search no longer counts', () => {
-    const log = new LearnedLog();
+    const log = new LearnedLog(ONE_SOURCE);
     log.record({ query: 'rotate the signing keys', tool: 'vault' });
     log.record({ query: 'weather in oslo', tool: 'forecast' });
     const field = new LearnedField(log, () => 1);
@@ -105,7 +108,7 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
       (name) => mcp('math', name, 'Greatest common divisor of two integers'),
     );
     const tools = [...twins, mcp('math', 'lcm', 'Least common multiple of two integers')];
-    const log = new LearnedLog();
+    const log = new LearnedLog(ONE_SOURCE);
     const pairs = [
       [12, 18],
       [36, 48],
@@ -133,7 +136,7 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
   });
 
   it('C13: a common term keeps only its strongest tools (bounded work per query)', () => {
-    const log = new LearnedLog({ perTool: 10, total: 10_000 });
+    const log = new LearnedLog({ perTool: 10, total: 10_000, corroboration: 1 });
     for (let i = 0; i < 700; i++) {
       const filler = Array.from({ length: i % 7 }, (_, k) => `filler${k}`).join(' ');
       log.record({ query: i < 300 ? `shared word ${filler}` : `other${i}`, tool: `t${i}` });
@@ -169,7 +172,7 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
       (name) => mcp('math', name, 'Greatest common divisor of two integers'),
     );
     const pool = poolOf([...twins, mcp('math', 'lcm', 'Least common multiple of two integers')]);
-    const log = new LearnedLog();
+    const log = new LearnedLog(ONE_SOURCE);
     const now = Date.now();
     for (let i = 0; i < 24; i++)
       log.record({
@@ -190,7 +193,7 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
       (name) => mcp('math', name, 'Greatest common divisor of two integers'),
     );
     const pool = poolOf([...twins, mcp('math', 'lcm', 'Least common multiple of two integers')]);
-    const log = new LearnedLog();
+    const log = new LearnedLog(ONE_SOURCE);
     for (let i = 0; i < 24; i++)
       log.record({ query: `greatest common divisor of ${i + 2} and ${3 * i + 5}`, tool: twins[i % 8]!.name, at: i });
     // A clock a minute later at every read: a replay that read it again would leave a remainder of
@@ -205,7 +208,7 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
   });
 
   it('C13: a word used often for one tool and once for its companions points at the first', () => {
-    const log = new LearnedLog();
+    const log = new LearnedLog(ONE_SOURCE);
     const tasks = ['cancer report', 'cnn tutorial', 'antd guide', 'baidu recon', 'nextjs notes'];
     for (const [i, task] of tasks.entries()) {
       log.record({ query: `${task} saved as markdown`, tool: 'write_file' });
@@ -222,7 +225,7 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
 
 describe('C13: rebuilding a large log is rationed', () => {
   it('C13: a changed large log waits at least 20× its last build time (≥ 2 s) before the next rebuild', () => {
-    const log = new LearnedLog({ perTool: 10_000, total: 100_000 });
+    const log = new LearnedLog({ perTool: 10_000, total: 100_000, corroboration: 1 });
     for (let i = 0; i < 2_500; i++)
       log.record({ query: `cook dish number${i} quickly`, tool: 'mcp__kitchen__suggest', at: i });
     const lexical = createRanker('default').build(kitchen);
@@ -246,7 +249,7 @@ describe('C13: rebuilding a large log is rationed', () => {
   });
 
   it('C13: with `defer`, a large log is rebuilt after the search that finds it due; that search uses the previous index', () => {
-    const log = new LearnedLog({ perTool: 10_000, total: 100_000 });
+    const log = new LearnedLog({ perTool: 10_000, total: 100_000, corroboration: 1 });
     for (let i = 0; i < 2_500; i++)
       log.record({ query: `cook dish number${i} quickly`, tool: 'mcp__kitchen__suggest', at: i });
     const queued: (() => void)[] = [];

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { LearnedField } from '../../src/search/learning/field.js';
 import { FieldBoost } from '../../src/search/learning/field-boost.js';
 import { rankWithField } from '../../src/search/learning/fuse-field.js';
-import { LearnedLog } from '../../src/search/learning/log.js';
+import { DEFAULT_LEARNED_LIMITS, LearnedLog } from '../../src/search/learning/log.js';
+
+/** These tests are about how evidence ranks; corroboration (C14) is tested in learning-corroboration.test.ts. */
+const ONE_SOURCE = { ...DEFAULT_LEARNED_LIMITS, corroboration: 1 } as const;
 import { learnedTerms } from '../../src/search/learning/terms.js';
 import { parseKeywordQuery } from '../../src/search/query.js';
 import type { ScoreBoost } from '../../src/search/ranker.js';
@@ -24,7 +27,7 @@ const BOOKS = 'mcp__ledger__books';
 
 /** Callers of the bookkeeping tool kept asking for their tax filings. */
 function taxLog(): LearnedLog {
-  const log = new LearnedLog();
+  const log = new LearnedLog(ONE_SOURCE);
   for (const [i, what] of ['vat', 'income', 'payroll', 'sales', 'property', 'customs'].entries())
     log.record({ query: `prepare the ${what} tax filing`, tool: BOOKS, at: 1_000 + i });
   return log;

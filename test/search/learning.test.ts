@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { LearnedChannel } from '../../src/search/learning/channel.js';
-import { LearnedLog } from '../../src/search/learning/log.js';
+import { DEFAULT_LEARNED_LIMITS, LearnedLog } from '../../src/search/learning/log.js';
+
+/** These tests are about how evidence ranks; corroboration (C14) is tested in learning-corroboration.test.ts. */
+const ONE_SOURCE = { ...DEFAULT_LEARNED_LIMITS, corroboration: 1 } as const;
 import { LearnedRanking } from '../../src/search/learning/learned-ranking.js';
 import { learnedTerms, schemaFingerprint } from '../../src/search/learning/terms.js';
 import { formatExplanation } from '../../src/search/explain.js';
@@ -18,7 +21,7 @@ const tools = [
 
 /** A log of varied searches (so IDF over the log means something) plus the ones under test. */
 function logWith(records: [string, string][]): LearnedLog {
-  const log = new LearnedLog();
+  const log = new LearnedLog(ONE_SOURCE);
   const background: [string, string][] = [
     ['weather in paris tomorrow', 'mcp__weather__forecast'],
     ['will it rain in berlin', 'mcp__weather__forecast'],
@@ -78,9 +81,9 @@ describe('C13: the learned channel', () => {
   it('C13: with an empty log the ranking is exactly the lexical one', () => {
     const pool = poolOf(tools);
     for (const q of ['create issue', 'weather', 'read file from disk']) {
-      expect(new ToolSearcher({ learned: new LearnedRanking(new LearnedLog()) }).search(pool, q).matches).toEqual(
-        new ToolSearcher().search(pool, q).matches,
-      );
+      expect(
+        new ToolSearcher({ learned: new LearnedRanking(new LearnedLog(ONE_SOURCE)) }).search(pool, q).matches,
+      ).toEqual(new ToolSearcher().search(pool, q).matches);
     }
   });
 
@@ -95,7 +98,7 @@ describe('C13: the learned channel', () => {
 
   it('C13: older evidence counts less (half-life decay)', () => {
     const day = 86_400_000;
-    const log = new LearnedLog();
+    const log = new LearnedLog(ONE_SOURCE);
     log.record({ query: 'rotate the signing keys', tool: 'a', at: 0 });
     log.record({ query: 'unrelated words here', tool: 'b', at: 0 });
     const now = 180 * day;
@@ -111,17 +114,24 @@ describe('C13: the learned channel', () => {
 
 describe('C13: the learned log', () => {
   it('C13: keeps term sets, not raw queries; counts repeats', () => {
-    const log = new LearnedLog();
+    const log = new LearnedLog(ONE_SOURCE);
     log.record({ query: 'File a bug for the login page', tool: 't', at: 5 });
     log.record({ query: 'file bug login page!!', tool: 't', at: 9 });
     const json = JSON.stringify(log.toJSON());
     expect(json).not.toContain('File a bug');
     const entries = [...log.evidence('t')!.entries.values()];
-    expect(entries).toEqual([{ terms: learnedTerms('file bug login page'), count: 2, last: 9 }]);
+    expect(entries).toEqual([
+      {
+        terms: learnedTerms('file bug login page'),
+        count: 2,
+        last: 9,
+        sources: [expect.any(String), expect.any(String)],
+      },
+    ]);
   });
 
   it('C13: bounded per tool and in total (least recent first)', () => {
-    const log = new LearnedLog({ perTool: 3, total: 10 });
+    const log = new LearnedLog({ perTool: 3, total: 10, corroboration: 1 });
     for (let i = 0; i < 5; i++) log.record({ query: `alpha${i} beta`, tool: 'one', at: i });
     expect(log.evidence('one')!.entries.size).toBe(3);
     expect([...log.evidence('one')!.entries.keys()].some((k) => k.includes('alpha0'))).toBe(false);
@@ -137,7 +147,7 @@ describe('C13: the learned log', () => {
     const c = { ...a, inputSchema: { type: 'object' as const, properties: { q: { type: 'string' } } } };
     expect(schemaFingerprint(a)).toBe(schemaFingerprint(b));
     expect(schemaFingerprint(a)).not.toBe(schemaFingerprint(c));
-    const log = new LearnedLog();
+    const log = new LearnedLog(ONE_SOURCE);
     log.record({ query: 'rotate keys', tool: a.name, schema: schemaFingerprint(a) });
     log.checkSchema(a.name, schemaFingerprint(b));
     expect(log.evidence(a.name)).toBeDefined();
@@ -146,7 +156,7 @@ describe('C13: the learned log', () => {
   });
 
   it('C13: round-trips through its JSON form and rejects anything else', () => {
-    const log = new LearnedLog();
+    const log = new LearnedLog(ONE_SOURCE);
     log.record({ query: 'rotate the keys', tool: 't', at: 3, schema: 'abc' });
     const copy = LearnedLog.fromJSON(JSON.parse(JSON.stringify(log.toJSON())));
     expect(copy.toJSON()).toEqual(log.toJSON());
@@ -155,7 +165,7 @@ describe('C13: the learned log', () => {
   });
 
   it('C13: forget one tool or everything', () => {
-    const log = new LearnedLog();
+    const log = new LearnedLog(ONE_SOURCE);
     log.record({ query: 'one thing', tool: 'a' });
     log.record({ query: 'other thing', tool: 'b' });
     expect(log.forget('a')).toBe(true);

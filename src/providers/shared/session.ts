@@ -2,6 +2,7 @@
  * What every provider adapter shares: its options, one `plan()` per request (with a measured
  * deferred-token count in `auto` mode, B3), and the search call run against the plan's pool.
  */
+import { randomUUID } from 'node:crypto';
 import type { PoolView } from '../../core/catalog.js';
 import type { HistoryEvent } from '../../core/history.js';
 import { resolveMode, type ModeSources } from '../../core/mode.js';
@@ -85,6 +86,8 @@ export class RequestPlanner {
   private readonly memo: DeferredTokenMemo;
   private readonly searcher: Searcher;
   private readonly usage: UsageSignal | undefined;
+  /** One planner serves one conversation: C13's session, and C14's source (its own, per planner). */
+  private readonly conversation = `conversation-${randomUUID()}`;
   readonly format: SearchResultFormatter;
 
   constructor(readonly options: ToolSearchOptions) {
@@ -93,9 +96,10 @@ export class RequestPlanner {
     this.searcher = options.searcher ?? new ToolSearcher(log ? { learned: new LearnedRanking(log) } : {});
     this.usage =
       log &&
-      new UsageSignal((query, name) => {
+      new UsageSignal((query, name, source) => {
         const tool = this.findTool(name);
-        log.record({ query, tool: name, ...(tool && { schema: schemaFingerprint(tool) }) });
+        // C14: this conversation is one source.
+        log.record({ query, tool: name, source, ...(tool && { schema: schemaFingerprint(tool) }) });
       });
     this.format = options.formatResult ?? formatSearchResult;
   }
@@ -180,7 +184,7 @@ export class RequestPlanner {
       };
     }
     const outcome = await runTool(name, input, this.findTool(name), this.options.executor);
-    this.usage?.called(CONVERSATION, name);
+    this.usage?.called(this.conversation, name);
     return { ...outcome, loadNow: hidden };
   }
 
@@ -197,7 +201,7 @@ export class RequestPlanner {
       query,
       { ...(limit !== undefined && { maxResults: limit }), ...(mode && { mode }) },
     );
-    this.usage?.searched(CONVERSATION, query, result);
+    this.usage?.searched(this.conversation, query, result);
     return result;
   }
 }
@@ -219,8 +223,6 @@ function callThrough(input: unknown): { name: string; arguments: unknown } | und
     ? { name: record['name'], arguments: record['arguments'] ?? {} }
     : undefined;
 }
-/** One planner serves one conversation (C13's session). */
-const CONVERSATION = 'conversation';
 
 /** F3: the deferred tools this request has not loaded: calling one needs a search first. */
 export function undiscoveredNames(current: Plan): Set<string> {

@@ -46,7 +46,7 @@ export interface Calibration {
 /** Distinct term sets of the log with the tools each led to (a search that led to several tools is one). */
 export function pastSearches(log: LearnedLog, present: (tool: string) => boolean): PastSearch[] {
   const byKey = new Map<string, { terms: readonly string[]; tools: string[]; last: number }>();
-  for (const [tool, evidence] of log.entries()) {
+  for (const [tool, evidence] of log.lifting()) {
     if (!present(tool)) continue;
     for (const [key, entry] of evidence.entries) {
       const seen = byKey.get(key);

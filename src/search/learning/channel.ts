@@ -72,7 +72,7 @@ export class LearnedChannel {
     present?: (tool: string) => boolean,
   ) {
     const decayMs = options.halfLifeDays > 0 ? options.halfLifeDays * 86_400_000 : 0;
-    for (const [name, evidence] of log.entries()) {
+    for (const [name, evidence] of log.lifting()) {
       if (present && !present(name)) continue;
       const tool = this.toolNames.push(name) - 1;
       for (const [key, entry] of evidence.entries) {

@@ -93,7 +93,7 @@ export class LearnedField {
     inPool: (tool: string) => string | undefined = (t) => t,
   ) {
     const lengths: number[] = [];
-    for (const [name, evidence] of log.entries()) {
+    for (const [name, evidence] of log.lifting()) {
       const poolName = inPool(name);
       if (poolName === undefined) continue;
       const counts = new Map<number, number>();

@@ -2,6 +2,11 @@
  * C13 — the usage log as ranking needs it: per tool, the distinct term sets of the searches that
  * led to it, with a count and the time of the last one. Bounded per tool and in total; pure data
  * (the file and Redis stores persist its `toJSON()` form).
+ *
+ * C14 — corroboration: each entry also keeps which sources (sessions, as short digests) taught it,
+ * at most two, and ranking reads only `lifting()`: the entries at least two sources taught. One
+ * session alone, however many times it searches and calls, lifts nothing for anyone; a search's
+ * words become evidence once a second session searched them and reached the same tool.
  */
 import { learnedTerms } from './terms.js';
 
@@ -12,6 +17,8 @@ export interface LearnedEntry {
   count: number;
   /** Epoch ms of the last one. */
   last: number;
+  /** C14: digests of the sources (sessions) that taught it, at most `SOURCES_KEPT`. */
+  readonly sources: string[];
 }
 
 export interface ToolEvidence {
@@ -25,17 +32,31 @@ export interface LearnedLogLimits {
   readonly perTool: number;
   /** Distinct (tool, term set) entries kept in total. */
   readonly total: number;
+  /**
+   * C14: distinct sources (sessions) a word needs before it lifts a tool; default 2. 1 turns the
+   * corroboration off (tests of the ranking itself; a log one trusted user wrote).
+   */
+  readonly corroboration?: 1 | 2;
 }
 
-export const DEFAULT_LEARNED_LIMITS: LearnedLogLimits = { perTool: 200, total: 50_000 };
+export const DEFAULT_LEARNED_LIMITS: LearnedLogLimits = { perTool: 200, total: 50_000, corroboration: 2 };
 
 /**
- * The persisted form: version 1, tool → [terms joined by spaces, count, last]; and when
+ * C14: sources kept per entry. Two are all corroboration asks; keeping no more bounds the file and
+ * says nothing about how many people searched.
+ */
+export const SOURCES_KEPT = 2;
+/** The source of evidence recorded before sources were kept: one unknown session. */
+export const UNKNOWN_SOURCE = '-';
+
+/**
+ * The persisted form: version 1, tool → [terms joined by spaces, count, last, sources]; and when
  * something was forgotten, when (so a recording made earlier elsewhere does not bring it back).
+ * An entry without sources (an older file) counts as taught by one unknown session.
  */
 export interface LearnedLogJson {
   readonly version: 1;
-  readonly tools: Record<string, { schema?: string; entries: [string, number, number][] }>;
+  readonly tools: Record<string, { schema?: string; entries: [string, number, number, string[]?][] }>;
   readonly forgotten?: Record<string, number>;
   readonly clearedAt?: number;
 }
@@ -49,7 +70,11 @@ export interface LearnedRecord {
   /** Epoch ms; defaults to now. */
   readonly at?: number;
   readonly schema?: string;
+  /** C14: who taught it (a session's digest); absent: a source of its own, never seen again. */
+  readonly source?: string;
 }
+
+let anonymousSources = 0;
 
 export class LearnedLog {
   private readonly tools = new Map<string, ToolEvidence>();
@@ -60,6 +85,8 @@ export class LearnedLog {
   private clearedAt = -Infinity;
   /** Bumped on every change, so a derived index knows when to rebuild. */
   version = 0;
+  /** The corroborated view, built once per version. */
+  private view: { version: number; tools: Map<string, ToolEvidence> } | undefined;
 
   constructor(readonly limits: LearnedLogLimits = DEFAULT_LEARNED_LIMITS) {}
 
@@ -71,12 +98,20 @@ export class LearnedLog {
   record(record: LearnedRecord): boolean {
     const terms = learnedTerms(record.query);
     if (terms.length === 0 || record.tool === '') return false;
-    this.add(record.tool, terms, 1, record.at ?? Date.now(), record.schema);
+    const source = record.source ?? `record-${++anonymousSources}`;
+    this.add(record.tool, terms, 1, record.at ?? Date.now(), record.schema, [source]);
     return true;
   }
 
-  /** Add counted evidence (a merge from another store, or a load). */
-  add(tool: string, terms: readonly string[], count: number, last: number, schema?: string): void {
+  /** Add counted evidence (a merge from another store, or a load); `sources`: who taught it (C14). */
+  add(
+    tool: string,
+    terms: readonly string[],
+    count: number,
+    last: number,
+    schema?: string,
+    sources: readonly string[] = [UNKNOWN_SOURCE],
+  ): void {
     if (last <= this.clearedAt || last <= (this.forgotten.get(tool) ?? -Infinity)) return;
     let evidence = this.tools.get(tool);
     if (evidence && schema !== undefined && evidence.schema !== undefined && evidence.schema !== schema) {
@@ -91,8 +126,15 @@ export class LearnedLog {
     if (entry) {
       entry.count += count;
       entry.last = Math.max(entry.last, last);
+      for (const source of sources)
+        if (entry.sources.length < SOURCES_KEPT && !entry.sources.includes(source)) entry.sources.push(source);
     } else {
-      evidence.entries.set(key, { terms: [...terms], count, last });
+      evidence.entries.set(key, {
+        terms: [...terms],
+        count,
+        last,
+        sources: [...new Set(sources)].slice(0, SOURCES_KEPT),
+      });
       this.size++;
       if (evidence.entries.size > this.limits.perTool) this.dropOldest(evidence);
       if (this.size > this.limits.total * 1.05) this.prune();
@@ -108,8 +150,32 @@ export class LearnedLog {
     return [...this.tools.keys()];
   }
 
+  /** Everything recorded, corroborated or not (summaries, persistence). */
   *entries(): IterableIterator<[string, ToolEvidence]> {
     yield* this.tools;
+  }
+
+  /**
+   * C14: what ranking may use: per tool, the entries (term sets) that at least two distinct
+   * sources taught. Whole entries, never cut to their shared words: cut entries are short
+   * generic word sets, and the log's replay (calibrate.ts) over them chose weights that sank
+   * StableToolBench's R@5 by 0.24 in bench:learning; whole entries keep its leave-one-out honest.
+   */
+  *lifting(): IterableIterator<[string, ToolEvidence]> {
+    if (this.view?.version !== this.version) this.view = { version: this.version, tools: this.corroborated() };
+    yield* this.view.tools;
+  }
+
+  private corroborated(): Map<string, ToolEvidence> {
+    const needed = this.limits.corroboration ?? SOURCES_KEPT;
+    if (needed <= 1) return this.tools;
+    const out = new Map<string, ToolEvidence>();
+    for (const [tool, evidence] of this.tools) {
+      const entries = new Map([...evidence.entries].filter(([, entry]) => entry.sources.length >= needed));
+      if (entries.size > 0)
+        out.set(tool, { ...(evidence.schema !== undefined && { schema: evidence.schema }), entries });
+    }
+    return out;
   }
 
   /** Forget one tool's evidence; true when there was some. */
@@ -181,7 +247,7 @@ export class LearnedLog {
     for (const [name, evidence] of this.tools) {
       tools[name] = {
         ...(evidence.schema !== undefined && { schema: evidence.schema }),
-        entries: [...evidence.entries.values()].map((e) => [e.terms.join(' '), e.count, e.last]),
+        entries: [...evidence.entries.values()].map((e) => [e.terms.join(' '), e.count, e.last, [...e.sources]]),
       };
     }
     return {
@@ -198,8 +264,15 @@ export class LearnedLog {
     if (checked.clearedAt !== undefined) this.forgetAt(undefined, checked.clearedAt);
     for (const [tool, at] of Object.entries(checked.forgotten ?? {})) this.forgetAt(tool, at);
     for (const [tool, value] of Object.entries(checked.tools)) {
-      for (const [terms, count, last] of value.entries)
-        this.add(tool, terms.split(' ').filter(Boolean), count, last, value.schema);
+      for (const [terms, count, last, sources] of value.entries)
+        this.add(
+          tool,
+          terms.split(' ').filter(Boolean),
+          count,
+          last,
+          value.schema,
+          sources?.length ? sources : undefined,
+        );
     }
   }
 
@@ -252,7 +325,12 @@ function checkJson(json: unknown): LearnedLogJson {
       (value.schema === undefined || typeof value.schema === 'string') &&
       value.entries.every(
         (e) =>
-          Array.isArray(e) && typeof e[0] === 'string' && Number.isFinite(e[1]) && e[1] > 0 && Number.isFinite(e[2]),
+          Array.isArray(e) &&
+          typeof e[0] === 'string' &&
+          Number.isFinite(e[1]) &&
+          e[1] > 0 &&
+          Number.isFinite(e[2]) &&
+          (e[3] === undefined || (Array.isArray(e[3]) && e[3].every((x) => typeof x === 'string'))),
       );
     if (!ok) throw new TypeError('learned-search file has a malformed tool entry');
   }

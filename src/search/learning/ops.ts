@@ -13,6 +13,8 @@ export interface LearnedAdd {
   readonly terms: readonly string[];
   readonly at: number;
   readonly schema?: string;
+  /** C14: the session (a digest) that taught it; absent: an unknown one. */
+  readonly source?: string;
 }
 
 /** Forget what `tool` learned (absent: every tool) up to `at`. */
@@ -25,13 +27,21 @@ export interface LearnedForget {
 export type LearnedOp = LearnedAdd | LearnedForget;
 
 export function applyLearnedOp(log: LearnedLog, op: LearnedOp): void {
-  if (op.kind === 'add') log.add(op.tool, op.terms, 1, op.at, op.schema);
+  if (op.kind === 'add')
+    log.add(op.tool, op.terms, 1, op.at, op.schema, op.source !== undefined ? [op.source] : undefined);
   else log.forgetAt(op.tool, op.at);
 }
 
 /** Reads an op back from storage; undefined when `value` is not one (skipped, never thrown). */
 export function parseLearnedOp(value: unknown): LearnedOp | undefined {
-  const op = value as { kind?: unknown; tool?: unknown; terms?: unknown; at?: number; schema?: unknown };
+  const op = value as {
+    kind?: unknown;
+    tool?: unknown;
+    terms?: unknown;
+    at?: number;
+    schema?: unknown;
+    source?: unknown;
+  };
   if (typeof op !== 'object' || op === null || !Number.isFinite(op.at)) return undefined;
   if (op.kind === 'forget')
     return op.tool === undefined || typeof op.tool === 'string'
@@ -41,11 +51,13 @@ export function parseLearnedOp(value: unknown): LearnedOp | undefined {
   const termsOk = Array.isArray(terms) && terms.length > 0 && terms.every((t) => typeof t === 'string');
   if (op.kind !== 'add' || typeof op.tool !== 'string' || op.tool === '' || !termsOk) return undefined;
   if (op.schema !== undefined && typeof op.schema !== 'string') return undefined;
+  if (op.source !== undefined && typeof op.source !== 'string') return undefined;
   return {
     kind: 'add',
     tool: op.tool,
     terms: terms as string[],
     at: op.at!,
     ...(op.schema !== undefined && { schema: op.schema }),
+    ...(op.source !== undefined && { source: op.source }),
   };
 }
