@@ -5,8 +5,8 @@
  * one: each entry is 3–7 words of its tool's own description plus 0–2 words of another tool's.
  */
 import type { ToolSpec } from '../src/core/tool.js';
-import { LearnedLog } from '../src/search/learning/log.js';
-import { LearnedRanking } from '../src/search/learning/learned-ranking.js';
+import { LearnedLog } from '../src/search/learned/log.js';
+import { LearnedRanking } from '../src/search/learned/learned-ranking.js';
 import { ToolSearcher } from '../src/search/searcher.js';
 import type { SearchPool } from '../src/search/search-types.js';
 import { words } from '../src/search/text.js';

@@ -19,9 +19,9 @@ import { createRanker } from '../src/search/rankers.js';
 import type { ScoreBoost } from '../src/search/ranker.js';
 import { parseKeywordQuery } from '../src/search/query.js';
 import type { ToolSpec } from '../src/core/tool.js';
-import { LearnedLog } from '../src/search/learning/log.js';
-import { LearnedRanking } from '../src/search/learning/learned-ranking.js';
-import { MIN_CHANNEL_REPLAYS } from '../src/search/learning/calibrate.js';
+import { LearnedLog } from '../src/search/learned/log.js';
+import { LearnedRanking } from '../src/search/learned/learned-ranking.js';
+import { MIN_CHANNEL_REPLAYS } from '../src/search/learned/calibrate.js';
 import { distractorSet, loadSet, QUERY_SETS, type BenchSet, type LabelledQuery } from './datasets.js';
 import { evaluate, type RankIds } from './evaluate.js';
 import { f3, header } from './report.js';
@@ -213,7 +213,7 @@ if (!process.argv.includes('--no-write') && split === 'queries') {
     "evaluated queries; learned = the same ranker with learning (`ToolSearcher`'s `learned` option, one configuration",
     'for every set and fraction: `DEFAULT_LEARNED_CHANNEL`, `DEFAULT_LEARNED_FUSION`, `FIELD_WEIGHTS`).',
     '',
-    'How it learns (`src/search/learning/`): the **learned field** (field.ts) scores each tool by BM25 over the words of',
+    'How it learns (`src/search/learned/`): the **learned field** (field.ts) scores each tool by BM25 over the words of',
     'the searches that led to it (IDF over the tools with learned words; a word in most of them is generic and scores',
     'nothing), added to the lexical score (both over the top lexical score) at a weight the **log itself chooses**',
     '(calibrate.ts): the latest 150 distinct logged searches are replayed leave-one-out at each weight of',

@@ -4,8 +4,8 @@
  * queries are answered (offline replay, or seeding what a deployment would learn).
  */
 import type { Catalog } from '../core/catalog.js';
-import { LearnedLog } from '../search/learning/log.js';
-import { schemaFingerprint } from '../search/learning/terms.js';
+import { LearnedLog } from '../search/learned/log.js';
+import { schemaFingerprint } from '../search/learned/terms.js';
 import { CatalogFileError, readJsonLines } from './catalog-file.js';
 
 export function loadUsageLog(file: string, catalog: Catalog): LearnedLog {

@@ -2,7 +2,7 @@
 import type { Catalog } from '../core/catalog.js';
 import type { SessionAssumptions } from '../core/session-cost.js';
 import type { ToolListMode } from '../core/session-policy.js';
-import type { Learner } from '../learning/learner.js';
+import type { Learner } from '../usage/learner.js';
 import type { Logger } from '../util/log.js';
 import type { UpstreamCaller } from './ports.js';
 import type { NotificationBus } from './sessions/bus.js';

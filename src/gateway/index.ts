@@ -128,4 +128,4 @@ export {
   type LearnedToolSummary,
   Learner,
   type LearnerOptions,
-} from '../learning/index.js';
+} from '../usage/index.js';

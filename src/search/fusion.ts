@@ -14,7 +14,7 @@
  */
 import type { ToolSpec } from '../core/tool.js';
 import type { RankedTool } from './ranker.js';
-import type { LearnedMatch } from './learning/channel.js';
+import type { LearnedMatch } from './learned/channel.js';
 import { sourceName } from './text.js';
 
 export interface FusionOptions {

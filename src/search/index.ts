@@ -65,6 +65,6 @@ export {
   type LearnedCut,
   type LexicalFor,
   type LexicalSource,
-} from './learning/index.js';
+} from './learned/index.js';
 export { parseThesaurus, shippedThesaurus, type Thesaurus, type Neighbour } from './thesaurus.js';
 export { formatFailedServers } from './server-failures.js';

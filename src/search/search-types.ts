@@ -6,7 +6,7 @@ import type { ServerInfo, ToolSpec } from '../core/tool.js';
 import type { HitExplanation } from './explain.js';
 import type { Embedder, Ranker, RankerName } from './ranker.js';
 import type { SuggestedServer } from './suggest.js';
-import type { LearnedRanking } from './learning/learned-ranking.js';
+import type { LearnedRanking } from './learned/learned-ranking.js';
 
 export interface SearchPool {
   readonly tools: readonly ToolSpec[];

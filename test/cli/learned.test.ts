@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { LearnedFileStore } from '../../src/learning/file-store.js';
-import { LearnedLog } from '../../src/search/learning/log.js';
+import { LearnedFileStore } from '../../src/usage/file-store.js';
+import { LearnedLog } from '../../src/search/learned/log.js';
 import { cliEnv } from '../fixtures/state.js';
 import { cliArgs } from '../fixtures/cli.js';
 

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/core/catalog.js';
-import { Learner } from '../../src/learning/learner.js';
+import { Learner } from '../../src/usage/learner.js';
 import { ToolsearchGateway } from '../../src/gateway/gateway.js';
 import { searchToolSpec } from '../../src/core/search-tool.js';
 import { toolDefinitionJson } from '../../src/core/tool.js';

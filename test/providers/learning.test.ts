@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { admitTool } from '../../src/core/catalog.js';
 import { RequestPlanner } from '../../src/providers/shared/session.js';
-import { LearnedLog } from '../../src/search/learning/log.js';
+import { LearnedLog } from '../../src/search/learned/log.js';
 
 const tools = [
   admitTool({ name: 'read_file', description: 'Read a file from disk', defer: true, handler: () => 'ok' }),

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLearnedForget, runLearnedShow } from '../../src/cli/commands/learned.js';
 import { RedisLearnedStore } from '../../src/gateway/redis/learned-store.js';
-import { Learner } from '../../src/learning/learner.js';
+import { Learner } from '../../src/usage/learner.js';
 import { redisUnavailable, startRedis, type TestRedis } from '../faults/redis.js';
 
 const skip = redisUnavailable() !== undefined;

@@ -4,9 +4,9 @@
  * only as hashes (the same word in a later query still matches). And the per-client lesson cap.
  */
 import { describe, expect, it } from 'vitest';
-import { LearnedLog } from '../../src/search/learning/log.js';
-import { learnedTerms } from '../../src/search/learning/terms.js';
-import { UsageSignal } from '../../src/learning/signal.js';
+import { LearnedLog } from '../../src/search/learned/log.js';
+import { learnedTerms } from '../../src/search/learned/terms.js';
+import { UsageSignal } from '../../src/usage/signal.js';
 
 const lifted = (log: LearnedLog) =>
   Object.fromEntries([...log.lifting()].map(([tool, e]) => [tool, [...e.entries.keys()]]));

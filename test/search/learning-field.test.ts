@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { calibrateField, pastSearches, replaysOf } from '../../src/search/learning/calibrate.js';
-import { LearnedField, MAX_POSTINGS } from '../../src/search/learning/field.js';
-import { DEFAULT_LEARNED_LIMITS, LearnedLog } from '../../src/search/learning/log.js';
+import { calibrateField, pastSearches, replaysOf } from '../../src/search/learned/calibrate.js';
+import { LearnedField, MAX_POSTINGS } from '../../src/search/learned/field.js';
+import { DEFAULT_LEARNED_LIMITS, LearnedLog } from '../../src/search/learned/log.js';
 
 /** These tests are about how evidence ranks; corroboration (C14) is tested in learning-corroboration.test.ts. */
 const ONE_SOURCE = { ...DEFAULT_LEARNED_LIMITS, corroboration: 1 } as const;
-import { LearnedRanking } from '../../src/search/learning/learned-ranking.js';
-import { learnedTerms } from '../../src/search/learning/terms.js';
+import { LearnedRanking } from '../../src/search/learned/learned-ranking.js';
+import { learnedTerms } from '../../src/search/learned/terms.js';
 import { formatExplanation } from '../../src/search/explain.js';
 import { parseKeywordQuery } from '../../src/search/query.js';
 import { createRanker } from '../../src/search/rankers.js';

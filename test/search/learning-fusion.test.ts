@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { LearnedField } from '../../src/search/learning/field.js';
-import { FieldBoost } from '../../src/search/learning/field-boost.js';
-import { rankWithField } from '../../src/search/learning/fuse-field.js';
-import { DEFAULT_LEARNED_LIMITS, LearnedLog } from '../../src/search/learning/log.js';
+import { LearnedField } from '../../src/search/learned/field.js';
+import { FieldBoost } from '../../src/search/learned/field-boost.js';
+import { rankWithField } from '../../src/search/learned/fuse-field.js';
+import { DEFAULT_LEARNED_LIMITS, LearnedLog } from '../../src/search/learned/log.js';
 
 /** These tests are about how evidence ranks; corroboration (C14) is tested in learning-corroboration.test.ts. */
 const ONE_SOURCE = { ...DEFAULT_LEARNED_LIMITS, corroboration: 1 } as const;
-import { learnedTerms } from '../../src/search/learning/terms.js';
+import { learnedTerms } from '../../src/search/learned/terms.js';
 import { parseKeywordQuery } from '../../src/search/query.js';
 import type { ScoreBoost } from '../../src/search/ranker.js';
 import { createRanker } from '../../src/search/rankers.js';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { LearnedChannel } from '../../src/search/learning/channel.js';
-import { DEFAULT_LEARNED_LIMITS, LearnedLog } from '../../src/search/learning/log.js';
+import { LearnedChannel } from '../../src/search/learned/channel.js';
+import { DEFAULT_LEARNED_LIMITS, LearnedLog } from '../../src/search/learned/log.js';
 
 /** These tests are about how evidence ranks; corroboration (C14) is tested in learning-corroboration.test.ts. */
 const ONE_SOURCE = { ...DEFAULT_LEARNED_LIMITS, corroboration: 1 } as const;
-import { LearnedRanking } from '../../src/search/learning/learned-ranking.js';
-import { learnedTerms, schemaFingerprint } from '../../src/search/learning/terms.js';
+import { LearnedRanking } from '../../src/search/learned/learned-ranking.js';
+import { learnedTerms, schemaFingerprint } from '../../src/search/learned/terms.js';
 import { formatExplanation } from '../../src/search/explain.js';
 import { ToolSearcher } from '../../src/search/searcher.js';
 import { mcp, poolOf } from './helpers.js';

@@ -9,10 +9,10 @@
 import type { Command } from 'commander';
 import { connectRedisBackend } from '../../gateway/redis/backend.js';
 import { SESSION_STORE_ENV, sessionStoreFrom } from '../../gateway/redis/store-url.js';
-import { LearnedFileStore } from '../../learning/file-store.js';
-import { Learner, learnedSummary } from '../../learning/learner.js';
-import { defaultLearnedPath } from '../../learning/paths.js';
-import { DEFAULT_LEARNED_LIMITS } from '../../search/learning/log.js';
+import { LearnedFileStore } from '../../usage/file-store.js';
+import { Learner, learnedSummary } from '../../usage/learner.js';
+import { defaultLearnedPath } from '../../usage/paths.js';
+import { DEFAULT_LEARNED_LIMITS } from '../../search/learned/log.js';
 import { createStderrLogger } from '../../util/log.js';
 import { plural } from '../../core/plural.js';
 

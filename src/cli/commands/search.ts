@@ -19,7 +19,7 @@ import { formatServerSuggestions } from '../../search/suggest.js';
 import { formatFailedServers } from '../../search/server-failures.js';
 import { loadCatalogFile, loadQueriesFile, type QueryEntry } from '../catalog-file.js';
 import { loadUsageLog } from '../usage-log.js';
-import { LearnedRanking } from '../../search/learning/learned-ranking.js';
+import { LearnedRanking } from '../../search/learned/learned-ranking.js';
 
 interface SearchCommandOptions extends EmbeddingsFlags {
   catalog?: string;

@@ -7,9 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { LearnedPersistence } from '../../learning/file-store.js';
-import type { LearnedLog } from '../../search/learning/log.js';
-import { applyLearnedOp, type LearnedOp, parseLearnedOp } from '../../search/learning/ops.js';
+import type { LearnedPersistence } from '../../usage/file-store.js';
+import type { LearnedLog } from '../../search/learned/log.js';
+import { applyLearnedOp, type LearnedOp, parseLearnedOp } from '../../search/learned/ops.js';
 
 /** The stream commands used here (ioredis' signatures, narrowed). */
 export interface RedisStreamClient {

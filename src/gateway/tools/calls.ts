@@ -24,7 +24,7 @@ import { decideSession, type ToolListMode } from '../../core/session-policy.js';
 import { formatSessionAnswer, policyInputOf } from '../../search/session-answer.js';
 import { RecentUse } from './recent-use.js';
 import { type CallTarget, resolveCallTarget } from './call-target.js';
-import type { UsageSignal } from '../../learning/signal.js';
+import type { UsageSignal } from '../../usage/signal.js';
 import { isStateless, usageKey } from './stateless.js';
 
 /** What the calls need from the gateway. */

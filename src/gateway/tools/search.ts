@@ -12,7 +12,7 @@ import {
   type ToolSearchResult,
 } from '../../search/index.js';
 
-import type { LearnedRanking } from '../../search/learning/learned-ranking.js';
+import type { LearnedRanking } from '../../search/learned/learned-ranking.js';
 
 export type { SearchPool } from '../../search/index.js';
 export type SearchOutcome = ToolSearchResult;

@@ -7,8 +7,8 @@
  * unsaved changes are applied on top, so neither side's changes are lost.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { LearnedLog, type LearnedLogLimits } from '../search/learning/log.js';
-import { applyLearnedOp, type LearnedOp } from '../search/learning/ops.js';
+import { LearnedLog, type LearnedLogLimits } from '../search/learned/log.js';
+import { applyLearnedOp, type LearnedOp } from '../search/learned/ops.js';
 import { writeStateFileSync } from '../mcp/state-dir.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';

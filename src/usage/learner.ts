@@ -5,10 +5,10 @@
  * tool whose input schema changes loses what it learned (its description may change).
  */
 import type { ToolSpec } from '../core/tool.js';
-import { LearnedLog, type LearnedLogLimits } from '../search/learning/log.js';
-import { applyLearnedOp, type LearnedOp } from '../search/learning/ops.js';
-import { LearnedRanking, type LearnedRankingOptions } from '../search/learning/learned-ranking.js';
-import { learnedTerms, schemaFingerprint } from '../search/learning/terms.js';
+import { LearnedLog, type LearnedLogLimits } from '../search/learned/log.js';
+import { applyLearnedOp, type LearnedOp } from '../search/learned/ops.js';
+import { LearnedRanking, type LearnedRankingOptions } from '../search/learned/learned-ranking.js';
+import { learnedTerms, schemaFingerprint } from '../search/learned/terms.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { LearnedPersistence } from './file-store.js';

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runLearnedForget } from '../../src/cli/commands/learned.js';
-import { LearnedFileStore } from '../../src/learning/file-store.js';
-import { Learner, learnedSummary } from '../../src/learning/learner.js';
-import { defaultLearnedPath } from '../../src/learning/paths.js';
-import { resolveLearning } from '../../src/learning/settings.js';
-import { UsageSignal } from '../../src/learning/signal.js';
-import { LearnedLog } from '../../src/search/learning/log.js';
+import { LearnedFileStore } from '../../src/usage/file-store.js';
+import { Learner, learnedSummary } from '../../src/usage/learner.js';
+import { defaultLearnedPath } from '../../src/usage/paths.js';
+import { resolveLearning } from '../../src/usage/settings.js';
+import { UsageSignal } from '../../src/usage/signal.js';
+import { LearnedLog } from '../../src/search/learned/log.js';
 import { waitFor } from '../fixtures/wait.js';
 
 function tempFile(): string {

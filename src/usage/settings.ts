@@ -3,7 +3,7 @@
  * {enabled, path, maxEntries}), an option of the caller (the CLI's `--no-learning` is `null`), and
  * the caller's default (`serve` learns unless told not to; the library only when asked).
  */
-import { DEFAULT_LEARNED_LIMITS, type LearnedLogLimits } from '../search/learning/log.js';
+import { DEFAULT_LEARNED_LIMITS, type LearnedLogLimits } from '../search/learned/log.js';
 import { defaultLearnedPath } from './paths.js';
 
 export interface LearningSettings {
