@@ -12,6 +12,7 @@ import { httpClient, type TestClient } from '../fixtures/clients.js';
 import { serveStdio } from '../fixtures/stdio-gateway.js';
 import { serveHttp } from '../fixtures/serve-http.js';
 import { waitFor } from '../fixtures/wait.js';
+import { announcedNames } from '../fixtures/announced.js';
 
 const QUERY = 'create entities in the knowledge graph';
 
@@ -27,8 +28,26 @@ function writeConfig(): { dir: string; config: string } {
   return { dir, config };
 }
 
+/**
+ * A server that connects after the client is announced with a list_changed (the catalog changed);
+ * wait for that one before counting, so only what the session's own calls cause is counted.
+ */
+async function announcementSettled(client: TestClient): Promise<void> {
+  const memoryAnnounced = async () => {
+    const search = (await client.client.listTools()).tools.find((t) => t.name === 'tool_search');
+    return announcedNames(search?.description).some((n) => n.startsWith('mcp__memory__'));
+  };
+  if (await memoryAnnounced()) return;
+  await waitFor(
+    async () => (client.listChanged() >= 1 && (await memoryAnnounced()) ? true : undefined),
+    'server-memory announced',
+    30_000,
+  );
+}
+
 /** The shared assertions: same list before and after, the best hit in full, calls through call_tool. */
 async function fixedListSession(client: TestClient): Promise<void> {
+  await announcementSettled(client);
   const answer = await waitFor(
     async () => {
       const text = (await client.call('tool_search', { query: QUERY })).text;

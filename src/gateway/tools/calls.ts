@@ -112,6 +112,8 @@ export class ToolCalls {
    * and one `select:` round trip would only cost it a turn. Appended like any load.
    */
   private async loadIfListed(sessionId: string, name: string): Promise<boolean> {
+    // A fixed list never changes (what a search named is callable through call_tool already).
+    if (this.deps.toolList === 'fixed') return false;
     if (isStateless(sessionId) || !this.recent.wasListed(sessionId, name) || !this.deps.deferred().has(name))
       return false;
     const added = await this.deps.sessions.addDiscovered(sessionId, [name]);
