@@ -143,7 +143,7 @@ export function statusPageHtml(nonce: string): string {
     $('held').replaceChildren(...(s.held ?? []).map((h) => {
       const li = el('li');
       li.dataset.tool = h.server + '/' + h.tool;
-      li.append(el('b', h.server + ' / ' + h.tool), el('div', h.why, 'error'), el('pre', h.findings.concat(h.diff).join('\n')), el('code', h.approve));
+      li.append(el('b', h.server + ' / ' + h.tool), el('div', h.why, 'error'), el('pre', h.findings.concat(h.diff).join('\\n')), el('code', h.approve));
       return li;
     }));
     renderConfig(s.config);
