@@ -37,10 +37,13 @@ function writeConfig(learning: Record<string, unknown> = {}): { config: string; 
 
 async function matches(client: TestClient, query: string): Promise<string[]> {
   const result = await client.call('tool_search', { query });
-  return result.text
-    .split('\n')
-    .filter((l) => l.startsWith('- '))
-    .map((l) => l.slice(2));
+  return (
+    result.text
+      .split('\n')
+      .filter((l) => l.startsWith('- '))
+      // A hit is one compact line, `- name(args) — purpose`: its name is what comes before `(`.
+      .map((l) => l.slice(2).split('(')[0]!)
+  );
 }
 
 describe('C14 learning that needs corroboration (HTTP, two clients)', () => {
