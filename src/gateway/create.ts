@@ -259,7 +259,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   };
 }
 
-/** G10: the trust gate over the state directory's pins file, or the replicas' Redis; loaded, so the hub may start. */
+/** G10: the trust gate over the state directory's pins file, or the replicas' Redis (loaded, or, Redis being down, loading: the hub starts its servers once it is). */
 async function trustGate(
   config: HubConfig,
   options: GatewayFromConfigOptions,
@@ -271,9 +271,9 @@ async function trustGate(
   const backend = redis?.pins ?? new PinFile(defaultPinsPath(options.hub?.stateDir));
   const gate = new TrustGate(backend, { newServers: settings.newServers, logger });
   const written = config.unexpanded ?? config.servers;
-  await gate.load(
-    Object.keys(config.servers).map((name) => ({ name, config: written[name] ?? config.servers[name]! })),
-  );
+  const servers = Object.keys(config.servers).map((name) => ({ name, config: written[name] ?? config.servers[name]! }));
+  // G6: a Redis down at start delays the servers (as it delays every request), not the gateway; a pins file must read.
+  await (redis ? gate.loadOrRetry(servers) : gate.load(servers));
   return gate;
 }
 

@@ -26,7 +26,7 @@ export interface HubOptions {
   stateDir?: string;
   /** G7: where sign-in credentials live instead of `stateDir` (a Redis the replicas share). */
   credentials?: CredentialSource;
-  /** G10: pins and the scanner's holds (trust-gate.ts); `load()` it before `start()`. Absent: off. */
+  /** G10: pins and the scanner's holds (trust-gate.ts); `load()` it before `start()` (servers wait until it is loaded). Absent: off. */
   trust?: TrustGate;
 }
 

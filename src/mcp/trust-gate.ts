@@ -69,6 +69,12 @@ export class TrustGate {
   private readonly logger: Logger;
   private readonly newServers: NewServerRule;
   private unwatch: (() => void) | undefined;
+  private loadedNow = false;
+  private closed = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private markLoaded: () => void = () => undefined;
+  /** Resolves once the pins were read; the hub starts its servers only then (hub.ts). */
+  readonly ready: Promise<void> = new Promise((resolve) => (this.markLoaded = resolve));
 
   constructor(
     readonly backend: PinBackend,
@@ -83,6 +89,40 @@ export class TrustGate {
     const configured = servers.map((s) => ({ name: s.name, config: configFingerprint(s.config) }));
     this.doc = await this.backend.update((doc) => withBaseline(doc, configured, this.now()));
     this.unwatch ??= this.backend.watch(() => void this.refresh());
+    this.loadedNow = true;
+    this.markLoaded();
+  }
+
+  /** Whether the pins were read: until then no listing may be judged. */
+  get loaded(): boolean {
+    return this.loadedNow;
+  }
+
+  /**
+   * G6: `load()`, and when the store cannot be read (the replicas' Redis is down at start), keep
+   * trying every `retryMs` instead of failing: the gateway starts as it does without trust (its
+   * requests get 503 until Redis is back), and its servers start once the pins are read (`ready`).
+   */
+  async loadOrRetry(servers: readonly { name: string; config: ServerConfig }[], retryMs = 1_000): Promise<void> {
+    try {
+      await this.load(servers);
+      return;
+    } catch (error) {
+      this.logger.warn(
+        `the tool pins (${this.backend.display}) cannot be read: ${errorMessage(error)}; no server starts until they can`,
+      );
+    }
+    const again = () => {
+      this.retryTimer = undefined;
+      if (this.closed) return;
+      this.load(servers).then(
+        () => this.logger.info(`the tool pins (${this.backend.display}) were read; servers start`),
+        () => {
+          if (!this.closed) this.retryTimer = setTimeout(again, retryMs).unref();
+        },
+      );
+    };
+    this.retryTimer = setTimeout(again, retryMs).unref();
   }
 
   /** Judge a server's listing; returns its held tools by their own name. */
@@ -140,6 +180,8 @@ export class TrustGate {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
     this.unwatch?.();
     this.unwatch = undefined;
     await this.flush();

@@ -68,7 +68,9 @@ export class Learner {
     this.ready = this.sync();
     const pollMs = options.pollMs ?? 2_000;
     if (options.store && pollMs > 0) {
-      this.poller = setInterval(() => void this.sync(), pollMs);
+      // A poll while an exchange is still waiting (a Redis down: ~5 s each) is skipped, not queued:
+      // queued polls grew without bound and close() waited for every one of them.
+      this.poller = setInterval(() => this.syncing === undefined && void this.sync(), pollMs);
       this.poller.unref();
     }
   }
