@@ -56,10 +56,13 @@ describe.skipIf(skipReason !== undefined)('G6: serve replicas behind haproxy', (
     await replicas[0]!.kill();
     const outcomes = await Promise.all(inFlight);
     const ok = outcomes.filter((o) => o === 'ok').length;
-    // Round robin put some calls on each replica; only those on the killed one fail (haproxy: 502).
+    // Round robin put some calls on each replica; only those on the killed one fail. haproxy answers
+    // 502 when the replica dies before its answer began; when the replica had already started its
+    // streamed (SSE) answer, haproxy can only close the connection and the client's fetch fails.
     expect(ok).toBeGreaterThan(0);
     expect(ok).toBeLessThan(outcomes.length);
-    for (const failure of outcomes.filter((o) => o !== 'ok')) expect(String(failure)).toMatch(/502|Bad Gateway/i);
+    for (const failure of outcomes.filter((o) => o !== 'ok'))
+      expect(String(failure)).toMatch(/502|Bad Gateway|fetch failed|terminated/i);
     // haproxy retries connection failures on the other replica until its health check gives up on the dead one.
     for (let i = 0; i < 10; i++) expect((await client.call('mcp__fx__add', { a: i, b: 2 })).text).toBe(String(i + 2));
     expect(await client.toolNames()).toEqual(expect.arrayContaining(['mcp__fx__add', 'mcp__fx__sleep']));
