@@ -78,8 +78,6 @@ export class McpHub {
   readonly isolated: SessionConnections;
   private closed = false;
   private started = false;
-  /** G10/G6: `start()` was called while the trust gate still waits for its pins. */
-  private startQueued = false;
   private readonly selfListed = new SelfListedEntries((line) => this.logger.warn(line)); // G1: self-reference.ts
 
   constructor(
@@ -123,13 +121,8 @@ export class McpHub {
 
   /** Start connecting every server concurrently. Returns at once; servers are pending meanwhile. */
   start(): this {
-    const trust = this.options.trust;
-    if (trust && !trust.loaded) {
-      // G10/G6: no listing is judged without the pins (their Redis is down): servers start once they are read.
-      if (!this.startQueued) void trust.ready.then(() => !this.closed && this.start());
-      this.startQueued = true;
-      return this;
-    }
+    // G10/G6: no listing is judged without the pins (their Redis is down): servers start once they are read.
+    if (this.options.trust?.deferUntilLoaded(() => void (this.closed || this.start()))) return this;
     this.started = true;
     for (const entry of this.entries.values()) this.startEntry(entry);
     return this;

@@ -73,6 +73,7 @@ export class TrustGate {
   private closed = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private markLoaded: () => void = () => undefined;
+  private deferred: Promise<void> | undefined;
   /** Resolves once the pins were read; the hub starts its servers only then (hub.ts). */
   readonly ready: Promise<void> = new Promise((resolve) => (this.markLoaded = resolve));
 
@@ -96,6 +97,16 @@ export class TrustGate {
   /** Whether the pins were read: until then no listing may be judged. */
   get loaded(): boolean {
     return this.loadedNow;
+  }
+
+  /**
+   * G10/G6: until the pins are read, `work` waits for them (once, however often this is asked) and
+   * this answers true; once they are read it answers false and the caller goes on at once.
+   */
+  deferUntilLoaded(work: () => void): boolean {
+    if (this.loadedNow) return false;
+    this.deferred ??= this.ready.then(work);
+    return true;
   }
 
   /**
