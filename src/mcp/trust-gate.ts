@@ -69,6 +69,7 @@ export class TrustGate {
   private readonly logger: Logger;
   private readonly newServers: NewServerRule;
   private unwatch: (() => void) | undefined;
+  /** Whether the pins were read: until then no listing may be judged. */
   private loadedNow = false;
   private closed = false;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -92,11 +93,6 @@ export class TrustGate {
     this.unwatch ??= this.backend.watch(() => void this.refresh());
     this.loadedNow = true;
     this.markLoaded();
-  }
-
-  /** Whether the pins were read: until then no listing may be judged. */
-  get loaded(): boolean {
-    return this.loadedNow;
   }
 
   /**
