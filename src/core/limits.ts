@@ -50,6 +50,8 @@ export interface Limits {
   readonly initializeBurst: number;
   /** Per-session upstream connections one `"isolation": "session"` server may hold; past it the session's request fails naming this limit. */
   readonly sessionConnectionsPerServer: number;
+  /** Of those, how many the sessions of one client address may hold (its share); past it that client's next session is refused. */
+  readonly sessionConnectionsPerClient: number;
   /** Close a per-session upstream connection unused this long (ms; 0: only when its session closes). */
   readonly sessionConnectionIdleMs: number;
   /** Characters of one `tool_search` query the gateway accepts; past it the call gets an error naming this limit. */
@@ -83,6 +85,8 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   initializeBurst: 300,
   // Per-session upstream connections (issue 21, `"isolation": "session"`).
   sessionConnectionsPerServer: 50,
+  // A fifth of the server's places: one client cannot take them all (issue 32).
+  sessionConnectionsPerClient: 10,
   sessionConnectionIdleMs: 10 * 60 * 1000,
   // Search reads the first 8,192 characters; twice that leaves room for a pasted task.
   searchQueryChars: 16_384,

@@ -39,6 +39,8 @@ export interface UpstreamProxy extends UpstreamCaller {
     isolates(server: string): boolean;
     setLogLevel(session: string, level: string): Promise<void>;
     closeSession(session: string): Promise<void>;
+    /** The session's client (its address), for the per-client share of a server's places. */
+    ownedBy?(session: string, client: string): void;
   };
 }
 

@@ -11,6 +11,10 @@
  *   a session connection's own list changes are not read (the catalog is one for everyone).
  * - At most `sessionConnectionsPerServer` per server: the next session's request fails with an
  *   error naming that limit (a child process per session must not be unbounded).
+ * - At most `sessionConnectionsPerClient` of those for the sessions of one client (the address its
+ *   HTTP requests come from, `ownedBy`): one client opening sessions in a loop would otherwise take
+ *   every place and lock the others out until its connections go idle. A session with no known
+ *   client (stdio: one client only) counts against the server's cap alone.
  * - A session's `logging/setLevel` is sent to its own connections, and to each it opens later.
  * - Resource subscriptions of the session are made on it: it is not idle while it holds one, and
  *   a connection made again for the session (after a drop) subscribes to them again.
@@ -43,7 +47,10 @@ interface Held {
 
 export interface SessionConnectionsOptions {
   readonly factory: ConnectionFactory;
-  readonly limits: Pick<Limits, 'sessionConnectionsPerServer' | 'sessionConnectionIdleMs'>;
+  readonly limits: Pick<
+    Limits,
+    'sessionConnectionsPerServer' | 'sessionConnectionsPerClient' | 'sessionConnectionIdleMs'
+  >;
   readonly logger: Logger;
   /** Where what a session connection's server sends goes, tagged with its session. */
   readonly traffic: UpstreamTraffic;
@@ -56,6 +63,8 @@ export class SessionConnections {
   private readonly byServer = new Map<string, Map<string, Held>>();
   /** session → the log level it asked for (what its connections are set to). */
   private readonly logLevels = new Map<string, string>();
+  /** session → the client it belongs to (the per-client share). */
+  private readonly owners = new Map<string, string>();
   /** `server\nsession` → resource URIs that session subscribed to there (kept across a drop). */
   private readonly subscribed = new Map<string, Set<string>>();
   private readonly factory: ConnectionFactory;
@@ -79,6 +88,7 @@ export class SessionConnections {
     let held = sessions.get(session);
     if (!held) {
       this.refuseOverCap(server, sessions.size);
+      this.refuseOverShare(server, session, sessions);
       held = this.open(server, session, connectTimeoutMs);
       sessions.set(session, held);
     }
@@ -97,6 +107,11 @@ export class SessionConnections {
       entry.busy--;
       throw error;
     }
+  }
+
+  /** The session belongs to `client` (its first word wins: a session does not change owners). */
+  ownedBy(session: string, client: string): void {
+    if (!this.owners.has(session)) this.owners.set(session, client);
   }
 
   /** How many session connections `server` holds (connecting ones included). */
@@ -122,6 +137,7 @@ export class SessionConnections {
   /** The gateway session closed: close its connections (and their processes). */
   async closeSession(session: string): Promise<void> {
     this.logLevels.delete(session);
+    this.owners.delete(session);
     for (const server of this.byServer.keys()) this.subscribed.delete(`${server}\n${session}`);
     await Promise.allSettled([...this.byServer.keys()].map((server) => this.evict(server, session)));
   }
@@ -144,6 +160,23 @@ export class SessionConnections {
     throw new UpstreamError(
       server,
       `has ${max} per-session connections open, the limit (sessionConnectionsPerServer): this session gets none until another session ends or goes idle. Try again later.`,
+    );
+  }
+
+  /** The session's client already holds its share of `server`'s places: refused, naming the limit. */
+  private refuseOverShare(server: string, session: string, sessions: ReadonlyMap<string, Held>): void {
+    const client = this.owners.get(session);
+    if (client === undefined) return;
+    const max = this.limits.sessionConnectionsPerClient;
+    let held = 0;
+    for (const other of sessions.keys()) if (this.owners.get(other) === client) held++;
+    if (held < max) return;
+    this.logger.warn(
+      `"${server}": client ${client} holds ${max} per-session connections, its share (sessionConnectionsPerClient)`,
+    );
+    throw new UpstreamError(
+      server,
+      `has ${max} per-session connections open for your client address, its share (sessionConnectionsPerClient): end or leave idle one of your other sessions, then try again.`,
     );
   }
 

@@ -153,6 +153,46 @@ describe('G5 isolation "session": one upstream connection per HTTP session', () 
   });
 });
 
+describe('G5 isolation "session": one client address gets its share of the places, not all of them', () => {
+  let gateway: HttpGatewayFixture;
+  const from = (address: string) => gateway.open({ 'X-Forwarded-For': address });
+
+  beforeAll(async () => {
+    gateway = await httpGateway(
+      { iso },
+      { limits: { sessionConnectionsPerServer: 4, sessionConnectionsPerClient: 2 } },
+      // Clients behind a proxy on loopback: each is the address the proxy names.
+      { trustProxy: ['loopback'] },
+    );
+  }, 30_000);
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  it('G5: a client opening sessions in a loop is refused past its share, naming the limit; another client still gets a place', async () => {
+    const mallory = await Promise.all([1, 2, 3].map((n) => capableClient(`Mallory ${n}`, from('203.0.113.7'))));
+    const erin = await capableClient('Erin', from('198.51.100.2'));
+    try {
+      const [first, second] = [await pidOf(mallory[0]!), await pidOf(mallory[1]!)];
+      expect(first).not.toBe(second);
+      const refused = await mallory[2]!.call('mcp__iso__pid');
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toMatch(
+        /MCP server "iso" has 2 per-session connections open for your client address, its share \(sessionConnectionsPerClient\)/,
+      );
+      // The server still has places: another client is not locked out.
+      expect(isAlive(await pidOf(erin))).toBe(true);
+      expect(gateway.stack.hub.isolated.count('iso')).toBe(3);
+      // One of Mallory's sessions ends: her next session gets its place.
+      await endSession(mallory[0]!);
+      await waitFor(() => gateway.stack.hub.isolated.count('iso') === 2, "Mallory's first connection released");
+      expect(isAlive(await pidOf(mallory[2]!))).toBe(true);
+    } finally {
+      await Promise.allSettled([...mallory.slice(1), erin].map((client) => client.close()));
+    }
+  });
+});
+
 describe('G5 isolation "session": idle connections are reaped', () => {
   let gateway: HttpGatewayFixture;
   let dave: CapableClient;

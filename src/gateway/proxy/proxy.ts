@@ -174,6 +174,11 @@ export class GatewayProxy implements ProxyContext {
     void this.upstream?.isolated?.closeSession(sessionId).catch(() => undefined);
   }
 
+  /** G5: the session's client (its address), for the per-client share of isolated servers' places. */
+  ownedBy(sessionId: string, client: string): void {
+    this.upstream?.isolated?.ownedBy?.(sessionId, client);
+  }
+
   /**
    * A session's request on `server`, with its cancellation and progress; upstream failures
    * become MCP errors carrying the server's code when it gave one.

@@ -238,6 +238,8 @@ export function createHttpGatewayHandler(
       }
       // The client ends its session: forget it everywhere (a shared store keeps a tombstone) before answering.
       if (req.method === 'DELETE') return sessions.end(sessionId, res);
+      // G5: whose session this is, for the per-client share of isolated servers (first request wins).
+      gateway.proxy.ownedBy(sessionId, rateKey(addressOf(req)));
       activity.track(sessionId, res);
       if (req.method === 'POST') holdHeadersUntilFirstEvent(res);
       await found.transport.handleRequest(req, res);
