@@ -252,7 +252,7 @@ export function createHttpGatewayHandler(
     if (await isModernRequest(req, body.value)) return modern.handle(req, res, body.value);
     if (isInitializeRequest(body.value)) {
       const address = addressOf(req);
-      // G5: IPv6 by /64 and loopback as one (client-address.ts).
+      // G5: IPv4 per address, IPv6 by its /64 (client-address.ts).
       const verdict = initializeRate.take(rateKey(address));
       if (!verdict.ok) {
         gateway.operations.events.emit({ type: 'limit', limit: 'initializePerMinute' });
