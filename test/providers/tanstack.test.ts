@@ -100,8 +100,9 @@ describe('F6 TanStack-compatible lazy discovery', () => {
     const history = discoveryHistory(['compareProducts']);
     const next = new LazyToolDiscovery(tools, history);
     const theirs = await tanstackManager(tools, history);
-    expect(next.activeTools().map((t) => t.name)).toEqual(theirs.getActiveTools().map((t) => t.name));
-    expect(next.activeTools().map((t) => t.name)).toEqual(['getProducts', 'compareProducts', DISCOVERY_TOOL_NAME]);
+    // The same set as TanStack's; in an order that keeps the previous list as its prefix (E5).
+    expect(new Set(next.activeTools().map((t) => t.name))).toEqual(new Set(theirs.getActiveTools().map((t) => t.name)));
+    expect(next.activeTools().map((t) => t.name)).toEqual(['getProducts', DISCOVERY_TOOL_NAME, 'compareProducts']);
     // OpenAI-shaped history works too (tool_calls / tool_call_id).
     const openaiShaped = new LazyToolDiscovery(tools, [
       { role: 'assistant', tool_calls: [{ id: 'x', function: { name: DISCOVERY_TOOL_NAME } }] },
@@ -124,6 +125,35 @@ describe('F6 TanStack-compatible lazy discovery', () => {
     expect(await d.execute(DISCOVERY_TOOL_NAME, { toolNames: ['compareProducts'] })).toMatchObject({
       tools: [{ name: 'compareProducts' }],
     });
+  });
+
+  it('E5: growing, each discovery appends: every advertised list keeps the previous one as its prefix', () => {
+    const before = new LazyToolDiscovery(tools).activeTools().map((t) => t.name);
+    const after = new LazyToolDiscovery(tools, discoveryHistory(['compareProducts'])).activeTools().map((t) => t.name);
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after).toEqual(['getProducts', DISCOVERY_TOOL_NAME, 'compareProducts']);
+  });
+
+  it('E5: fixed list: the advertised tools never change; call_tool runs discovered tools, not undiscovered ones', async () => {
+    const names = (d: LazyToolDiscovery) => d.activeTools().map((t) => t.name);
+    const start = new LazyToolDiscovery(tools, [], { toolList: 'fixed' });
+    expect(names(start)).toEqual(['getProducts', DISCOVERY_TOOL_NAME, 'call_tool']);
+    await expect(start.execute('call_tool', { name: 'calculateFinancing', arguments: {} })).rejects.toThrow(
+      undiscoveredLazyToolError('calculateFinancing'),
+    );
+    expect(await start.execute(DISCOVERY_TOOL_NAME, { toolNames: ['calculateFinancing'] })).toMatchObject({
+      tools: [{ name: 'calculateFinancing', inputSchema: tools[2]!.inputSchema }],
+    });
+    expect(start.hasNewDiscoveries).toBe(false);
+    expect(names(start)).toEqual(['getProducts', DISCOVERY_TOOL_NAME, 'call_tool']);
+    expect(await start.execute('call_tool', { name: 'calculateFinancing', arguments: {} })).toBe('financed');
+    // Next request, everything discovered: the list is still the one it started with.
+    const all = new LazyToolDiscovery(tools, discoveryHistory(['compareProducts', 'calculateFinancing']), {
+      toolList: 'fixed',
+    });
+    expect(names(all)).toEqual(['getProducts', DISCOVERY_TOOL_NAME, 'call_tool']);
+    expect(await all.execute('call_tool', { name: 'compareProducts', arguments: { ids: [] } })).toBe('compared');
+    await expect(all.execute('call_tool', {})).rejects.toThrow(/needs the name of a discovered tool/);
   });
 
   it('F6: zero overhead without lazy tools', () => {

@@ -8,7 +8,14 @@
  *
  * A conversation started with TanStack `chat()` can continue here and vice versa: the strings
  * and shapes are the contract, and they are asserted against @tanstack/ai in the tests.
+ *
+ * E5 — one difference, in order only: TanStack advertises the discovery tool last, so each
+ * discovery changes the list before its end and a provider's cached prompt is written again from
+ * the tools on. Here discovered tools come after it, in discovery order, so each list keeps the
+ * previous one as its prefix. `toolList: 'fixed'` keeps the list as it starts (eager tools, the
+ * discovery tool and `call_tool`): discovered tools run through `call_tool`, and nothing changes.
  */
+import { CALL_TOOL_INPUT_SCHEMA, CALL_TOOL_NAME } from '../../core/search-tool.js';
 import { DISCOVERY_TOOL_NAME } from '../shared/calls.js';
 
 export { DISCOVERY_TOOL_NAME };
@@ -124,7 +131,16 @@ export function discoveredFromHistory(
 
 export interface LazyDiscoveryOptions {
   readonly includeDescription?: IncludeDescription;
+  /**
+   * E5: "growing" (the default): discovered tools join the advertised list at its end.
+   * "fixed": the list never changes; discovered tools run through `call_tool`.
+   */
+  readonly toolList?: 'growing' | 'fixed';
 }
+
+const CALL_TOOL_DESCRIPTION =
+  `Call a tool that ${DISCOVERY_TOOL_NAME} discovered, by name, with its arguments as the discovery result ` +
+  'describes them. Your tool list does not change.';
 
 /** One request's view of the lazy tools: build it from the tools and the history, per request. */
 export class LazyToolDiscovery<T extends LazyTool = LazyTool> {
@@ -133,6 +149,8 @@ export class LazyToolDiscovery<T extends LazyTool = LazyTool> {
   readonly discovered: Set<string>;
   /** Null when no tool is lazy (zero overhead). */
   readonly discoveryTool: LazyTool | null;
+  /** E5: the call-through tool of a fixed list (null for a growing one, or when no tool is lazy). */
+  readonly callTool: LazyTool | null;
   private fresh = false;
 
   constructor(tools: readonly T[], messages: readonly DiscoveryMessage[] = [], options: LazyDiscoveryOptions = {}) {
@@ -149,14 +167,28 @@ export class LazyToolDiscovery<T extends LazyTool = LazyTool> {
             execute: (args: { toolNames?: unknown }) =>
               this.discover(Array.isArray(args?.toolNames) ? args.toolNames : []),
           };
+    this.callTool =
+      this.lazy.size === 0 || options.toolList !== 'fixed'
+        ? null
+        : {
+            name: CALL_TOOL_NAME,
+            description: CALL_TOOL_DESCRIPTION,
+            inputSchema: CALL_TOOL_INPUT_SCHEMA,
+            execute: (args: unknown) => this.callThrough(args),
+          };
   }
 
-  /** What to advertise: eager + discovered lazy tools + the discovery tool while any is undiscovered. */
+  /**
+   * What to advertise. Growing: eager, the discovery tool while any is undiscovered, then the
+   * discovered lazy tools in discovery order (appended, so the previous list stays a prefix).
+   * Fixed: eager, the discovery tool and `call_tool`, always.
+   */
   activeTools(): (T | LazyTool)[] {
     this.fresh = false;
     const active: (T | LazyTool)[] = [...this.eager];
-    for (const name of this.discovered) active.push(this.lazy.get(name)!);
+    if (this.callTool) return [...active, this.discoveryTool!, this.callTool];
     if (this.discoveryTool && this.discovered.size < this.lazy.size) active.push(this.discoveryTool);
+    for (const name of this.discovered) active.push(this.lazy.get(name)!);
     return active;
   }
 
@@ -190,7 +222,8 @@ export class LazyToolDiscovery<T extends LazyTool = LazyTool> {
       }
       if (!this.discovered.has(tool.name)) {
         this.discovered.add(tool.name);
-        this.fresh = true;
+        // A fixed list has nothing to refresh.
+        this.fresh = this.callTool === null;
       }
       tools.push({
         name: tool.name,
@@ -204,9 +237,18 @@ export class LazyToolDiscovery<T extends LazyTool = LazyTool> {
   /** Run a call the TanStack way: discovery, the self-correction error, or the tool itself. */
   async execute(name: string, args: unknown): Promise<unknown> {
     if (name === DISCOVERY_TOOL_NAME && this.discoveryTool) return this.discoveryTool.execute!(args);
+    if (name === CALL_TOOL_NAME && this.callTool) return this.callThrough(args);
     if (this.isUndiscovered(name)) throw new Error(undiscoveredLazyToolError(name));
     const tool = this.lazy.get(name) ?? this.eager.find((t) => t.name === name);
     if (!tool?.execute) throw new Error(`Unknown tool: '${name}'`);
     return tool.execute(args);
+  }
+
+  /** E5: `call_tool {name, arguments}` of a fixed list runs the named tool as a call by name would. */
+  private async callThrough(args: unknown): Promise<unknown> {
+    const input = (typeof args === 'object' && args !== null ? args : {}) as { name?: unknown; arguments?: unknown };
+    if (typeof input.name !== 'string' || input.name === CALL_TOOL_NAME)
+      throw new Error(`${CALL_TOOL_NAME} needs the name of a discovered tool and its arguments.`);
+    return this.execute(input.name, input.arguments ?? {});
   }
 }
