@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCatalogFile, loadQueriesFile, type QueryEntry } from '../src/cli/catalog-file.js';
 import type { ToolSpec } from '../src/core/tool.js';
-import { everydayRequests, realTools } from '../test/fixtures/real-servers/index.js';
+import { everydayRequests, holdoutRequests, realTools } from '../test/fixtures/real-servers/index.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const DATA_DIR = process.env.TOOLSEARCH_DATA ?? resolve(HERE, '../../shared/data/tool-retrieval');
@@ -81,9 +81,20 @@ export function everydaySet(): BenchSet {
   return { name: EVERYDAY, tools: realTools(), queries: everydayRequests() };
 }
 
+/**
+ * The everyday holdout (C14): new intents over the same catalog, written before any ranking of
+ * them was seen. Reported apart from the six sets and from `everyday`, and never tuned on, so it
+ * stays an honest estimate after `everyday` has been read for misses.
+ */
+export const EVERYDAY_HOLDOUT = 'everyday-holdout';
+
+export function holdoutSet(): BenchSet {
+  return { name: EVERYDAY_HOLDOUT, tools: realTools(), queries: holdoutRequests() };
+}
+
 /** Per-subset key, as `subset_of` in baseline_bm25.py; the everyday set's subsets are its phrasings. */
 export function subsetOf(set: string, qid: string): string | undefined {
-  if (set === EVERYDAY) return qid.slice(qid.lastIndexOf(':') + 1);
+  if (set === EVERYDAY || set === EVERYDAY_HOLDOUT) return qid.slice(qid.lastIndexOf(':') + 1);
   if (set === 'stabletoolbench' || set === 'seal-tools' || set === 'metatool') return qid.split('-')[0];
   if (set === 'bfcl') return qid.replace(/_\d+$/, '');
   return undefined;
