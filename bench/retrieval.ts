@@ -100,31 +100,39 @@ const summaryLines = [
   `|---|${rankerNames.map(() => '---').join('|')}|`,
   ...[...summary].map(([set, m]) => `| ${set} | ${rankerNames.map((r) => f3(m.get(r) ?? NaN)).join(' | ')} |`),
 ];
-const PHRASING_TABLE = ['| phrasing | ranker | R@1 | R@5 | MRR@10 |', '|---|---|---|---|---|'];
-const everydayRows = byPhrasing.get(EVERYDAY)!;
-if (everydayRows.length > 0)
-  summaryLines.push(
-    '',
-    '## Everyday requests by phrasing',
-    '',
-    'Hand-written requests over the live tool lists of real npm MCP servers (`test/fixtures/real-servers/`),',
-    "each intent written as a user's sentence, a model's keyword query and a terse command.",
-    '',
-    ...PHRASING_TABLE,
-    ...everydayRows,
-  );
-const holdoutRows = byPhrasing.get(EVERYDAY_HOLDOUT)!;
-if (holdoutRows.length > 0)
-  summaryLines.push(
-    '',
-    '## Everyday holdout by phrasing',
-    '',
-    'New intents over the same catalog (`holdout.jsonl`), written and committed before any ranking of them',
-    'was seen, and never tuned on: the honest estimate for everyday requests.',
-    '',
-    ...PHRASING_TABLE,
-    ...holdoutRows,
-  );
+/** The per-phrasing section of one set, under its title and what it is; nothing if it was not run. */
+const PHRASING_SECTIONS: [set: string, title: string, about: string[]][] = [
+  [
+    EVERYDAY,
+    'Everyday requests by phrasing',
+    [
+      'Hand-written requests over the live tool lists of real npm MCP servers (`test/fixtures/real-servers/`),',
+      "each intent written as a user's sentence, a model's keyword query and a terse command.",
+    ],
+  ],
+  [
+    EVERYDAY_HOLDOUT,
+    'Everyday holdout by phrasing',
+    [
+      'New intents over the same catalog (`holdout.jsonl`), written and committed before any ranking of them',
+      'was seen, and never tuned on: the honest estimate for everyday requests.',
+    ],
+  ],
+];
+for (const [set, title, about] of PHRASING_SECTIONS) {
+  const rows = byPhrasing.get(set)!;
+  if (rows.length > 0)
+    summaryLines.push(
+      '',
+      `## ${title}`,
+      '',
+      ...about,
+      '',
+      '| phrasing | ranker | R@1 | R@5 | MRR@10 |',
+      '|---|---|---|---|---|',
+      ...rows,
+    );
+}
 process.stdout.write(`\n${summaryLines.join('\n')}\n`);
 
 if (!process.argv.includes('--no-write')) {
