@@ -112,6 +112,31 @@ describe('C14 learning that needs corroboration (HTTP, two clients)', () => {
     }
   });
 
+  it('C14: two people whose different searches share a distinctive word lift that word’s tool for a third', async () => {
+    const { config } = writeConfig();
+    const served = await serveHttp({ config });
+    const target = 'mcp__memory__search_nodes';
+    const later = 'what do we know about alice';
+    try {
+      const third = await httpClient(served.http!.url);
+      expect((await matches(third, later))[0]).not.toBe(target);
+      const taught: string[][] = [];
+      for (const query of ['look up alice in the knowledge graph', 'search the graph for alice']) {
+        const client = await httpClient(served.http!.url);
+        expect(await matches(client, query)).toContain(target);
+        expect((await client.call(target, { query: 'alice' })).isError).not.toBe(true);
+        await client.close();
+        taught.push(await matches(third, later));
+      }
+      // After the first person nothing moved; after the second, "alice" is confirmed for the tool.
+      expect(taught[0]![0]).not.toBe(target);
+      expect(taught[1]![0]).toBe(target);
+      await third.close();
+    } finally {
+      await served.stack.close();
+    }
+  });
+
   it('C14: one client teaches at most lessonsPerHour lessons; the learned file keeps only the catalog’s words', async () => {
     const { config, learned } = writeConfig({ lessonsPerHour: 3 });
     const served = await serveHttp({ config });

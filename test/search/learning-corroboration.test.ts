@@ -1,26 +1,54 @@
 /**
- * C14 — learning that needs corroboration, at the log's level: a word lifts a tool only once two
- * sources searched it and reached that tool; older files count as one unknown source; personal words are kept
- * only as hashes (the same word in a later query still matches). And the per-client lesson cap.
+ * C14 — learning that needs corroboration, at the log's and the ranking's level: a (word, tool) pair
+ * lifts only once two sources used that word in searches that reached that tool; one session
+ * alone lifts nothing, whatever it repeats; older files count as one unknown source; personal words
+ * are kept only as hashes (the same word in a later query still matches). And the per-client
+ * lesson cap, and a bare select: teaching nothing.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LearnedLog } from '../../src/search/learned/log.js';
+import { LearnedRanking } from '../../src/search/learned/learned-ranking.js';
 import { learnedTerms } from '../../src/search/learned/terms.js';
+import { ToolSearcher } from '../../src/search/searcher.js';
 import { UsageSignal } from '../../src/usage/signal.js';
+import { mcp, poolOf } from './helpers.js';
 
+/** Per tool, the words that lift it (sorted). */
 const lifted = (log: LearnedLog) =>
-  Object.fromEntries([...log.lifting()].map(([tool, e]) => [tool, [...e.entries.keys()]]));
+  Object.fromEntries(
+    [...log.lifting()].map(([tool, e]) => [tool, [...new Set([...e.entries.values()].flatMap((x) => x.terms))].sort()]),
+  );
+const termsOf = (text: string) => learnedTerms(text).sort();
 
-describe('C14: learned evidence needs two sources', () => {
-  it('C14: one source lifts nothing however often; a second source lifts the search both made', () => {
+describe('C14: learned evidence needs two sources per (word, tool) pair', () => {
+  it('C14: one source lifts nothing however often and however phrased; a second confirms the words both used', () => {
     const log = new LearnedLog();
-    for (let i = 0; i < 12; i++) log.record({ query: 'read a file', tool: 'echo', source: 'attacker', at: i });
+    const phrasings = ['read a file', 'read the file', 'read file contents', 'please read a file now'];
+    for (let i = 0; i < 12; i++) log.record({ query: phrasings[i % 4]!, tool: 'echo', source: 'attacker', at: i });
     expect(lifted(log)).toEqual({});
     log.record({ query: 'forecast for oslo', tool: 'weather', source: 'a', at: 20 });
-    log.record({ query: 'forecast rain tomorrow', tool: 'weather', source: 'b', at: 21 });
     expect(lifted(log)).toEqual({});
-    log.record({ query: 'Forecast for Oslo', tool: 'weather', source: 'b', at: 22 });
-    expect(lifted(log)).toEqual({ weather: [learnedTerms('forecast for oslo').join(' ')] });
+    log.record({ query: 'forecast rain tomorrow', tool: 'weather', source: 'b', at: 21 });
+    // Only the shared word: "oslo", "rain" and "tomorrow" were each one session's.
+    expect(lifted(log)).toEqual({ weather: termsOf('forecast') });
+    // The same word for another tool is that tool's own pair: not confirmed by the weather searches.
+    log.record({ query: 'forecast sales', tool: 'crm', source: 'c', at: 22 });
+    expect(lifted(log).crm).toBeUndefined();
+  });
+
+  it('C14: a search held out of the replay loses the words only it confirmed', () => {
+    const log = new LearnedLog();
+    log.record({ query: 'forecast for oslo', tool: 'weather', source: 'a', at: 1 });
+    log.record({ query: 'forecast rain in oslo', tool: 'weather', source: 'b', at: 2 });
+    log.record({ query: 'rain radar', tool: 'weather', source: 'c', at: 3 });
+    log.record({ query: 'rain tonight', tool: 'weather', source: 'e', at: 3 });
+    const key = termsOf('forecast rain in oslo').join(' ');
+    // Held out, b's search leaves "forecast" and "oslo" with a alone; "rain" keeps c and e.
+    expect(log.unconfirmedWithout('weather', key).sort()).toEqual(termsOf('forecast oslo'));
+    // A search made twice keeps its other lesson: held out once, its words stay confirmed.
+    log.record({ query: 'forecast rain in oslo', tool: 'weather', source: 'd', at: 4 });
+    expect(log.unconfirmedWithout('weather', key)).toEqual([]);
   });
 
   it('C14: sources survive the JSON form; an older file’s entries count as one unknown source', () => {
@@ -32,8 +60,8 @@ describe('C14: learned evidence needs two sources', () => {
     const key = learnedTerms('rotate keys').join(' ');
     const old = LearnedLog.fromJSON({ version: 1, tools: { t: { entries: [[key, 5, 1]] } } });
     expect(lifted(old)).toEqual({});
-    old.record({ query: 'rotate keys', tool: 't', source: 'new-session', at: 3 });
-    expect(lifted(old)).toEqual({ t: [key] });
+    old.record({ query: 'rotate the keys', tool: 't', source: 'new-session', at: 3 });
+    expect(lifted(old)).toEqual({ t: termsOf('rotate keys') });
   });
 
   it('C14: words no tool uses are kept as hashes that still match the same word later', () => {
@@ -42,6 +70,101 @@ describe('C14: learned evidence needs two sources', () => {
     expect(terms).toContain('patient');
     expect(terms.filter((t) => t.startsWith('#'))).toHaveLength(3);
     expect(learnedTerms('Maria Lopez')).toEqual(learnedTerms('maria lopez'));
+  });
+});
+
+/** Terse descriptions that lack the words their callers use (as many real catalogs' do). */
+const kitchen = [
+  mcp('kitchen', 'suggest', 'Suggest dishes'),
+  mcp('pantry', 'stock', 'List stored items'),
+  mcp('travel', 'trip', 'Plan an itinerary'),
+  mcp('files', 'read_file', 'Read a file from disk'),
+  mcp('weather', 'forecast', 'Get the weather forecast for a city'),
+  mcp('notes', 'write', 'Write a note'),
+  mcp('everything', 'echo', 'Echoes back the input'),
+];
+
+/** Fifteen searches, three intents in varied words; `sourceOf(i)` says who made the i-th. */
+function kitchenLog(sourceOf: (i: number) => string, log = new LearnedLog()): LearnedLog {
+  let at = Date.UTC(2026, 10, 1);
+  let i = 0;
+  const add = (query: string, tool: string) => log.record({ query, tool, at: at++, source: sourceOf(i++) });
+  for (const food of ['salmon', 'eggs', 'leftover rice', 'tofu', 'lentils'])
+    add(`what can I cook quickly with ${food}`, 'mcp__kitchen__suggest');
+  for (const food of ['flour', 'olive oil', 'coffee beans', 'tea', 'sugar'])
+    add(`do we still have ${food} in the cupboard`, 'mcp__pantry__stock');
+  for (const city of ['lisbon', 'kyoto', 'oslo', 'lima', 'cairo'])
+    add(`holiday route through ${city}`, 'mcp__travel__trip');
+  return log;
+}
+
+const NOW = Date.UTC(2026, 10, 2);
+const searcherWith = (log: LearnedLog) => new ToolSearcher({ learned: new LearnedRanking(log, { now: () => NOW }) });
+
+describe('C14: what lifts in the ranking', () => {
+  it('C14: different people sharing a distinctive word lift its tool for a third user’s new words; one session alone does not', () => {
+    const pool = poolOf(kitchen);
+    const query = 'do we still have salt in the cupboard';
+    expect(new ToolSearcher().search(pool, query).matches[0]).not.toBe('mcp__pantry__stock');
+    expect(searcherWith(kitchenLog((i) => `person-${i}`)).search(pool, query).matches[0]).toBe('mcp__pantry__stock');
+    const alone = searcherWith(kitchenLog(() => 'one-session')).search(pool, query).matches;
+    expect(alone).toEqual(new ToolSearcher().search(pool, query).matches);
+  });
+
+  it('C14 property: one session’s lessons, however many and worded, never put their tool first for another user', () => {
+    const pool = poolOf(kitchen);
+    // Words any tool catalog uses (the generic words of ordinary requests) and a few of the log's.
+    const vocabulary = [
+      'read',
+      'a',
+      'the',
+      'file',
+      'get',
+      'list',
+      'write',
+      'note',
+      'weather',
+      'forecast',
+      'city',
+      'cook',
+      'cupboard',
+      'holiday',
+      'route',
+      'from',
+      'disk',
+      'items',
+      'new',
+      'show',
+      'me',
+      'my',
+    ];
+    const phrase = fc.array(fc.constantFrom(...vocabulary), { minLength: 1, maxLength: 6 }).map((w) => w.join(' '));
+    const honest = kitchenLog((i) => `person-${i}`);
+    const honestSearcher = searcherWith(honest);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...kitchen.map((t) => t.name)),
+        fc.array(phrase, { minLength: 1, maxLength: 30 }),
+        fc.array(phrase, { minLength: 1, maxLength: 5 }),
+        (target, lessons, victimQueries) => {
+          const log = kitchenLog((i) => `person-${i}`);
+          let at = Date.UTC(2026, 10, 1, 12);
+          for (const query of lessons) log.record({ query, tool: target, at: at++, source: 'attacker' });
+          expect(lifted(log)).toEqual(lifted(honest));
+          const attacked = searcherWith(log);
+          for (const query of victimQueries) {
+            const top = attacked.search(pool, query).matches[0];
+            if (top !== target) continue;
+            // Only where it was first anyway: by its own words, or by what other people taught.
+            expect([
+              new ToolSearcher().search(pool, query).matches[0],
+              honestSearcher.search(pool, query).matches[0],
+            ]).toContain(target);
+          }
+        },
+      ),
+      { numRuns: 60, seed: 31 },
+    );
   });
 });
 

@@ -76,7 +76,7 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
     const searches = pastSearches(log, () => true);
     const c = calibrateField(
       field,
-      replaysOf(searches, lexicalFor(kitchen), field, () => 1, 30),
+      replaysOf(searches, lexicalFor(kitchen), field, () => 1, 30, log),
     );
     expect(c.replayed).toBe(15);
     expect(c.weight).toBeGreaterThan(0);
@@ -130,6 +130,7 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
         field,
         () => 1,
         30,
+        log,
       ),
     );
     expect(c.weight).toBe(0);
