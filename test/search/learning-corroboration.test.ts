@@ -194,6 +194,32 @@ describe('C14: what one client can teach', () => {
     expect(labels.at(-1)![0]).toBe('later');
   });
 
+  it('C14: a search that missed (then a select: of the tool) teaches like a call: alone it lifts nothing, confirmed it does', () => {
+    const log = new LearnedLog();
+    let now = 0;
+    const s = new UsageSignal((query, tool, source) => log.record({ query, tool, source, at: now }), {
+      now: () => now,
+    });
+    for (const session of ['one', 'one again']) {
+      now += 1_000;
+      s.searched(session, 'remember that alice works at acme', {
+        kind: 'keyword',
+        matches: ['git_log'],
+      });
+      s.searched(session, 'select:create_entities', { kind: 'select', matches: ['create_entities'] });
+    }
+    // Two sessions missed with these words and reached the tool: confirmed.
+    expect(lifted(log).create_entities).toEqual(termsOf('remember alice works acme'));
+    const alone = new LearnedLog();
+    const t = new UsageSignal((query, tool, source) => alone.record({ query, tool, source }));
+    for (let i = 0; i < 5; i++) {
+      t.searched('one', `remember that alice works at acme ${i}`, { kind: 'keyword', matches: ['git_log'] });
+      t.searched('one', 'select:create_entities', { kind: 'select', matches: ['create_entities'] });
+    }
+    expect(alone.entryCount).toBe(5);
+    expect(lifted(alone)).toEqual({});
+  });
+
   it('C14: a select: with no search before it in the session teaches nothing', () => {
     const labels: string[] = [];
     const s = new UsageSignal((q) => labels.push(q));
