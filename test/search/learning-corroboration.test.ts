@@ -13,6 +13,7 @@ import { learnedTerms } from '../../src/search/learned/terms.js';
 import { ToolSearcher } from '../../src/search/searcher.js';
 import { UsageSignal } from '../../src/usage/signal.js';
 import { mcp, poolOf } from './helpers.js';
+import { kitchenLog as fillKitchenLog, kitchen as kitchenTools } from './kitchen.js';
 
 /** Per tool, the words that lift it (sorted). */
 const lifted = (log: LearnedLog) =>
@@ -73,30 +74,9 @@ describe('C14: learned evidence needs two sources per (word, tool) pair', () => 
   });
 });
 
-/** Terse descriptions that lack the words their callers use (as many real catalogs' do). */
-const kitchen = [
-  mcp('kitchen', 'suggest', 'Suggest dishes'),
-  mcp('pantry', 'stock', 'List stored items'),
-  mcp('travel', 'trip', 'Plan an itinerary'),
-  mcp('files', 'read_file', 'Read a file from disk'),
-  mcp('weather', 'forecast', 'Get the weather forecast for a city'),
-  mcp('notes', 'write', 'Write a note'),
-  mcp('everything', 'echo', 'Echoes back the input'),
-];
-
-/** Fifteen searches, three intents in varied words; `sourceOf(i)` says who made the i-th. */
-function kitchenLog(sourceOf: (i: number) => string, log = new LearnedLog()): LearnedLog {
-  let at = Date.UTC(2026, 10, 1);
-  let i = 0;
-  const add = (query: string, tool: string) => log.record({ query, tool, at: at++, source: sourceOf(i++) });
-  for (const food of ['salmon', 'eggs', 'leftover rice', 'tofu', 'lentils'])
-    add(`what can I cook quickly with ${food}`, 'mcp__kitchen__suggest');
-  for (const food of ['flour', 'olive oil', 'coffee beans', 'tea', 'sugar'])
-    add(`do we still have ${food} in the cupboard`, 'mcp__pantry__stock');
-  for (const city of ['lisbon', 'kyoto', 'oslo', 'lima', 'cairo'])
-    add(`holiday route through ${city}`, 'mcp__travel__trip');
-  return log;
-}
+const kitchen = [...kitchenTools, mcp('everything', 'echo', 'Echoes back the input')];
+const kitchenLog = (sourceOf: (i: number) => string) =>
+  fillKitchenLog(new LearnedLog(), sourceOf, Date.UTC(2026, 10, 1));
 
 const NOW = Date.UTC(2026, 10, 2);
 const searcherWith = (log: LearnedLog) => new ToolSearcher({ learned: new LearnedRanking(log, { now: () => NOW }) });
