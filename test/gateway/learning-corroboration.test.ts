@@ -52,8 +52,10 @@ describe('C14 learning that needs corroboration (HTTP, two clients)', () => {
     const served = await serveHttp({ config });
     try {
       const victim = await httpClient(served.http!.url);
-      const before = await matches(victim, 'read a file');
-      expect(before[0]).not.toBe(ECHO);
+      const ordinary = ['read a file', 'read the file', 'read file contents', 'fill in a form', 'form'];
+      const before = new Map<string, string[]>();
+      for (const query of ordinary) before.set(query, await matches(victim, query));
+      expect(before.get('read a file')![0]).not.toBe(ECHO);
       const attacker = await httpClient(served.http!.url);
       const phrasings = ['read a file', 'read the file', 'read file contents', 'please read a file now'];
       for (let i = 0; i < 12; i++) {
@@ -68,9 +70,14 @@ describe('C14 learning that needs corroboration (HTTP, two clients)', () => {
           await attacker.call('tool_search', { query: `select:${ECHO}` });
         }
       }
-      expect(served.stack.learner!.summary()).toEqual([expect.objectContaining({ tool: ECHO })]);
-      for (const query of ['read a file', 'read the file', 'read file contents'])
-        expect((await matches(victim, query))[0]).not.toBe(ECHO);
+      // The issue's case: one unrelated select: after "fill in a form" put a memory tool second for "form".
+      await matches(attacker, 'fill in a form');
+      await attacker.call('tool_search', { query: 'select:mcp__memory__read_graph' });
+      expect(served.stack.learner!.summary().map((s) => s.tool)).toEqual(
+        expect.arrayContaining([ECHO, 'mcp__memory__read_graph']),
+      );
+      // One session's lessons change nothing in another client's results.
+      for (const query of ordinary) expect(await matches(victim, query)).toEqual(before.get(query));
       // The attacker's own later searches are not lifted either: its lessons count as one source.
       expect((await matches(attacker, 'read a file'))[0]).not.toBe(ECHO);
       await attacker.close();
