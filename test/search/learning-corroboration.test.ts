@@ -7,7 +7,16 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import {
+  CALIBRATION_SAMPLE,
+  MAX_REPLAYS_PER_SOURCE,
+  pastSearches,
+  replaysOf,
+} from '../../src/search/learned/calibrate.js';
+import { LearnedField } from '../../src/search/learned/field.js';
 import { LearnedLog } from '../../src/search/learned/log.js';
+import { createRanker } from '../../src/search/rankers.js';
+import { parseKeywordQuery } from '../../src/search/query.js';
 import { LearnedRanking } from '../../src/search/learned/learned-ranking.js';
 import { learnedTerms } from '../../src/search/learned/terms.js';
 import { ToolSearcher } from '../../src/search/searcher.js';
@@ -149,6 +158,27 @@ describe('C14: what lifts in the ranking', () => {
 });
 
 describe('C14: what one client can teach', () => {
+  it('C14: one session fills at most MAX_REPLAYS_PER_SOURCE of the searches the log replays to weigh the field', () => {
+    const log = kitchenLog((i) => `person-${i}`);
+    let at = Date.UTC(2026, 10, 1, 12);
+    for (let i = 0; i < 200; i++)
+      log.record({ query: `read file number ${i}`, tool: 'mcp__everything__echo', at: at++, source: 'flooder' });
+    const index = createRanker('default').build(kitchen);
+    const lexical = { searchText: (text: string, depth: number) => index.search(parseKeywordQuery(text), depth) };
+    const field = new LearnedField(log, () => 1);
+    const replays = replaysOf(
+      pastSearches(log, () => true),
+      lexical,
+      field,
+      () => 1,
+      30,
+      log,
+    );
+    const flooder = replays.filter((r) => r.search.tools.includes('mcp__everything__echo'));
+    expect(flooder).toHaveLength(MAX_REPLAYS_PER_SOURCE);
+    expect(replays).toHaveLength(Math.min(CALIBRATION_SAMPLE, MAX_REPLAYS_PER_SOURCE + 15));
+  });
+
   it('C14: at most lessonsPerHour lessons per client, told once; the budget comes back after the hour', () => {
     const labels: [string, string, string][] = [];
     const capped: string[] = [];
