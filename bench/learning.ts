@@ -59,6 +59,8 @@ interface Row {
   evaluated: number;
   static: number;
   learned: number;
+  /** The same log with corroboration off (one session's word would lift): the ceiling, and learning before C14. */
+  oneSource: number;
   naive?: number;
   /** The learned field's weight the log's replay chose (0 = off). */
   weight?: number;
@@ -66,15 +68,11 @@ interface Row {
   channel?: string;
 }
 
-function usageLog(set: BenchSet, past: readonly LabelledQuery[]): LearnedLog {
+function usageLog(set: BenchSet, past: readonly LabelledQuery[], corroboration: 1 | 2): LearnedLog {
   const nameOf = new Map(set.tools.map((t) => [t.id ?? t.name, t.name]));
-  const log = new LearnedLog({
-    perTool: 10_000,
-    total: 1_000_000,
-    corroboration: override.corroboration === 1 ? 1 : 2,
-  });
+  const log = new LearnedLog({ perTool: 10_000, total: 1_000_000, corroboration });
   // As the gateway records (C14): each logged query is its own session (a source); a word lifts a
-  // tool once two sessions used it for that tool.
+  // tool once two sessions used it, in any searches, for that tool.
   let at = CLOCK - past.length;
   for (const q of past)
     for (const group of q.gold) {
@@ -113,6 +111,31 @@ function dumped(label: string, rank: RankIds): RankIds {
   };
 }
 
+function learnedRanking(log: LearnedLog): LearnedRanking {
+  return new LearnedRanking(log, { channel: channelOptions, fusion: fusionOptions, now: () => CLOCK });
+}
+
+/** The searcher's own path (ToolSearcher → LearnedRanking.rank), minus the select:/exact-name rules. */
+function rankWith(
+  set: BenchSet,
+  index: ReturnType<ReturnType<typeof createRanker>['build']>,
+  learning: LearnedRanking,
+): RankIds {
+  return idRanking(set.tools, (q) => {
+    const parsed = parseKeywordQuery(q);
+    const searchText = (text: string, depth: number) => index.search(parseKeywordQuery(text), depth);
+    const lastScores = index.lastScores?.bind(index);
+    const boosted = index.searchBoosted?.bind(index);
+    const lexical = {
+      search: (depth: number) => index.search(parsed, depth),
+      searchText,
+      ...(lastScores && { lastScores }),
+      ...(boosted && { searchBoosted: (depth: number, boost: ScoreBoost) => boosted(parsed, depth, boost) }),
+    };
+    return learning.rank(set.tools, q, lexical, { limit: 10 });
+  });
+}
+
 function run(set: BenchSet): Row[] {
   const index = createRanker('default').build(set.tools);
   const order = shuffled(set.queries, SEED);
@@ -122,25 +145,8 @@ function run(set: BenchSet): Row[] {
     const cut = Math.floor(order.length * fraction);
     const past = order.slice(0, cut);
     const future: BenchSet = { ...set, queries: order.slice(cut) };
-    // The searcher's own path (ToolSearcher → LearnedRanking.rank), minus the select:/exact-name rules.
-    const learning = new LearnedRanking(usageLog(set, past), {
-      channel: channelOptions,
-      fusion: fusionOptions,
-      now: () => CLOCK,
-    });
-    const learnedRank = idRanking(set.tools, (q) => {
-      const parsed = parseKeywordQuery(q);
-      const searchText = (text: string, depth: number) => index.search(parseKeywordQuery(text), depth);
-      const lastScores = index.lastScores?.bind(index);
-      const boosted = index.searchBoosted?.bind(index);
-      const lexical = {
-        search: (depth: number) => index.search(parsed, depth),
-        searchText,
-        ...(lastScores && { lastScores }),
-        ...(boosted && { searchBoosted: (depth: number, boost: ScoreBoost) => boosted(parsed, depth, boost) }),
-      };
-      return learning.rank(set.tools, q, lexical, { limit: 10 });
-    });
+    const learning = learnedRanking(usageLog(set, past, override.corroboration === 1 ? 1 : 2));
+    const learnedRank = rankWith(set, index, learning);
     const learnedR5 = evaluate(future, dumped(`${set.name} F=${fraction}`, learnedRank)).all['R@5'];
     if (process.env.LEARN_DEBUG)
       console.error(
@@ -153,6 +159,7 @@ function run(set: BenchSet): Row[] {
       evaluated: future.queries.length,
       static: evaluate(future, staticRank).all['R@5'],
       learned: learnedR5,
+      oneSource: evaluate(future, rankWith(set, index, learnedRanking(usageLog(set, past, 1)))).all['R@5'],
       ...(naive && { naive: evaluate(future, naiveRanking(set, past)).all['R@5'] }),
       weight: learning.calibration?.weight ?? 0,
       channel: channelVerdict(learning),
@@ -173,7 +180,7 @@ for (const name of setNames) {
   const setRows = run(set);
   rows.push(...setRows);
   console.error(
-    `${name}: ${setRows.map((r) => `F=${r.fraction} ${f3(r.static)}→${f3(r.learned)} (${r.learned - r.static >= 0 ? '+' : ''}${(r.learned - r.static).toFixed(4)}) w${r.weight} knn ${r.channel}${r.naive !== undefined ? ` (naive ${f3(r.naive)})` : ''}`).join('  ')}`,
+    `${name}: ${setRows.map((r) => `F=${r.fraction} ${f3(r.static)}→${f3(r.learned)} (${r.learned - r.static >= 0 ? '+' : ''}${(r.learned - r.static).toFixed(4)}) w${r.weight} knn ${r.channel} (one-source ${f3(r.oneSource)})${r.naive !== undefined ? ` (naive ${f3(r.naive)})` : ''}`).join('  ')}`,
   );
 }
 const worst = Math.min(...rows.map((r) => r.learned - r.static));
@@ -223,6 +230,12 @@ if (!process.argv.includes('--no-write') && split === 'queries') {
     `replayed the same way: kept on while fewer than ${MIN_CHANNEL_REPLAYS} searches can be replayed (a young log) or where it clearly`,
     'helps (the same bar as the field); otherwise off, and the search is the lexical one ("kNN" below: its verdict).',
     'Nothing is tuned per set: the replay sees only the log (the first F of the queries), never the evaluated rest.',
+    '',
+    'Corroboration (issue 31): each logged query counts as its own session, as if every query came from a different',
+    'person. A (word, tool) pair lifts only once two of them used that word in searches that led to that tool; one',
+    'session\'s words alone lift nothing. "one-source" is the same log with that rule off (`corroboration: 1`): what',
+    'learning found before the rule, and the most the rule can keep. "naive" (with `--naive`): past queries appended to',
+    "the gold tools' descriptions.",
     '',
   );
   lines.push(table(rows), '');
@@ -274,13 +287,14 @@ function channelVerdict(learning: LearnedRanking): string {
 
 function table(rows: readonly Row[]): string {
   const out = [
-    '| set | F | logged | evaluated | static R@5 | learned R@5 | Δ | w | kNN |' + (naive ? ' naive R@5 |' : ''),
-    '|---|---|---|---|---|---|---|---|---|' + (naive ? '---|' : ''),
+    '| set | F | logged | evaluated | static R@5 | learned R@5 | Δ | w | kNN | one-source R@5 |' +
+      (naive ? ' naive R@5 |' : ''),
+    '|---|---|---|---|---|---|---|---|---|---|' + (naive ? '---|' : ''),
   ];
   for (const r of rows) {
     const delta = r.learned - r.static;
     out.push(
-      `| ${r.set} | ${r.fraction} | ${r.logged} | ${r.evaluated} | ${f3(r.static)} | ${f3(r.learned)} | ${delta >= 0 ? '+' : ''}${f3(delta)} | ${r.weight ?? 0} | ${r.channel ?? ''} |` +
+      `| ${r.set} | ${r.fraction} | ${r.logged} | ${r.evaluated} | ${f3(r.static)} | ${f3(r.learned)} | ${delta >= 0 ? '+' : ''}${f3(delta)} | ${r.weight ?? 0} | ${r.channel ?? ''} | ${f3(r.oneSource)} |` +
         (r.naive !== undefined ? ` ${f3(r.naive)} |` : ''),
     );
   }

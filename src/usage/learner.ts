@@ -43,6 +43,8 @@ export interface LearnedToolSummary {
   readonly last: number;
   /** With `terms: true`: the most frequent terms (index stems), for `learned show --tool`. */
   readonly terms?: readonly string[];
+  /** With `terms: true`, C14: the terms that lift the tool (two sessions used them for it), sorted. */
+  readonly lifting?: readonly string[];
 }
 
 export class Learner {
@@ -177,6 +179,7 @@ export function learnedSummary(
   options: { tool?: string; terms?: boolean } = {},
 ): LearnedToolSummary[] {
   const out: LearnedToolSummary[] = [];
+  const lifting = options.terms ? liftingTerms(log) : undefined;
   for (const [tool, evidence] of log.entries()) {
     if (options.tool !== undefined && tool !== options.tool) continue;
     let searches = 0;
@@ -193,8 +196,19 @@ export function learnedSummary(
       entries: evidence.entries.size,
       searches,
       last,
-      ...(options.terms && { terms: terms.map(([t]) => t) }),
+      ...(options.terms && { terms: terms.map(([t]) => t), lifting: lifting?.get(tool) ?? [] }),
     });
   }
   return out.sort((a, b) => b.searches - a.searches || a.tool.localeCompare(b.tool));
+}
+
+/** C14: per tool, the words that lift it (corroborated), sorted. */
+function liftingTerms(log: LearnedLog): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [tool, evidence] of log.lifting()) {
+    const terms = new Set<string>();
+    for (const entry of evidence.entries.values()) for (const t of entry.terms) terms.add(t);
+    out.set(tool, [...terms].sort());
+  }
+  return out;
 }

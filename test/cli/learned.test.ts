@@ -34,6 +34,9 @@ describe('C13: toolsearch learned show / forget', { timeout: 90_000 }, () => {
     const all = (await cli('learned', 'show', '--file', file)).stdout;
     expect(all).toMatch(/mcp__tracker__open_ticket: 2 search\(es\), 1 distinct, last 2026-01-03/);
     expect(all).toMatch(/terms: .*login/);
+    // C14: the tracker's words were used by two (anonymous) sources; the file reader's by one.
+    expect(all).toMatch(/open_ticket: .*\n.*terms: .*\n\s+lifts it: .*login/);
+    expect(all).toMatch(/read_file: .*\n.*terms: .*\n\s+lifts it: nothing yet/);
     expect(all).toMatch(/mcp__files__read_file: 1 search/);
     const one = (await cli('learned', 'show', '--file', file, '--tool', 'mcp__files__read_file', '--json')).stdout;
     expect(

@@ -52,8 +52,10 @@ describe('C14 learning that needs corroboration (HTTP, two clients)', () => {
     const served = await serveHttp({ config });
     try {
       const victim = await httpClient(served.http!.url);
-      const before = await matches(victim, 'read a file');
-      expect(before[0]).not.toBe(ECHO);
+      const ordinary = ['read a file', 'read the file', 'read file contents', 'fill in a form', 'form'];
+      const before = new Map<string, string[]>();
+      for (const query of ordinary) before.set(query, await matches(victim, query));
+      expect(before.get('read a file')![0]).not.toBe(ECHO);
       const attacker = await httpClient(served.http!.url);
       const phrasings = ['read a file', 'read the file', 'read file contents', 'please read a file now'];
       for (let i = 0; i < 12; i++) {
@@ -68,9 +70,14 @@ describe('C14 learning that needs corroboration (HTTP, two clients)', () => {
           await attacker.call('tool_search', { query: `select:${ECHO}` });
         }
       }
-      expect(served.stack.learner!.summary()).toEqual([expect.objectContaining({ tool: ECHO })]);
-      for (const query of ['read a file', 'read the file', 'read file contents'])
-        expect((await matches(victim, query))[0]).not.toBe(ECHO);
+      // The issue's case: one unrelated select: after "fill in a form" put a memory tool second for "form".
+      await matches(attacker, 'fill in a form');
+      await attacker.call('tool_search', { query: 'select:mcp__memory__read_graph' });
+      expect(served.stack.learner!.summary().map((s) => s.tool)).toEqual(
+        expect.arrayContaining([ECHO, 'mcp__memory__read_graph']),
+      );
+      // One session's lessons change nothing in another client's results.
+      for (const query of ordinary) expect(await matches(victim, query)).toEqual(before.get(query));
       // The attacker's own later searches are not lifted either: its lessons count as one source.
       expect((await matches(attacker, 'read a file'))[0]).not.toBe(ECHO);
       await attacker.close();
@@ -107,6 +114,31 @@ describe('C14 learning that needs corroboration (HTTP, two clients)', () => {
           await second.close();
         }
       }
+    } finally {
+      await served.stack.close();
+    }
+  });
+
+  it('C14: two people whose different searches share a distinctive word lift that word’s tool for a third', async () => {
+    const { config } = writeConfig();
+    const served = await serveHttp({ config });
+    const target = 'mcp__memory__search_nodes';
+    const later = 'what do we know about alice';
+    try {
+      const third = await httpClient(served.http!.url);
+      expect((await matches(third, later))[0]).not.toBe(target);
+      const taught: string[][] = [];
+      for (const query of ['look up alice in the knowledge graph', 'search the graph for alice']) {
+        const client = await httpClient(served.http!.url);
+        expect(await matches(client, query)).toContain(target);
+        expect((await client.call(target, { query: 'alice' })).isError).not.toBe(true);
+        await client.close();
+        taught.push(await matches(third, later));
+      }
+      // After the first person nothing moved; after the second, "alice" is confirmed for the tool.
+      expect(taught[0]![0]).not.toBe(target);
+      expect(taught[1]![0]).toBe(target);
+      await third.close();
     } finally {
       await served.stack.close();
     }

@@ -12,30 +12,7 @@ import { parseKeywordQuery } from '../../src/search/query.js';
 import { createRanker } from '../../src/search/rankers.js';
 import { ToolSearcher } from '../../src/search/searcher.js';
 import { mcp, poolOf } from './helpers.js';
-
-/** Terse descriptions that lack the words their callers use (as many real catalogs' do). */
-const kitchen = [
-  mcp('kitchen', 'suggest', 'Suggest dishes'),
-  mcp('pantry', 'stock', 'List stored items'),
-  mcp('travel', 'trip', 'Plan an itinerary'),
-  mcp('files', 'read_file', 'Read a file from disk'),
-  mcp('weather', 'forecast', 'Get the weather forecast for a city'),
-  mcp('notes', 'write', 'Write a note'),
-];
-
-/** Each tool's callers keep using the same words for it, in different searches. */
-function kitchenLog(): LearnedLog {
-  const log = new LearnedLog(ONE_SOURCE);
-  let at = Date.now() - 60_000;
-  const add = (query: string, tool: string) => log.record({ query, tool, at: at++ });
-  for (const food of ['salmon', 'eggs', 'leftover rice', 'tofu', 'lentils'])
-    add(`what can I cook quickly with ${food}`, 'mcp__kitchen__suggest');
-  for (const food of ['flour', 'olive oil', 'coffee beans', 'tea', 'sugar'])
-    add(`do we still have ${food} in the cupboard quickly`, 'mcp__pantry__stock');
-  for (const city of ['lisbon', 'kyoto', 'oslo', 'lima', 'cairo'])
-    add(`holiday route through ${city} quickly`, 'mcp__travel__trip');
-  return log;
-}
+import { kitchen, kitchenLog } from './kitchen.js';
 
 /** The replay's view of the default ranker over `tools` (with every tool's last score). */
 const lexicalFor = (tools: ReturnType<typeof mcp>[]) => {
@@ -65,18 +42,18 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
   });
 
   it('C13: a word in most tools’ learned words (generic) lifts nothing', () => {
-    const field = new LearnedField(kitchenLog(), () => 1);
+    const field = new LearnedField(kitchenLog(new LearnedLog(ONE_SOURCE)), () => 1);
     expect(field.termId('quickli')).toBeDefined();
     expect(field.score([field.termId('quickli')!]).tools.length).toBe(0);
   });
 
   it('C13: the log’s replay turns the field on where callers repeat their words', () => {
-    const log = kitchenLog();
+    const log = kitchenLog(new LearnedLog(ONE_SOURCE));
     const field = new LearnedField(log, () => 1);
     const searches = pastSearches(log, () => true);
     const c = calibrateField(
       field,
-      replaysOf(searches, lexicalFor(kitchen), field, () => 1, 30),
+      replaysOf(searches, lexicalFor(kitchen), field, () => 1, 30, log),
     );
     expect(c.replayed).toBe(15);
     expect(c.weight).toBeGreaterThan(0);
@@ -86,7 +63,7 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
     const pool = poolOf(kitchen);
     const query = 'do we still have salt in the cupboard';
     const plain = new ToolSearcher().search(pool, query);
-    const searcher = new ToolSearcher({ learned: new LearnedRanking(kitchenLog()) });
+    const searcher = new ToolSearcher({ learned: new LearnedRanking(kitchenLog(new LearnedLog(ONE_SOURCE))) });
     const learned = searcher.search(pool, query, { explain: true });
     expect(plain.matches).toEqual([]);
     expect(learned.matches[0]).toBe('mcp__pantry__stock');
@@ -97,7 +74,7 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
 
   it('C13: queries sharing only generic or unseen words keep the lexical order', () => {
     const pool = poolOf(kitchen);
-    const searcher = new ToolSearcher({ learned: new LearnedRanking(kitchenLog()) });
+    const searcher = new ToolSearcher({ learned: new LearnedRanking(kitchenLog(new LearnedLog(ONE_SOURCE))) });
     for (const query of ['quickly read a file from disk', 'get the weather forecast quickly', 'write a note']) {
       expect(searcher.search(pool, query).matches).toEqual(new ToolSearcher().search(pool, query).matches);
     }
@@ -130,6 +107,7 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
         field,
         () => 1,
         30,
+        log,
       ),
     );
     expect(c.weight).toBe(0);
@@ -150,7 +128,7 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
   });
 
   it('C13: the replay is redone when the pool changes (a server added may be where the log led)', () => {
-    const ranking = new LearnedRanking(kitchenLog());
+    const ranking = new LearnedRanking(kitchenLog(new LearnedLog(ONE_SOURCE)));
     const searcher = new ToolSearcher({ learned: ranking });
     const withoutTravel = kitchen.filter((t) => t.name !== 'mcp__travel__trip');
     searcher.search(poolOf(withoutTravel), 'do we still have salt in the cupboard');
@@ -160,7 +138,7 @@ describe('C13: the learned field (words of earlier searches, per tool)', () => {
   });
 
   it('C13: { field: false } keeps only the kNN channel (no replay)', () => {
-    const ranking = new LearnedRanking(kitchenLog(), { field: false });
+    const ranking = new LearnedRanking(kitchenLog(new LearnedLog(ONE_SOURCE)), { field: false });
     const pool = poolOf(kitchen);
     const r = new ToolSearcher({ learned: ranking }).search(pool, 'do we still have salt in the cupboard');
     expect(ranking.calibration).toBeUndefined();
@@ -269,7 +247,7 @@ describe('C13: rebuilding a large log is rationed', () => {
   });
 
   it('C13: a small log is rebuilt at once even with `defer` (a search right after a call sees it)', () => {
-    const log = kitchenLog();
+    const log = kitchenLog(new LearnedLog(ONE_SOURCE));
     const queued: (() => void)[] = [];
     const ranking = new LearnedRanking(log, { defer: (work) => queued.push(work) });
     const first = ranking.channel(kitchen);

@@ -69,6 +69,11 @@ export async function runLearnedShow(options: LearnedOptions, write: (line: stri
     const when = new Date(row.last).toISOString().slice(0, 16).replace('T', ' ');
     write(`  ${row.tool}: ${row.searches} search(es), ${row.entries} distinct, last ${when} UTC`);
     if (row.terms && row.terms.length > 0) write(`      terms: ${row.terms.join(', ')}`);
+    write(
+      row.lifting && row.lifting.length > 0
+        ? `      lifts it: ${row.lifting.join(', ')}`
+        : '      lifts it: nothing yet (a word lifts once two sessions used it for this tool)',
+    );
   }
 }
 

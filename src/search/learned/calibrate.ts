@@ -21,14 +21,25 @@ export const FIELD_WEIGHTS: readonly number[] = [0, 0.1, 0.25, 0.5, 1, 2, 4];
 /** At most this many of the latest distinct searches are replayed. */
 export const CALIBRATION_SAMPLE = 150;
 
+/**
+ * C14: at most this many of the replayed searches may come from one source alone (a tenth of the
+ * sample), so one session's searches cannot decide the field's weight for everyone (turn it off,
+ * or up) by filling the sample. A search two sources made counts against neither.
+ */
+export const MAX_REPLAYS_PER_SOURCE = 15;
+
 /** Depth of the lexical list the replay fuses (as the query path does). */
 const REPLAY_CUT = 5;
 
-/** One distinct past search: its terms and the pool tools it led to. */
+/** One distinct past search: its terms (as it was made) and the pool tools it led to. */
 export interface PastSearch {
+  /** The log's key for it (its terms joined). */
+  readonly key: string;
   readonly terms: readonly string[];
   readonly tools: readonly string[];
   readonly last: number;
+  /** C14: who made it (the sources of its entries, as kept). */
+  readonly sources: readonly string[];
 }
 
 export interface Calibration {
@@ -43,21 +54,31 @@ export interface Calibration {
   readonly hurt: readonly number[];
 }
 
-/** Distinct term sets of the log with the tools each led to (a search that led to several tools is one). */
+/**
+ * Distinct term sets of the log with the tools each led to (a search that led to several tools is
+ * one). C14: every search recorded, whole — also those whose words are not (yet) corroborated:
+ * they are searches as people make them, and the replay must see where the field would pull
+ * them to other tools too, not only the searches it can help.
+ */
 export function pastSearches(log: LearnedLog, present: (tool: string) => boolean): PastSearch[] {
-  const byKey = new Map<string, { terms: readonly string[]; tools: string[]; last: number }>();
-  for (const [tool, evidence] of log.lifting()) {
+  const byKey = new Map<
+    string,
+    { key: string; terms: readonly string[]; tools: string[]; last: number; sources: Set<string> }
+  >();
+  for (const [tool, evidence] of log.entries()) {
     if (!present(tool)) continue;
     for (const [key, entry] of evidence.entries) {
       const seen = byKey.get(key);
-      if (!seen) byKey.set(key, { terms: entry.terms, tools: [tool], last: entry.last });
+      if (!seen)
+        byKey.set(key, { key, terms: entry.terms, tools: [tool], last: entry.last, sources: new Set(entry.sources) });
       else {
         seen.tools.push(tool);
         seen.last = Math.max(seen.last, entry.last);
+        for (const source of entry.sources) seen.sources.add(source);
       }
     }
   }
-  return [...byKey.values()];
+  return [...byKey.values()].map((search) => ({ ...search, sources: [...search.sources] }));
 }
 
 /** One replayed search: the search, its lexical list and the weight one search of it carries now. */
@@ -71,6 +92,8 @@ export interface Replay {
   readonly fieldLexical?: ReadonlyMap<number, number>;
   readonly gold: ReadonlySet<string>;
   readonly weight: number;
+  /** C14: per tool, the field's term ids that lose corroboration when this search is held out. */
+  readonly unconfirmed: ReadonlyMap<string, readonly number[]>;
 }
 
 /** What the replay searches with: the ranker for any text, and every tool's last score when kept. */
@@ -83,8 +106,14 @@ export function replaysOf(
   field: LearnedField,
   decay: (last: number) => number,
   depth: number,
+  log: LearnedLog,
 ): Replay[] {
-  const latest = [...searches].sort((a, b) => b.last - a.last).slice(0, CALIBRATION_SAMPLE);
+  // With corroboration off (a log one trusted user wrote) sources say nothing: no cap.
+  const perSource = log.limits.corroboration === 1 ? CALIBRATION_SAMPLE : MAX_REPLAYS_PER_SOURCE;
+  const latest = sample(
+    [...searches].sort((a, b) => b.last - a.last),
+    perSource,
+  );
   return latest.map((search) => {
     const list = lexical.searchText(search.terms.join(' '), depth);
     const fieldLexical = lexicalOfFieldTools(field, search.terms, lexical.lastScores?.());
@@ -94,8 +123,36 @@ export function replaysOf(
       ...(fieldLexical && { fieldLexical }),
       gold: new Set(search.tools),
       weight: decay(search.last),
+      unconfirmed: unconfirmedTerms(log, field, search),
     };
   });
+}
+
+/** The first `CALIBRATION_SAMPLE` of `searches` (latest first), at most `maxPerSource` per lone source. */
+function sample(searches: readonly PastSearch[], maxPerSource: number): PastSearch[] {
+  const out: PastSearch[] = [];
+  const perSource = new Map<string, number>();
+  for (const search of searches) {
+    if (out.length >= CALIBRATION_SAMPLE) break;
+    const lone = search.sources.length === 1 ? search.sources[0]! : undefined;
+    if (lone !== undefined) {
+      const n = perSource.get(lone) ?? 0;
+      if (n >= maxPerSource) continue;
+      perSource.set(lone, n + 1);
+    }
+    out.push(search);
+  }
+  return out;
+}
+
+/** Per tool of `search`, the field's ids of the words only this search confirmed for it (C14). */
+function unconfirmedTerms(log: LearnedLog, field: LearnedField, search: PastSearch): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const tool of search.tools) {
+    const ids = field.termIdsOf(log.unconfirmedWithout(tool, search.key));
+    if (ids.length > 0) out.set(tool, ids);
+  }
+  return out;
 }
 
 /** The lexical score of each tool the field scores for `terms` (those with one), by field id. */
@@ -123,15 +180,18 @@ export function calibrateField(field: LearnedField, replays: readonly Replay[]):
   const helped = FIELD_WEIGHTS.map(() => 0);
   const hurt = FIELD_WEIGHTS.map(() => 0);
   let replayed = 0;
-  for (const { search, lexical, fieldLexical, gold, weight: searchWeight } of replays) {
+  for (const { search, lexical, fieldLexical, gold, weight: searchWeight, unconfirmed } of replays) {
     const tools = new Set<number>();
+    const dropped = new Map<number, ReadonlySet<number>>();
     for (const name of search.tools) {
       const id = field.toolId(name);
-      if (id !== undefined) tools.add(id);
+      if (id === undefined) continue;
+      tools.add(id);
+      const ids = unconfirmed.get(name);
+      if (ids) dropped.set(id, new Set(ids));
     }
-    if (tools.size === 0) continue;
     const terms = field.termIdsOf(search.terms);
-    const scores = field.score(terms, { terms, tools, weight: searchWeight });
+    const scores = field.score(terms, { terms, tools, weight: searchWeight, dropped });
     const fused = { field, tools: scores.tools, scores: scores.scores, lexical: fieldLexical };
     const base = recallAt(lexical, fused, 0, gold);
     for (const [k, weight] of FIELD_WEIGHTS.entries()) {

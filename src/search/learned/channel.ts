@@ -41,11 +41,11 @@ export interface LearnedMatch {
 
 interface Doc {
   readonly tool: number;
-  /** The log entry's key (its terms joined): how a replay holds one search out. */
-  readonly key: string;
+  /** The keys (whole terms joined) of the log entries it stands for: how a replay holds one search out. */
+  readonly keys: Set<string>;
   readonly terms: readonly number[];
-  readonly weight: number;
-  readonly count: number;
+  weight: number;
+  count: number;
   norm: number;
 }
 
@@ -75,11 +75,23 @@ export class LearnedChannel {
     for (const [name, evidence] of log.lifting()) {
       if (present && !present(name)) continue;
       const tool = this.toolNames.push(name) - 1;
+      // C14: entries cut to their confirmed words often share their cut: one document each.
+      const byTerms = new Map<string, Doc>();
       for (const [key, entry] of evidence.entries) {
         const age = Math.max(0, now - entry.last);
-        const decay = decayMs > 0 ? 0.5 ** (age / decayMs) : 1;
+        const weight = entry.count * (decayMs > 0 ? 0.5 ** (age / decayMs) : 1);
+        const cut = entry.terms.join(' ');
+        const same = byTerms.get(cut);
+        if (same) {
+          same.weight += weight;
+          same.count += entry.count;
+          same.keys.add(key);
+          continue;
+        }
         const terms = entry.terms.map((t) => this.intern(t));
-        this.docs.push({ tool, key, terms, weight: entry.count * decay, count: entry.count, norm: 0 });
+        const doc = { tool, keys: new Set([key]), terms, weight, count: entry.count, norm: 0 };
+        byTerms.set(cut, doc);
+        this.docs.push(doc);
       }
     }
     this.computeStatistics();
@@ -179,7 +191,7 @@ export class LearnedChannel {
         if (this.seen[d] === stamp) continue;
         this.seen[d] = stamp;
         const doc = this.docs[d]!;
-        const weight = held !== undefined && doc.key === held.key ? doc.weight - held.weight : doc.weight;
+        const weight = held !== undefined && doc.keys.has(held.key) ? doc.weight - held.weight : doc.weight;
         if (weight <= 1e-9) continue;
         let dot = 0;
         for (const t of doc.terms) dot += this.queryWeight[t]!;

@@ -36,6 +36,11 @@ export interface HeldOut {
   readonly tools: ReadonlySet<number>;
   /** The decayed weight the search added to each of its tools' term counts. */
   readonly weight: number;
+  /**
+   * C14: per held tool, the terms that lift it only because this search confirmed them (a second
+   * source): held out, they do not count for it at all.
+   */
+  readonly dropped?: ReadonlyMap<number, ReadonlySet<number>>;
 }
 
 /** In the learned words of more than half the tools (and of at least `MIN_GENERIC_DF`). */
@@ -272,9 +277,11 @@ export class LearnedField {
   private rescoreWithout(tool: number, terms: readonly number[], held: HeldOut, count: number): number {
     const counts = this.tf[tool]!;
     const heldTerms = new Set(held.terms);
+    const dropped = held.dropped?.get(tool);
     const length = Math.max(0, this.length[tool]! - held.weight * held.terms.length);
     let s = 0;
     for (const t of terms) {
+      if (dropped?.has(t)) continue;
       const tf = (counts.get(t) ?? 0) - (heldTerms.has(t) ? held.weight : 0);
       if (tf > 1e-9 && this.postTools[t]!.length > 0) s += this.termScore(t, tf, length) * this.concentration(t, tf);
     }

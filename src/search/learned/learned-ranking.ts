@@ -175,7 +175,7 @@ export class LearnedRanking {
     const searches = pastSearches(this.log, (tool) => names.has(tool));
     // Held out at the weight the field gave it when built: with the clock read again, the field
     // keeps a remainder of the held-out search that grows with the time between the two reads.
-    const replays = replaysOf(searches, source, built.field, this.decay(built.at), this.fusionOptions.depth);
+    const replays = replaysOf(searches, source, built.field, this.decay(built.at), this.fusionOptions.depth, this.log);
     const field = calibrateField(built.field, replays);
     // The kNN channel is only used while the field is off: judged only then.
     const channel = field.weight > 0 ? undefined : judgeChannel(this.channel(pool), replays, this.fusionOptions);

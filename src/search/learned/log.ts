@@ -3,10 +3,12 @@
  * led to it, with a count and the time of the last one. Bounded per tool and in total; pure data
  * (the file and Redis stores persist its `toJSON()` form).
  *
- * C14 — corroboration: each entry also keeps which sources (sessions, as short digests) taught it,
- * at most two, and ranking reads only `lifting()`: the entries at least two sources taught. One
- * session alone, however many times it searches and calls, lifts nothing for anyone; a search's
- * words become evidence once a second session searched them and reached the same tool.
+ * C14 — corroboration per (word, tool) pair: each entry also keeps which sources (sessions, as
+ * short digests) taught it, at most two, and ranking reads only `lifting()`: per tool, each entry
+ * cut to its words that at least two distinct sources used, in any searches, on the way to that
+ * tool. One session alone, however many times it searches and calls, lifts nothing for anyone;
+ * two people who call the same tool after searches sharing a word ("ingredient" for a recipe
+ * API) confirm that word for that tool, even when their searches as wholes never repeat.
  */
 import { learnedTerms } from './terms.js';
 
@@ -156,26 +158,51 @@ export class LearnedLog {
   }
 
   /**
-   * C14: what ranking may use: per tool, the entries (term sets) that at least two distinct
-   * sources taught. Whole entries, never cut to their shared words: cut entries are short
-   * generic word sets, and the log's replay (calibrate.ts) over them chose weights that sank
-   * StableToolBench's R@5 by 0.24 in bench:learning; whole entries keep its leave-one-out honest.
+   * C14: what ranking may use: per tool, each entry cut to its corroborated words (see
+   * `corroboratedTerms`); entries left with none are dropped. Entries keep their keys (the whole
+   * search's terms), so the log's replay (calibrate.ts) can hold out the search as it was made.
    */
   *lifting(): IterableIterator<[string, ToolEvidence]> {
     if (this.view?.version !== this.version) this.view = { version: this.version, tools: this.corroborated() };
     yield* this.view.tools;
   }
 
+  private get needed(): number {
+    return this.limits.corroboration ?? SOURCES_KEPT;
+  }
+
   private corroborated(): Map<string, ToolEvidence> {
-    const needed = this.limits.corroboration ?? SOURCES_KEPT;
-    if (needed <= 1) return this.tools;
+    if (this.needed <= 1) return this.tools;
     const out = new Map<string, ToolEvidence>();
     for (const [tool, evidence] of this.tools) {
-      const entries = new Map([...evidence.entries].filter(([, entry]) => entry.sources.length >= needed));
+      const confirmed = corroboratedTerms(evidence.entries.values(), this.needed);
+      const entries = new Map<string, LearnedEntry>();
+      for (const [key, entry] of evidence.entries) {
+        const terms = entry.terms.filter((t) => confirmed.has(t));
+        if (terms.length > 0) entries.set(key, { ...entry, terms });
+      }
       if (entries.size > 0)
         out.set(tool, { ...(evidence.schema !== undefined && { schema: evidence.schema }), entries });
     }
     return out;
+  }
+
+  /**
+   * C14, for the log's replay (leave-one-out): the words of `tool`'s entry `key` that lift only
+   * because of one search of it — held out, fewer than two sources would be left for them. Without
+   * this the replay would see a held-out search still helped by the words it confirmed itself and
+   * choose too high a weight for the learned field. The lessons left in the entry after one is held
+   * out are counted as its other source (or, from one source, that source), never the held one's.
+   */
+  unconfirmedWithout(tool: string, key: string): string[] {
+    const evidence = this.tools.get(tool);
+    const held = evidence?.entries.get(key);
+    if (!evidence || !held || this.needed <= 1) return [];
+    const others = [...evidence.entries].filter(([k]) => k !== key).map(([, entry]) => entry);
+    const left = held.count > 1 ? (held.sources.length > 1 ? held.sources.slice(1) : held.sources) : [];
+    if (left.length > 0) others.push({ ...held, sources: left });
+    const confirmed = corroboratedTerms(others, this.needed, new Set(held.terms));
+    return held.terms.filter((t) => !confirmed.has(t));
   }
 
   /** Forget one tool's evidence; true when there was some. */
@@ -306,6 +333,25 @@ export class LearnedLog {
     }
     this.size = Math.min(this.size, this.limits.total);
   }
+}
+
+/**
+ * C14: the terms (of `only`, when given) that entries from at least `needed` distinct sources
+ * contain. An entry keeps at most `SOURCES_KEPT` sources, and `needed` is at most that, so the union
+ * over entries answers "at least `needed`" exactly.
+ */
+function corroboratedTerms(entries: Iterable<LearnedEntry>, needed: number, only?: ReadonlySet<string>): Set<string> {
+  const sourcesOf = new Map<string, Set<string>>();
+  const confirmed = new Set<string>();
+  for (const entry of entries)
+    for (const term of entry.terms) {
+      if (confirmed.has(term) || (only && !only.has(term))) continue;
+      let sources = sourcesOf.get(term);
+      if (!sources) sourcesOf.set(term, (sources = new Set()));
+      for (const source of entry.sources) sources.add(source);
+      if (sources.size >= needed) confirmed.add(term);
+    }
+  return confirmed;
 }
 
 function checkJson(json: unknown): LearnedLogJson {
