@@ -10,6 +10,7 @@ import { boundedJsonTextTokens, DEFAULT_DEFERRED_TOKEN_BUDGET, type GroupRanking
 import type { PoolView } from '../../core/catalog.js';
 import { CALL_TOOL_INPUT_SCHEMA, CALL_TOOL_NAME, SEARCH_TOOL_NAME, searchToolSpec } from '../../core/search-tool.js';
 import { ALWAYS_LOAD_META_KEY, type ToolSpec } from '../../core/tool.js';
+import { RUN_CODE_TOOL_NAME } from '../../sandbox/tool-contract.js';
 
 export { CALL_TOOL_NAME } from '../../core/search-tool.js';
 
@@ -98,12 +99,20 @@ function pendingLine(pending: readonly string[]): string | undefined {
   return `Still connecting (search again shortly for their tools): ${named}${more}.`;
 }
 
-/** The server's instructions to clients: how to find deferred tools and call them (E5: per tool-list mode). */
-export function gatewayInstructions(toolList: 'growing' | 'fixed'): string {
+/**
+ * The server's instructions to clients: how to find deferred tools and call them (E5: per tool-list
+ * mode), and (G11) that `run_code` can search and call many tools in one script when code mode is on.
+ */
+export function gatewayInstructions(toolList: 'growing' | 'fixed', codeMode = false): string {
   const find = `Most tools are deferred: find them with ${SEARCH_TOOL_NAME} (keywords, "select:<name>", or "mcp__<server>"). `;
-  return toolList === 'fixed'
-    ? `${find}Your tool list never changes: call what it finds through ${CALL_TOOL_NAME} {"name", "arguments"}.`
-    : `${find}Tools it loads can be called by name, or through ${CALL_TOOL_NAME} if your tool list has not refreshed.`;
+  const call =
+    toolList === 'fixed'
+      ? `Your tool list never changes: call what it finds through ${CALL_TOOL_NAME} {"name", "arguments"}.`
+      : `Tools it loads can be called by name, or through ${CALL_TOOL_NAME} if your tool list has not refreshed.`;
+  const script = codeMode
+    ? ` For a task of several calls, ${RUN_CODE_TOOL_NAME} runs one JavaScript body that searches and calls tools and returns only its result.`
+    : '';
+  return `${find}${call}${script}`;
 }
 
 export function callToolDefinition(): Tool {
