@@ -92,18 +92,7 @@ async function fixedListSession(client: TestClient): Promise<void> {
 }
 
 describe('E5 fixed tool list', () => {
-  it('over stdio: the list never changes; calls go through call_tool', async () => {
-    const { dir, config } = writeConfig();
-    const client = await serveStdio(config, { TOOLSEARCH_STATE_DIR: join(dir, 'state') });
-    try {
-      expect(client.client.getInstructions()).toMatch(/never changes/);
-      await fixedListSession(client);
-    } finally {
-      await client.close();
-    }
-  }, 60_000);
-
-  it('is the default: over stdio with no toolList in the config, the list stays tool_search + call_tool', async () => {
+  it('over stdio, as the default (no toolList in the config): the list never changes; calls go through call_tool', async () => {
     const { dir, config } = writeConfig(undefined);
     const client = await serveStdio(config, { TOOLSEARCH_STATE_DIR: join(dir, 'state') });
     try {
@@ -132,7 +121,7 @@ describe('E5 fixed tool list', () => {
     }
   }, 60_000);
 
-  it('over HTTP: the same, per session', async () => {
+  it('over HTTP, chosen in the config: the same, per session', async () => {
     const { config } = writeConfig();
     const served = await serveHttp({ config });
     try {

@@ -119,7 +119,7 @@ export function callToolDefinition(): Tool {
   return {
     name: CALL_TOOL_NAME,
     description:
-      'Call a tool that tool_search loaded, by name, when it does not appear in your tool list yet. ' +
+      'Call a tool that tool_search found, by its name, when it does not appear in your tool list. ' +
       'Pass the tool name and its arguments as described in the tool_search result.',
     inputSchema: CALL_TOOL_INPUT_SCHEMA as Tool['inputSchema'],
     _meta: { ...OWN_TOOL_META },
