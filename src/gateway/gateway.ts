@@ -12,7 +12,7 @@
  */
 import { Server, type Tool, type Transport } from '@modelcontextprotocol/server';
 import type { Catalog } from '../core/catalog.js';
-import type { ToolSpec } from '../core/tool.js';
+import type { ToolDefinitionLike, ToolSpec } from '../core/tool.js';
 import { SEARCH_TOOL_NAME } from '../core/search-tool.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../core/threshold.js';
 import { DEFAULT_LIMITS } from '../core/limits.js';
@@ -312,6 +312,7 @@ export class ToolsearchGateway {
     if (this.deferredCache?.version !== version) {
       const session = {
         toolList: this.toolList,
+        ...(this.codeMode && { ownTools: [this.codeMode.definition as ToolDefinitionLike] }),
         ...(this.sessionCost && { assumptions: this.sessionCost }),
         budget: {
           callThrough: this.callThrough,

@@ -108,6 +108,9 @@ describe('H2 token accounting', () => {
     expect(report.runCode).toBeGreaterThan(50);
     expect(report.eagerTokens).toBe(plain.eagerTokens + report.runCode);
     expect(report.deferredTokens).toBe(plain.deferredTokens + report.runCode);
+    // auto's session estimate counts it too: sent in both cases, it narrows what deferral saves.
+    expect(report.session.growing.eager).toBeGreaterThan(plain.session.growing.eager);
+    expect(report.session.growing.ratio).toBeGreaterThan(plain.session.growing.ratio);
   });
 });
 

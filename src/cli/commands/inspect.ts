@@ -17,6 +17,7 @@ import { DEFAULT_GATEWAY_TOOL_LIST } from '../../gateway/tools/tool-list.js';
 import { runCodeDefinition, type CodeModeOption } from '../../gateway/tools/run-code.js';
 import { resolveSandboxLimits } from '../../sandbox/limits.js';
 import { definitionTokens } from '../../inspect/report.js';
+import type { ToolDefinitionLike } from '../../core/tool.js';
 import { o200kTokens, TOKENIZER_NOTE } from '../../inspect/tokenizer.js';
 import {
   callToolDefinition,
@@ -101,8 +102,10 @@ function withSessionCost(
 ): InspectReport & { session: SessionReport } {
   const budget = { ...(tokenBudget !== undefined && { tokenBudget }) };
   const assumptions = settings.sessionCost && { assumptions: settings.sessionCost };
+  const runCode = runCodeTool(settings.codeMode);
+  const ownTools = runCode && { ownTools: [runCode] };
   const estimate = (toolList: ToolListMode) =>
-    sessionCostOf(pool, { count: o200kTokens, budget, toolList, ...assumptions });
+    sessionCostOf(pool, { count: o200kTokens, budget, toolList, ...assumptions, ...ownTools });
   const session = {
     growing: estimate('growing'),
     fixed: estimate('fixed'),
@@ -124,6 +127,13 @@ function withSessionCost(
   return { ...report, modes, session };
 }
 
+/** G11: `run_code` as `serve` would list it with this code-mode setting (none when off). */
+function runCodeTool(codeMode: CodeModeOption | undefined): ToolDefinitionLike | undefined {
+  if (codeMode === undefined || codeMode === false) return undefined;
+  const limits = resolveSandboxLimits(codeMode === true ? {} : codeMode.limits);
+  return runCodeDefinition(limits) as ToolDefinitionLike;
+}
+
 /**
  * G11: with code mode on, `run_code` goes out with every request, deferred or not: its tokens join
  * every total (the savings share is recomputed), and the breakdown names them.
@@ -132,9 +142,9 @@ function withRunCode(
   report: InspectReport,
   codeMode: CodeModeOption | undefined,
 ): InspectReport & { runCode?: number } {
-  if (codeMode === undefined || codeMode === false) return report;
-  const limits = resolveSandboxLimits(codeMode === true ? {} : codeMode.limits);
-  const runCode = definitionTokens([runCodeDefinition(limits)], o200kTokens);
+  const tool = runCodeTool(codeMode);
+  if (!tool) return report;
+  const runCode = definitionTokens([tool], o200kTokens);
   const eagerTokens = report.eagerTokens + runCode;
   const deferredTokens = report.deferredTokens + runCode;
   return {
