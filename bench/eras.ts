@@ -28,7 +28,12 @@ const negotiation = (mode: Mode) => (mode === 'pin' ? { pin: '2026-07-28' } : mo
 const tokens = (value: unknown) => o200kTokens(JSON.stringify(value));
 
 async function tokenCosts(): Promise<string[]> {
-  const stack = await createGatewayFromConfig({ root: mkdtempSync(join(tmpdir(), 'eras-root-')) });
+  // The growing list: what a 2025 client's refreshed list costs (under the default fixed list there
+  // is no refresh, and a 2025 client's round trip costs what a 2026 one's does).
+  const stack = await createGatewayFromConfig({
+    root: mkdtempSync(join(tmpdir(), 'eras-root-')),
+    toolList: 'growing',
+  });
   const http = await startHttpGateway(stack.gateway, { port: 0 });
   await stack.hub.settled();
   const rows: string[] = [];

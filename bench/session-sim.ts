@@ -57,6 +57,20 @@ export interface SessionRun {
 }
 
 const SYSTEM = 'You are a helpful assistant. Use the tools you are given to do what the user asks.';
+/** Filler for a longer client system prompt (`--system-tokens`): plain instructions, repeated. */
+const SYSTEM_FILLER =
+  ' Answer briefly and precisely. Ask before deleting or overwriting anything. Prefer the tools over guessing, and say which tool you used.';
+
+/**
+ * A system prompt of about `tokens` o200k tokens (never fewer): an assumed size for a real client's
+ * own instructions, which no gateway can see. Without a size: the short prompt above (~18 tokens).
+ */
+export function systemPrompt(tokens?: number): string {
+  if (tokens === undefined) return SYSTEM;
+  let text = SYSTEM;
+  while (o200kTokens(text) < tokens) text += SYSTEM_FILLER;
+  return text;
+}
 const RESULT = 'ok';
 const REPLY = 'Done.';
 const MISS_REPLY = 'I could not find a tool for that.';
@@ -86,14 +100,19 @@ function toolBlocks(tools: readonly ToolDefinitionLike[]): PromptBlock[] {
 class Ledger {
   readonly requests: RequestRow[] = [];
   readonly cumulative: number[] = [];
-  private readonly history: PromptBlock[] = [block(SYSTEM)];
+  private readonly history: PromptBlock[];
   private last: PromptBlock[] | undefined;
   private lastTools: string[] | undefined;
   total = 0;
   prefixKept = 0;
   prefixChecks = 0;
 
-  constructor(private readonly caching: boolean) {}
+  constructor(
+    private readonly caching: boolean,
+    system: string,
+  ) {
+    this.history = [block(system)];
+  }
 
   /** A request carrying `tools` and the history with `messages` appended. */
   request(intent: number, tools: readonly PromptBlock[], messages: readonly string[]): void {
@@ -152,9 +171,9 @@ export async function runSession(
   catalog: Catalog,
   intents: readonly Intent[],
   mode: SessionMode,
-  options: { caching?: boolean; workingSet?: number } = {},
+  options: { caching?: boolean; workingSet?: number; systemTokens?: number } = {},
 ): Promise<SessionRun> {
-  const ledger = new Ledger(options.caching ?? true);
+  const ledger = new Ledger(options.caching ?? true, systemPrompt(options.systemTokens));
   const answers: number[] = [];
   let misses = 0;
   let loaded = 0;

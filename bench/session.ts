@@ -5,8 +5,13 @@
  *    Anthropic-native, growing list and fixed list (bench/session-sim.ts): tools and history tokens
  *    per request, cost-weighted input tokens under prompt caching, the ratio to eager, misses, and
  *    whether the needed tool was loaded or only listed; plus what `auto` decides for each catalog;
- * 2. eight everyday intents against `toolsearch serve --mode always` over stdio with the real
- *    bundled servers: median search answer, prefix-stable lists, what the session ends carrying.
+ *    The gateway's default tool list (fixed) is marked;
+ * 2. the same LiveMCPBench session with a longer client system prompt (`--system-tokens N`, default
+ *    3,000: an assumed size, not measured from a client): what a list change costs when the prompt
+ *    after the tools is large;
+ * 3. eight everyday intents against `toolsearch serve --mode always` over stdio with the real
+ *    bundled servers, in the default (fixed) list and with `--tool-list growing`: median search
+ *    answer, prefix-stable lists, what the session ends carrying.
  * Writes bench/results/session.md (`--no-write`: print only).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -18,14 +23,31 @@ import type { Catalog } from '../src/core/catalog.js';
 import { definitionTokens } from '../src/inspect/report.js';
 import { o200kTokens, TOKENIZER_NOTE } from '../src/inspect/tokenizer.js';
 import { sessionCostOf } from '../src/gateway/tools/deferral.js';
+import { DEFAULT_GATEWAY_TOOL_LIST } from '../src/gateway/tools/tool-list.js';
 import { createGatewayFromConfig } from '../src/gateway/create.js';
 import { DATA_DIR, distractorSet, loadSet } from './datasets.js';
 import { header } from './report.js';
-import { median, runSession, SESSION_MODES, type Intent, type SessionRun } from './session-sim.js';
+import { median, runSession, SESSION_MODES, type Intent, type SessionMode, type SessionRun } from './session-sim.js';
 import { BUNDLED_INTENTS, everydayStdio } from './session-stdio.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const INTENTS = 20;
+/** `--system-tokens N`: the longer client system prompt of part 2 (an assumed size). */
+const SYSTEM_TOKENS = systemTokensFlag(process.argv);
+
+function systemTokensFlag(argv: readonly string[]): number {
+  const at = argv.indexOf('--system-tokens');
+  if (at < 0) return 3000;
+  const n = Number(argv[at + 1]);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new Error(`--system-tokens: expected a positive whole number, got "${argv[at + 1]}"`);
+  return n;
+}
+
+/** The mode's name in the tables, the gateway's default marked. */
+function modeLabel(mode: string): string {
+  return mode === DEFAULT_GATEWAY_TOOL_LIST ? `${mode} (gateway default)` : mode;
+}
 const f = (x: number, d = 3) => x.toFixed(d);
 const k = (x: number) => Math.round(x).toLocaleString('en-US');
 
@@ -100,7 +122,7 @@ async function sessionTable(set: BenchCatalog): Promise<{ lines: string[]; runs:
   const runs = new Map<string, SessionRun>();
   for (const mode of SESSION_MODES) runs.set(mode, await runSession(set.catalog, set.intents, mode));
   const eager = totals(runs.get('eager')!);
-  const auto = sessionCostOf(set.catalog.tools, { count: o200kTokens });
+  const auto = sessionCostOf(set.catalog.tools, { count: o200kTokens, toolList: DEFAULT_GATEWAY_TOOL_LIST });
   const lines = [
     `### ${set.name}: ${set.catalog.tools.length} tools, ${k(definitionTokens(set.catalog.tools, o200kTokens))} tokens eager, ${set.intents.length} intents`,
     '',
@@ -112,12 +134,12 @@ async function sessionTable(set: BenchCatalog): Promise<{ lines: string[]; runs:
     const eagerCum = runs.get('eager')!.cumulative;
     const below = mode === 'eager' ? '–' : run.cumulative.every((c, i) => c < eagerCum[i]!) ? 'yes' : 'no';
     lines.push(
-      `| ${mode} | ${run.requests.length} | ${k(t.tools)} | ${k(t.history)} | ${k(t.uncached)} | ${k(t.weighted)} | ${f(t.weighted / eager.weighted)} | ${below} | ${run.misses} | ${mode === 'eager' ? '–' : `${run.loaded} / ${run.listed}`} | ${mode === 'eager' ? '–' : k(median(run.answers))} | ${run.prefixKept}/${run.prefixChecks} | ${run.endTools} (${k(run.endToolsTokens)}) |`,
+      `| ${modeLabel(mode)} | ${run.requests.length} | ${k(t.tools)} | ${k(t.history)} | ${k(t.uncached)} | ${k(t.weighted)} | ${f(t.weighted / eager.weighted)} | ${below} | ${run.misses} | ${mode === 'eager' ? '–' : `${run.loaded} / ${run.listed}`} | ${mode === 'eager' ? '–' : k(median(run.answers))} | ${run.prefixKept}/${run.prefixChecks} | ${run.endTools} (${k(run.endToolsTokens)}) |`,
     );
   }
   lines.push(
     '',
-    `\`auto\` (cost model, 20 searches, prompt cache on, growing list): deferred ÷ eager ${f(auto.ratio)}` +
+    `\`auto\` (cost model, 20 searches, prompt cache on, ${DEFAULT_GATEWAY_TOOL_LIST} list as the gateway runs it by default): deferred ÷ eager ${f(auto.ratio)}` +
       `${auto.crossover !== undefined ? `, deferral costs more than eager from intent ${auto.crossover} on` : ', never above eager within the session'}` +
       ` → ${auto.defer ? 'defers' : 'loads everything'}.`,
     '',
@@ -137,6 +159,37 @@ function perRequest(name: string, run: SessionRun, intents = 3): string[] {
   return [...lines, ''];
 }
 
+/**
+ * Part 2: LiveMCPBench again with a client system prompt of `systemTokens`. Every provider renders
+ * the tool list before the system prompt, so each change to the list re-writes the prompt too.
+ */
+async function systemPromptTable(
+  set: BenchCatalog,
+  short: Map<string, SessionRun>,
+  systemTokens: number,
+): Promise<string[]> {
+  const runs = new Map<SessionMode, SessionRun>();
+  for (const mode of SESSION_MODES) runs.set(mode, await runSession(set.catalog, set.intents, mode, { systemTokens }));
+  const ratioOf = (all: ReadonlyMap<string, SessionRun>, mode: string) =>
+    totals(all.get(mode)!).weighted / totals(all.get('eager')!).weighted;
+  const eagerCum = runs.get('eager')!.cumulative;
+  const lines = [
+    `### ${set.name} with a ${k(systemTokens)}-token client system prompt`,
+    '',
+    `The tables above use a one-sentence system prompt (~18 tokens). Real clients send much longer ones; ${k(systemTokens)} tokens is an assumed size, not measured from a client (\`--system-tokens N\` changes it). The tool list comes first in every request, so each change to it makes the provider write the system prompt again at the cache-write price.`,
+    '',
+    '| mode | cost-weighted input | ÷ eager | ÷ eager, short prompt | below eager at every step |',
+    '|---|---|---|---|---|',
+  ];
+  for (const [mode, run] of runs) {
+    const below = mode === 'eager' ? '–' : run.cumulative.every((c, i) => c < eagerCum[i]!) ? 'yes' : 'no';
+    lines.push(
+      `| ${modeLabel(mode)} | ${k(totals(run).weighted)} | ${f(ratioOf(runs, mode))} | ${f(ratioOf(short, mode))} | ${below} |`,
+    );
+  }
+  return [...lines, ''];
+}
+
 async function main(): Promise<void> {
   const write = !process.argv.includes('--no-write');
   const out: string[] = [header('Whole sessions: tokens carried and processed (E5)', 'npm run bench:session'), ''];
@@ -146,13 +199,19 @@ async function main(): Promise<void> {
   );
   const stack = await bundled();
   const sets: BenchCatalog[] = [stack, liveMcpBench(), smithery()];
+  const longPrompt: string[] = [];
   for (const set of sets) {
     process.stderr.write(`${set.name}…\n`);
     const { lines, runs } = await sessionTable(set);
     out.push(...lines);
     if (set === stack)
       out.push(...perRequest(set.name, runs.get('growing')!), ...perRequest(set.name, runs.get('fixed')!));
+    if (set.name === 'LiveMCPBench') {
+      process.stderr.write(`${set.name}, ${SYSTEM_TOKENS}-token system prompt…\n`);
+      longPrompt.push(...(await systemPromptTable(set, runs, SYSTEM_TOKENS)));
+    }
   }
+  out.push(...longPrompt);
   await stack.close();
   process.stderr.write('eight everyday intents over stdio…\n');
   out.push(...(await everydayStdio()));

@@ -1,5 +1,6 @@
 /** Shared option parsers for the CLI: bad values fail with the option named. */
 import { InvalidArgumentError } from 'commander';
+import { TOOL_LIST_MODES, type ToolListMode } from '../core/session-policy.js';
 
 export function parsePositiveInt(value: string): number {
   const n = Number(value);
@@ -10,3 +11,10 @@ export function parsePositiveInt(value: string): number {
 
 /** Where `npm start` (`toolsearch demo`) serves, and where `toolsearch status` looks unless told. */
 export const LOCAL_GATEWAY_ADDRESS = '127.0.0.1:8765';
+
+/** E5: `--tool-list fixed|growing` (serve's session tool list; inspect's estimate). */
+export function parseToolList(value: string): ToolListMode {
+  const mode = TOOL_LIST_MODES.find((m) => m === value.trim().toLowerCase());
+  if (!mode) throw new InvalidArgumentError(`expected "fixed" (the default) or "growing", got "${value}"`);
+  return mode;
+}

@@ -4,6 +4,8 @@
  * slow servers as pending (C8).
  */
 import { resolveLimits, type Limits } from '../core/limits.js';
+import type { ToolListMode } from '../core/session-policy.js';
+import type { SessionAssumptions } from '../core/session-cost.js';
 import { isStdioServer, readHubConfig, type HubConfig, type ToolSearchConfig } from '../mcp/config.js';
 import { ConfigReloader, describeReload, type ReloadPart } from '../mcp/config-reloader.js';
 import { defaultHubConfig, type DefaultServersOptions } from '../mcp/defaults.js';
@@ -60,6 +62,8 @@ export interface GatewayFromConfigOptions extends DefaultServersOptions {
   startHub?: boolean;
   /** G11: `serve --code-mode`: offer `run_code` whatever the config says (its limits still apply). */
   codeMode?: boolean;
+  /** E5: `serve --tool-list`: the session tool-list mode, overriding the config's (default `fixed`). */
+  toolList?: ToolListMode;
   /** G9: the audit log, overriding the config's `toolSearch.audit`; `null` turns it off. */
   audit?: AuditOptions | null;
   /**
@@ -180,7 +184,9 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     ...(toolSearch.contextWindow !== undefined && { contextWindow: toolSearch.contextWindow }),
     ...(toolSearch.deferredTokenBudget !== undefined && { deferredTokenBudget: toolSearch.deferredTokenBudget }),
     ...(toolSearch.searchWaitMs !== undefined && { pendingWaitMs: toolSearch.searchWaitMs }),
-    ...(toolSearch.toolList !== undefined && { toolList: toolSearch.toolList }),
+    ...((options.toolList ?? toolSearch.toolList) !== undefined && {
+      toolList: options.toolList ?? toolSearch.toolList,
+    }),
     ...(toolSearch.workingSet !== undefined && { workingSet: toolSearch.workingSet }),
     ...(toolSearch.sessionCost !== undefined && { sessionCost: toolSearch.sessionCost }),
     operatorRoots: operatorRoots(config, options.root),
@@ -298,6 +304,19 @@ function configReloader(
 /** Runs `work` once the current request's handling is done (C13's deferred rebuild). */
 function deferAfterSearch(work: () => void): void {
   setImmediate(work);
+}
+
+/** E5/G11: what a config says about the sessions it serves (`inspect --config` estimates for those). */
+export function serveSessionSettings(toolSearch: ToolSearchConfig): {
+  toolList?: ToolListMode;
+  codeMode?: CodeModeOption;
+  sessionCost?: SessionAssumptions;
+} {
+  return {
+    ...(toolSearch.toolList !== undefined && { toolList: toolSearch.toolList }),
+    ...(toolSearch.sessionCost !== undefined && { sessionCost: toolSearch.sessionCost }),
+    ...codeModeOption(toolSearch.codeMode, false),
+  };
 }
 
 /** G11: the config's `codeMode` (a boolean or {enabled, limits}), switched on by `--code-mode`. */

@@ -112,6 +112,8 @@ function describeListenCode(code: string | undefined): string {
 export class FixedListWithoutCallThroughError extends ToolsearchError {
   override name = 'FixedListWithoutCallThroughError';
   constructor() {
-    super('A fixed tool list needs call_tool (every found tool is called through it): leave call-through on.');
+    super(
+      'A fixed tool list needs call_tool (every found tool is called through it): leave call-through on, or set toolList to "growing".',
+    );
   }
 }

@@ -55,7 +55,10 @@ export interface GatewayOptions {
   learner?: Learner;
   /** G11: offer `run_code` (scripts that search and call tools in a sandbox); `true` or limit knobs. Default off. */
   codeMode?: CodeModeOption;
-  /** E5: `growing` (default) appends what a search is sure of; `fixed` never changes the list (calls via `call_tool`). */
+  /**
+   * E5: `fixed` (default) never changes the list (found tools are called through `call_tool`);
+   * `growing` appends what a search is sure of. With `callThrough: false` the default is `growing`.
+   */
   toolList?: ToolListMode;
   /** E5: tools a growing list holds before the least recently used are unloaded in one batch (0: never). Default 24. */
   workingSet?: number;

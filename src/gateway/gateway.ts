@@ -12,7 +12,7 @@
  */
 import { Server, type Tool, type Transport } from '@modelcontextprotocol/server';
 import type { Catalog } from '../core/catalog.js';
-import type { ToolSpec } from '../core/tool.js';
+import type { ToolDefinitionLike, ToolSpec } from '../core/tool.js';
 import { SEARCH_TOOL_NAME } from '../core/search-tool.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../core/threshold.js';
 import { DEFAULT_LIMITS } from '../core/limits.js';
@@ -28,7 +28,8 @@ import { VisibleTools } from './tools/visible.js';
 import { defaultGatewaySearcher, type GatewaySearcher } from './tools/search.js';
 import { DEFAULT_PENDING_WAIT_MS, firstConnectTracker } from './tools/pending-wait.js';
 import { InMemorySessionStore, type SessionStore } from './sessions/store.js';
-import { FixedListWithoutCallThroughError, SessionGoneError } from './errors.js';
+import { SessionGoneError } from './errors.js';
+import { gatewayToolList } from './tools/tool-list.js';
 import { DEFAULT_WORKING_SET, type ToolListMode } from '../core/session-policy.js';
 import type { SessionAssumptions } from '../core/session-cost.js';
 import { InMemoryNotificationBus, type BusEvent, type BusNotification, type NotificationBus } from './sessions/bus.js';
@@ -108,8 +109,7 @@ export class ToolsearchGateway {
     this.contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     this.sessionCost = options.sessionCost;
     this.callThrough = options.callThrough ?? true;
-    this.toolList = options.toolList ?? 'growing';
-    if (this.toolList === 'fixed' && !this.callThrough) throw new FixedListWithoutCallThroughError();
+    this.toolList = gatewayToolList(options.toolList, this.callThrough);
     this.deferredTokenBudget = options.deferredTokenBudget;
     this.visibleTools = new VisibleTools(this.catalog);
     this.searchTool = new AnnouncedSearchTool(
@@ -176,7 +176,7 @@ export class ToolsearchGateway {
   createServer(sessionId: string): Server {
     const server = new Server(GATEWAY_SERVER_INFO, {
       capabilities: GATEWAY_CAPABILITIES,
-      instructions: gatewayInstructions(this.toolList),
+      instructions: gatewayInstructions(this.toolList, this.codeMode !== undefined),
       debouncedNotificationMethods: [...COALESCED_NOTIFICATIONS],
     });
     server.setRequestHandler('tools/list', async () => ({ tools: await this.listTools(sessionId) }));
@@ -201,7 +201,7 @@ export class ToolsearchGateway {
   createStatelessServer(client?: string): Server {
     const server = new Server(GATEWAY_SERVER_INFO, {
       capabilities: GATEWAY_CAPABILITIES,
-      instructions: gatewayInstructions(this.toolList),
+      instructions: gatewayInstructions(this.toolList, this.codeMode !== undefined),
     });
     const id = statelessRequestId(client);
     server.setRequestHandler('tools/list', async () => ({ tools: await this.listTools() }));
@@ -312,6 +312,7 @@ export class ToolsearchGateway {
     if (this.deferredCache?.version !== version) {
       const session = {
         toolList: this.toolList,
+        ...(this.codeMode && { ownTools: [this.codeMode.definition as ToolDefinitionLike] }),
         ...(this.sessionCost && { assumptions: this.sessionCost }),
         budget: {
           callThrough: this.callThrough,

@@ -114,13 +114,13 @@ const embeddingsSchema = z.strictObject({
 });
 
 /**
- * E5: what a whole session carries. `toolList`: "growing" (default; searches append what they are
- * sure of) or "fixed" (the list never changes; calls go through call_tool). `workingSet`: tools a
+ * E5: what a whole session carries. `toolList`: "fixed" (default; the list never changes, calls go
+ * through call_tool) or "growing" (searches append what they are sure of). `workingSet`: tools a
  * growing list holds before the least recently used are unloaded (0: never). `sessionCost`: what
  * `auto` assumes about a session when it weighs deferral against loading everything.
  */
 const sessionEconomyFields = {
-  toolList: z.enum(['growing', 'fixed'], { error: 'expected "growing" (the default) or "fixed"' }).optional(),
+  toolList: z.enum(['fixed', 'growing'], { error: 'expected "fixed" (the default) or "growing"' }).optional(),
   workingSet: z.number().int().nonnegative().max(10_000).optional(),
   sessionCost: z
     .strictObject({

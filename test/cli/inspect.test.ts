@@ -76,14 +76,41 @@ describe('H2 token accounting', () => {
     // E5: what a plain auto decides with: the whole-session estimate and its crossover.
     expect(report.session.growing).toMatchObject({ searches: 20, defer: expect.any(Boolean) });
     expect(report.session.fixed.ratio).toBeLessThan(report.session.growing.ratio);
+    // auto decides for the list serve runs: the fixed list unless told.
+    expect(report.session.inUse).toBe('fixed');
     const auto = report.modes.find((m: { mode: string }) => m.mode === 'auto');
-    expect(auto.useToolSearch).toBe(report.session.growing.defer);
+    expect(auto.useToolSearch).toBe(report.session.fixed.defer);
+    expect(auto.reason).toMatch(/\(fixed list\)/);
     const text = execFileSync(process.execPath, cliArgs('inspect', '--catalog', SAMPLE), {
       encoding: 'utf8',
       env: cliEnv(),
     });
     expect(text).toMatch(/^whole session \(20 searches, prompt cache on/m);
+    expect(text).toMatch(/^fixed list \(in use\) +\d+\.\d\d×/m);
     expect(text).toMatch(/^growing list +\d+\.\d\d×/m);
+    expect(text).toMatch(/^auto \(fixed list\): /m);
+  });
+
+  it('E5/G11: --tool-list growing moves the mark and the auto estimate; --code-mode counts run_code in every total', () => {
+    const run = (...flags: string[]) =>
+      JSON.parse(
+        execFileSync(process.execPath, cliArgs('inspect', '--catalog', SAMPLE, '--json', ...flags), {
+          encoding: 'utf8',
+          env: cliEnv(),
+        }),
+      );
+    const plain = run();
+    const report = run('--tool-list', 'growing', '--code-mode');
+    expect(report.session.inUse).toBe('growing');
+    const auto = report.modes.find((m: { mode: string }) => m.mode === 'auto');
+    expect(auto.useToolSearch).toBe(report.session.growing.defer);
+    expect(auto.reason).toMatch(/\(growing list\)/);
+    expect(report.runCode).toBeGreaterThan(50);
+    expect(report.eagerTokens).toBe(plain.eagerTokens + report.runCode);
+    expect(report.deferredTokens).toBe(plain.deferredTokens + report.runCode);
+    // auto's session estimate counts it too: sent in both cases, it narrows what deferral saves.
+    expect(report.session.growing.eager).toBeGreaterThan(plain.session.growing.eager);
+    expect(report.session.growing.ratio).toBeGreaterThan(plain.session.growing.ratio);
   });
 });
 

@@ -57,7 +57,8 @@ beforeAll(async () => {
   });
   const logger = createStderrLogger('debug', (line) => void logs.push(line));
   hub = new McpHub(config, { limits: LIMITS, logger, reconnect: { initialDelayMs: 100, maxAttempts: 3 } });
-  gateway = new ToolsearchGateway({ catalog: hub.catalog, upstream: hub, logger });
+  // The growing list: a loaded tool's tools/list entry is checked as well as the search answer.
+  gateway = new ToolsearchGateway({ catalog: hub.catalog, upstream: hub, logger, toolList: 'growing' });
   hub.start();
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await gateway.connect(serverSide, 'hostile');

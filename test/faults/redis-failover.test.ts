@@ -92,7 +92,11 @@ describe.skipIf(skipReason !== undefined)('D4 scale-out: RedisSessionStore', () 
       configPath = join(dir, 'mcp.json');
       writeFileSync(
         configPath,
-        JSON.stringify({ mcpServers: { fx: fixtureServer('fx'), other: fixtureServer('other') } }),
+        // The growing list: what the session loaded shows in its tools/list on either gateway.
+        JSON.stringify({
+          mcpServers: { fx: fixtureServer('fx'), other: fixtureServer('other') },
+          toolSearch: { toolList: 'growing' },
+        }),
       );
       // Gateway A is `toolsearch serve` as a replica runs it: sessions in the shared Redis store.
       a = spawn(

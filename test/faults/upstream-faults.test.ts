@@ -40,7 +40,14 @@ beforeAll(async () => {
   const logger = createStderrLogger('debug', (line) => void logs.push(line));
   hub = new McpHub(config, { reconnect: { initialDelayMs: 100, maxAttempts: 10 }, logger });
   // pendingWaitMs 0: these checks look at what a search says while a server is still connecting.
-  gateway = new ToolsearchGateway({ catalog: hub.catalog, upstream: hub, logger, pendingWaitMs: 0 });
+  // The growing list: "nothing discovered lost" is checked in the session's tools/list.
+  gateway = new ToolsearchGateway({
+    catalog: hub.catalog,
+    upstream: hub,
+    logger,
+    pendingWaitMs: 0,
+    toolList: 'growing',
+  });
   hub.start();
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await gateway.connect(serverSide, 'faults');

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationsEvent } from '../../src/gateway/status/events.js';
+import { gatewayInstructions } from '../../src/gateway/tools/definitions.js';
 import { referenceServerConfig } from '../../src/mcp/defaults.js';
 import { connectClient, type TestClient } from '../fixtures/clients.js';
 import { httpGateway, type HttpGatewayFixture } from '../fixtures/http-gateway.js';
@@ -85,6 +86,9 @@ describe('G11: run_code over HTTP', () => {
     const runCode = tools.find((t) => t.name === 'run_code');
     expect(runCode?.description).toContain('search(query');
     expect(runCode?.description).toContain('call(name, args)');
+    // The server's instructions point to it too (a gateway without code mode does not).
+    expect(first.client.getInstructions()).toMatch(/run_code runs one JavaScript body/);
+    expect(gatewayInstructions('fixed')).not.toContain('run_code');
   });
 
   it('G11: a script searches and calls five tools on two servers and returns its value', async () => {

@@ -13,9 +13,13 @@ import { waitFor } from '../fixtures/wait.js';
 import { alphaAndBetaListed, capableClient, type CapableClient } from './fidelity-clients.js';
 import { stdioGateway } from '../fixtures/stdio-gateway.js';
 
-/** Two copies of the real server-everything: every G4 feature, and every clash rule exercised. */
+/**
+ * Two copies of the real server-everything: every G4 feature, and every clash rule exercised. The
+ * growing list: found tools join tools/list, where their fields are compared with the server's own.
+ */
 const everythingTwice = () => ({
   mcpServers: { alpha: referenceServerConfig('everything'), beta: referenceServerConfig('everything') },
+  toolSearch: { toolList: 'growing' },
 });
 
 /** server-everything as a capable client sees it directly: the reference for "unchanged". */

@@ -2,21 +2,29 @@
  * E5 fixed-list mode end to end: `toolSearch.toolList: "fixed"` over stdio (spawned `toolsearch
  * serve`) and HTTP (in process), in front of the real server-memory from npm. The tool list never
  * changes; a search answers compact lines plus the best hit in full; calls go through call_tool.
+ * It is the gateway's default: a config that says nothing runs it too; `--tool-list growing` (or the
+ * config's "growing") is the way back.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolvePackageBin } from '../../src/mcp/defaults.js';
-import { httpClient, type TestClient } from '../fixtures/clients.js';
-import { serveStdio } from '../fixtures/stdio-gateway.js';
+import { connectClient, httpClient, type TestClient } from '../fixtures/clients.js';
+import { serveStdio, stdioGateway } from '../fixtures/stdio-gateway.js';
+import { parseToolList } from '../../src/cli/options.js';
+import { Catalog } from '../../src/core/catalog.js';
+import { FixedListWithoutCallThroughError } from '../../src/gateway/errors.js';
+import { ToolsearchGateway } from '../../src/gateway/gateway.js';
+import { gatewayToolList } from '../../src/gateway/tools/tool-list.js';
 import { serveHttp } from '../fixtures/serve-http.js';
 import { waitFor } from '../fixtures/wait.js';
 import { announcedNames } from '../fixtures/announced.js';
 
 const QUERY = 'create entities in the knowledge graph';
 
-function writeConfig(): { dir: string; config: string } {
+/** A config with server-memory; `toolList` as given (absent: the gateway's default). */
+function writeConfig(toolList: 'fixed' | 'growing' | undefined = 'fixed'): { dir: string; config: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ts-fixed-list-'));
   const config = join(dir, 'mcp.json');
   const memory = {
@@ -24,7 +32,8 @@ function writeConfig(): { dir: string; config: string } {
     args: [resolvePackageBin('@modelcontextprotocol/server-memory')],
     env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
   };
-  writeFileSync(config, JSON.stringify({ mcpServers: { memory }, toolSearch: { toolList: 'fixed', learning: false } }));
+  const toolSearch = { ...(toolList !== undefined && { toolList }), learning: false };
+  writeFileSync(config, JSON.stringify({ mcpServers: { memory }, toolSearch }));
   return { dir, config };
 }
 
@@ -83,8 +92,8 @@ async function fixedListSession(client: TestClient): Promise<void> {
 }
 
 describe('E5 fixed tool list', () => {
-  it('over stdio: the list never changes; calls go through call_tool', async () => {
-    const { dir, config } = writeConfig();
+  it('over stdio, as the default (no toolList in the config): the list never changes; calls go through call_tool', async () => {
+    const { dir, config } = writeConfig(undefined);
     const client = await serveStdio(config, { TOOLSEARCH_STATE_DIR: join(dir, 'state') });
     try {
       expect(client.client.getInstructions()).toMatch(/never changes/);
@@ -94,7 +103,25 @@ describe('E5 fixed tool list', () => {
     }
   }, 60_000);
 
-  it('over HTTP: the same, per session', async () => {
+  it('--tool-list growing overrides the config: what a search is sure of joins the list', async () => {
+    const { dir, config } = writeConfig('fixed');
+    const client = await connectClient(
+      stdioGateway(['serve', '--config', config, '--log-level', 'silent', '--tool-list', 'growing'], {
+        stateDir: join(dir, 'state'),
+      }),
+    );
+    try {
+      await announcementSettled(client);
+      expect(client.client.getInstructions()).toMatch(/can be called by name/);
+      const answer = (await client.call('tool_search', { query: 'select:mcp__memory__create_entities' })).text;
+      expect(answer).toMatch(/^Loaded 1 tool/m);
+      expect(await client.toolNames()).toEqual(['tool_search', 'call_tool', 'mcp__memory__create_entities']);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('over HTTP, chosen in the config: the same, per session', async () => {
     const { config } = writeConfig();
     const served = await serveHttp({ config });
     try {
@@ -111,6 +138,19 @@ describe('E5 fixed tool list', () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ mcpServers: {}, toolSearch: { toolList: 'frozen' } }));
     const { readHubConfig } = await import('../../src/mcp/config.js');
-    await expect(readHubConfig(bad)).rejects.toThrow(/toolList[\s\S]*"growing" \(the default\) or "fixed"/);
+    await expect(readHubConfig(bad)).rejects.toThrow(/toolList[\s\S]*"fixed" \(the default\) or "growing"/);
+    expect(() => parseToolList('frozen')).toThrow(/"fixed" \(the default\) or "growing", got "frozen"/);
+    expect(parseToolList('Growing')).toBe('growing');
+  });
+
+  it('with call-through off the default falls back to growing; asking for fixed then says to choose growing', async () => {
+    expect(gatewayToolList(undefined)).toBe('fixed');
+    expect(gatewayToolList(undefined, false)).toBe('growing');
+    expect(gatewayToolList('growing', false)).toBe('growing');
+    expect(() => gatewayToolList('fixed', false)).toThrow(FixedListWithoutCallThroughError);
+    expect(() => gatewayToolList('fixed', false)).toThrow(/set toolList to "growing"/);
+    const gateway = new ToolsearchGateway({ catalog: new Catalog(), callThrough: false });
+    expect(gateway.toolList).toBe('growing');
+    await gateway.close();
   });
 });

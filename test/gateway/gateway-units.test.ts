@@ -79,7 +79,8 @@ describe('G3 gateway units (in-memory transport)', () => {
 
   it('G3/E2: a catalog change sends list_changed to every live session; vanished tools leave the list', async () => {
     const c = catalog();
-    const gateway = new ToolsearchGateway({ catalog: c });
+    // The growing list: the search loads into the session's list, which the catalog change then shrinks.
+    const gateway = new ToolsearchGateway({ catalog: c, toolList: 'growing' });
     const a = await session(gateway, 'a');
     const b = await session(gateway, 'b');
     await a.call('tool_search', { query: 'select:mcp__remote__lookup' });

@@ -18,7 +18,8 @@ describe('G3 gateway over Streamable HTTP, fronting the reference servers', () =
   let a: TestClient;
 
   beforeAll(async () => {
-    stack = await createGatewayFromConfig({ root, memoryFile: join(root, 'memory.jsonl') });
+    // The growing list: what a search loads joins the session's tools/list (D3, D4 below).
+    stack = await createGatewayFromConfig({ root, memoryFile: join(root, 'memory.jsonl'), toolList: 'growing' });
     http = await startHttpGateway(stack.gateway, { port: 0 });
     await stack.hub.settled();
     a = await httpClient(http.url);

@@ -37,13 +37,13 @@ function writeConfig(learning: Record<string, unknown> = {}): { config: string; 
 
 async function matches(client: TestClient, query: string): Promise<string[]> {
   const result = await client.call('tool_search', { query });
-  return (
-    result.text
-      .split('\n')
-      .filter((l) => l.startsWith('- '))
-      // A hit is one compact line, `- name(args) — purpose`: its name is what comes before `(`.
-      .map((l) => l.slice(2).split('(')[0]!)
-  );
+  // A hit is one compact line, `- name(args) — purpose` (its name is what comes before `(`), or,
+  // for the best hit under the default fixed list, its definition in full as one JSON line.
+  return result.text.split('\n').flatMap((l) => {
+    if (l.startsWith('- ')) return [l.slice(2).split('(')[0]!];
+    if (l.startsWith('{')) return [(JSON.parse(l) as { name: string }).name];
+    return [];
+  });
 }
 
 describe('C14 learning that needs corroboration (HTTP, two clients)', () => {

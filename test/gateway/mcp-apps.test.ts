@@ -39,6 +39,8 @@ describe('G8: MCP Apps through the gateway (server-basic-vanillajs)', () => {
             apps: { command: process.execPath, args: [join(here, '../fixtures/servers/apps-server.mjs')] },
             fixture: { command: process.execPath, args: [join(here, '../fixtures/servers/fixture-server.mjs')] },
           },
+          // A host finds an app's ui:// link in the tool's tools/list entry: the growing list puts it there.
+          toolSearch: { toolList: 'growing' },
         },
         'test',
       ),

@@ -70,7 +70,7 @@ async function session(gateway: ToolsearchGateway, id = 's') {
 
 describe('E5 session economy in the gateway', () => {
   it('a search answers in compact lines: the confident hit loads, the rest are listed; no $schema, execution or output schema', async () => {
-    const gateway = new ToolsearchGateway({ catalog: catalog(), upstream });
+    const gateway = new ToolsearchGateway({ catalog: catalog(), upstream, toolList: 'growing' });
     const client = await session(gateway);
     const answer = (await client.call('tool_search', { query: 'read text file contents' })).text;
     expect(answer).toMatch(
@@ -85,7 +85,7 @@ describe('E5 session economy in the gateway', () => {
   });
 
   it('a weak search loads nothing; a listed tool loads when called (through call_tool or by name)', async () => {
-    const gateway = new ToolsearchGateway({ catalog: catalog(), upstream });
+    const gateway = new ToolsearchGateway({ catalog: catalog(), upstream, toolList: 'growing' });
     const client = await session(gateway);
     const before = client.listChanged();
     const weak = (await client.call('tool_search', { query: 'zebra giraffe directory' })).text;
@@ -103,7 +103,7 @@ describe('E5 session economy in the gateway', () => {
   });
 
   it('select: shows the definition in full (output schema included, no $schema) and loads it', async () => {
-    const gateway = new ToolsearchGateway({ catalog: catalog(), upstream });
+    const gateway = new ToolsearchGateway({ catalog: catalog(), upstream, toolList: 'growing' });
     const client = await session(gateway);
     const answer = (await client.call('tool_search', { query: 'select:mcp__files__read_text_file' })).text;
     const json = JSON.parse(answer.split('\n').find((l) => l.startsWith('{'))!) as Record<string, unknown>;
@@ -116,7 +116,7 @@ describe('E5 session economy in the gateway', () => {
   });
 
   it('every tool list keeps the previous one as its prefix: loads are appended in load order', async () => {
-    const gateway = new ToolsearchGateway({ catalog: catalog(), upstream });
+    const gateway = new ToolsearchGateway({ catalog: catalog(), upstream, toolList: 'growing' });
     const client = await session(gateway);
     let previous = (await client.client.listTools()).tools;
     for (const query of [
@@ -141,7 +141,7 @@ describe('E5 session economy in the gateway', () => {
   });
 
   it('past the working-set cap the least recently used tools are unloaded in one batch, with the "no longer available" delta', async () => {
-    const gateway = new ToolsearchGateway({ catalog: catalog(), upstream, workingSet: 3 });
+    const gateway = new ToolsearchGateway({ catalog: catalog(), upstream, toolList: 'growing', workingSet: 3 });
     const client = await session(gateway);
     await client.call('tool_search', { query: 'select:mcp__files__write_file,mcp__files__list_directory' });
     await client.call('tool_search', { query: 'select:mcp__notes__create_note' });
@@ -164,7 +164,7 @@ describe('E5 session economy in the gateway', () => {
   it('issue 29 item 7: a search during start-up names the servers still starting and loads only its best confident hit', async () => {
     const c = catalog();
     c.markPending('mail');
-    const gateway = new ToolsearchGateway({ catalog: c, upstream, pendingWaitMs: 0 });
+    const gateway = new ToolsearchGateway({ catalog: c, upstream, pendingWaitMs: 0, toolList: 'growing' });
     const client = await session(gateway);
     const search = (await client.client.listTools()).tools[0]!;
     expect(search.description).toMatch(/Still connecting[^\n]*mail/);
@@ -179,9 +179,9 @@ describe('E5 session economy in the gateway', () => {
 });
 
 describe('E5 a plain auto weighs a whole session', () => {
-  const big = () => {
+  const servers = (count: number) => {
     const c = new Catalog();
-    for (let s = 0; s < 40; s++)
+    for (let s = 0; s < count; s++)
       c.setServerTools(
         `server${s}`,
         Array.from({ length: 15 }, (_, i) => ({
@@ -192,6 +192,7 @@ describe('E5 a plain auto weighs a whole session', () => {
       );
     return c;
   };
+  const big = () => servers(40);
 
   it('a small catalog stays eager (deferral would cost more over a cached session); a large one defers', async () => {
     const small = sessionCostOf(catalog().tools, { count: o200kTokens });
@@ -209,6 +210,19 @@ describe('E5 a plain auto weighs a whole session', () => {
     expect(new ToolsearchGateway({ catalog: big(), upstream, mode: 'auto:90' }).deferred().size).toBe(0);
     await eager.close();
     await deferred.close();
+  });
+
+  it('auto estimates with the list the gateway runs: by default fixed, which defers a mid-size catalog a growing list would keep eager', async () => {
+    const mid = () => servers(8);
+    expect(sessionCostOf(mid().tools, { count: o200kTokens, toolList: 'fixed' }).defer).toBe(true);
+    expect(sessionCostOf(mid().tools, { count: o200kTokens, toolList: 'growing' }).defer).toBe(false);
+    const byDefault = new ToolsearchGateway({ catalog: mid(), upstream, mode: 'auto' });
+    expect(byDefault.toolList).toBe('fixed');
+    expect(byDefault.deferred().size).toBe(120);
+    const growing = new ToolsearchGateway({ catalog: mid(), upstream, mode: 'auto', toolList: 'growing' });
+    expect(growing.deferred().size).toBe(0);
+    await byDefault.close();
+    await growing.close();
   });
 
   it('without a prompt cache the crossover moves: deferral pays sooner', () => {

@@ -25,7 +25,8 @@ describe('G3 gateway over stdio (toolsearch serve --config), dynamic pool', () =
         // G10: quick rewrites a description at run time (retitle) to test list_changed; pinning
         // would hold that change (test/trust covers it), so this server is left out of it.
         mcpServers: { quick: fixtureServer('quick', { trust: 'off' }), slow: fixtureServer('slow', { delayMs: 3000 }) },
-        toolSearch: { searchWaitMs: 0 },
+        // The growing list: loaded tools join tools/list, whose changes this suite follows.
+        toolSearch: { searchWaitMs: 0, toolList: 'growing' },
       }),
     );
     const transport = stdioGateway(['serve', '--config', config, '--log-level', 'info']);

@@ -33,6 +33,8 @@ beforeAll(async () => {
           env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
         },
       },
+      // The growing list: a loaded tool rides on the session's every list and saves less.
+      toolSearch: { toolList: 'growing' },
     }),
   );
   served = await serveHttp({ config, token: TOKEN });

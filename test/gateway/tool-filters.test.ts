@@ -61,6 +61,8 @@ describe('G7 tool filters and overrides behind the gateway', () => {
     writeFileSync(configFile, JSON.stringify({ mcpServers: { everything } }));
     stack = await createGatewayFromConfig({
       config: configFile,
+      // The growing list: a found tool's tools/list entry shows the override.
+      toolList: 'growing',
       logger: {
         error: (m) => warnings.push(m),
         warn: (m) => warnings.push(m),

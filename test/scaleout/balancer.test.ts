@@ -21,7 +21,8 @@ describe.skipIf(skipReason !== undefined)('G6: serve replicas behind haproxy', (
 
   beforeAll(async () => {
     redis = await startRedis();
-    const config = fixtureConfig();
+    // The growing list: the session's discoveries show in its tools/list on whichever replica answers.
+    const config = fixtureConfig({ toolList: 'growing' });
     const ports = [await freePort(), await freePort()];
     replicas = await Promise.all(ports.map((port) => spawnReplica(config, redis.url, port)));
     balancer = await startHaproxy(

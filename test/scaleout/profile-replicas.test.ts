@@ -54,6 +54,8 @@ describe.skipIf(skip)('G6/G9: profile sessions shared by replicas', () => {
       JSON.stringify({
         mcpServers: { fx: fixtureServer('fx'), other: fixtureServer('other') },
         profiles: { team: { servers: ['fx'] } },
+        // The growing list: what the profile session loaded shows in its tools/list on either replica.
+        toolSearch: { toolList: 'growing' },
       }),
     );
     [a, b] = await Promise.all([profileReplica(config, redis.url), profileReplica(config, redis.url)]);

@@ -19,9 +19,11 @@ import { cliEnv } from '../fixtures/state.js';
 import { cliArgs } from '../fixtures/cli.js';
 
 /** A config with two fixture servers, written to a temp dir. */
-export function fixtureConfig(): string {
+/** Two fixture servers; `toolSearch` as given (absent: the gateway's defaults, a fixed tool list). */
+export function fixtureConfig(toolSearch?: Record<string, unknown>): string {
   const path = join(mkdtempSync(join(tmpdir(), 'toolsearch-scaleout-')), 'mcp.json');
-  writeFileSync(path, JSON.stringify({ mcpServers: { fx: fixtureServer('fx'), other: fixtureServer('other') } }));
+  const mcpServers = { fx: fixtureServer('fx'), other: fixtureServer('other') };
+  writeFileSync(path, JSON.stringify({ mcpServers, ...(toolSearch && { toolSearch }) }));
   return path;
 }
 

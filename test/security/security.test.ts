@@ -127,8 +127,8 @@ describe('G3 security: HTTP gateway in-process', () => {
   });
 
   it("D4: one session can never list or call another session's discovered tools, directly or via call_tool", async () => {
+    // The default fixed list: a's search makes the tool callable in a, and only there.
     await a.call('tool_search', { query: 'select:mcp__fx__add' });
-    expect(await a.toolNames()).toContain('mcp__fx__add');
     expect(await b.toolNames()).not.toContain('mcp__fx__add');
     const direct = await b.call('mcp__fx__add', { a: 1, b: 2 });
     expect(direct.isError).toBe(true);
@@ -137,6 +137,7 @@ describe('G3 security: HTTP gateway in-process', () => {
     expect(through.isError).toBe(true);
     expect(through.text).toMatch(/not loaded in this session/);
     expect((await a.call('mcp__fx__add', { a: 1, b: 2 })).text).toBe('3');
+    expect((await a.call('call_tool', { name: 'mcp__fx__add', arguments: { a: 2, b: 2 } })).text).toBe('4');
   });
 
   it('G3: an unknown or forged session id is refused (404), not attached to any session', async () => {

@@ -13,7 +13,10 @@ import { LOOKUP, POISONED, RUG_PULL, TrustScene } from './trust-fixtures.js';
 /** Waits until billing is connected (its ping loads), so what follows sees its whole listing. */
 async function billingReady(client: TestClient): Promise<void> {
   await waitFor(
-    async () => (await client.call('tool_search', { query: 'select:mcp__billing__ping' })).text.includes('Loaded'),
+    async () =>
+      (await client.call('tool_search', { query: 'select:mcp__billing__ping' })).text.includes(
+        '"name":"mcp__billing__ping"',
+      ),
     'the billing server',
     30_000,
   );

@@ -57,14 +57,21 @@ async function roundTrip(url: string, token: string | undefined): Promise<void> 
     const search = await client.callTool({ name: 'tool_search', arguments: { query: 'echo message' } });
     const first = (search.content as { type: string; text?: string }[])[0];
     say(`tool_search "echo message" → ${first?.text ?? ''}`);
-    // The session's list changed with the search: ask again rather than trust the client's cache.
+    // Ask again rather than trust the client's cache: a growing list changes with a search.
     const after = await client.listTools(undefined, { cacheMode: 'refresh' });
     say(`after the search the session lists ${plural(after.tools.length, 'tool')}`);
-    const echo = after.tools.find((t) => t.name.endsWith('__echo'));
+    const echo = /\bmcp__[\w-]+__echo\b/.exec(first?.text ?? '')?.[0];
     if (echo) {
-      const result = await client.callTool({ name: echo.name, arguments: { message: 'hello through the gateway' } });
+      // The default fixed list never shows found tools: they run through call_tool.
+      const direct = after.tools.some((t) => t.name === echo);
+      const args = { message: 'hello through the gateway' };
+      const result = await client.callTool(
+        direct ? { name: echo, arguments: args } : { name: 'call_tool', arguments: { name: echo, arguments: args } },
+      );
       const text = (result.content as { type: string; text?: string }[])[0]?.text;
-      say(`${echo.name}({message: "hello through the gateway"}) → ${text ?? JSON.stringify(result)}`);
+      say(
+        `${direct ? '' : 'call_tool → '}${echo}({message: "hello through the gateway"}) → ${text ?? JSON.stringify(result)}`,
+      );
     }
   } catch (error) {
     say(`round trip failed: ${errorMessage(error)}`);

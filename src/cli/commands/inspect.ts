@@ -10,8 +10,14 @@ import {
   type ExactAnthropicCounts,
 } from '../../inspect/anthropic-count.js';
 import { inspectPool, type InspectReport, type ModeCost } from '../../inspect/report.js';
-import type { SessionCostEstimate } from '../../core/session-cost.js';
+import type { SessionAssumptions, SessionCostEstimate } from '../../core/session-cost.js';
+import type { ToolListMode } from '../../core/session-policy.js';
 import { sessionCostOf } from '../../gateway/tools/deferral.js';
+import { DEFAULT_GATEWAY_TOOL_LIST } from '../../gateway/tools/tool-list.js';
+import { runCodeDefinition, type CodeModeOption } from '../../gateway/tools/run-code.js';
+import { resolveSandboxLimits } from '../../sandbox/limits.js';
+import { definitionTokens } from '../../inspect/report.js';
+import type { ToolDefinitionLike } from '../../core/tool.js';
 import { o200kTokens, TOKENIZER_NOTE } from '../../inspect/tokenizer.js';
 import {
   callToolDefinition,
@@ -19,7 +25,7 @@ import {
   gatewayAnnouncementBudget,
 } from '../../gateway/tools/definitions.js';
 import { loadCatalogFile } from '../catalog-file.js';
-import { parsePositiveInt } from '../options.js';
+import { parsePositiveInt, parseToolList } from '../options.js';
 import { errorMessage } from '../../util/errors.js';
 import { plural } from '../../core/plural.js';
 
@@ -30,6 +36,17 @@ export interface InspectCommandOptions {
   deferredTokenBudget?: number;
   top?: number;
   anthropicModel?: string;
+  /** E5: the tool-list mode to estimate `auto` with (default: the config's, else fixed). */
+  toolList?: ToolListMode;
+  /** G11: count `run_code` as `serve --code-mode` sends it. */
+  codeMode?: boolean;
+}
+
+/** What a config says about the sessions `serve` would run: inspect estimates for those. */
+export interface ServeSessionSettings {
+  readonly toolList?: ToolListMode;
+  readonly codeMode?: CodeModeOption;
+  readonly sessionCost?: SessionAssumptions;
 }
 
 /** With an API key, exact Claude counts from `messages.countTokens`; otherwise undefined. */
@@ -58,43 +75,86 @@ const DEFAULT_COUNT_MODEL = 'claude-sonnet-5-5';
 /** Pool sources other than a catalog file (e.g. live MCP servers) register here. */
 export type PoolLoader = (
   options: InspectCommandOptions & Record<string, unknown>,
-) => Promise<{ pool: PoolView; close(): Promise<void> } | undefined>;
+) => Promise<{ pool: PoolView; close(): Promise<void>; settings?: ServeSessionSettings } | undefined>;
 const extraLoaders: PoolLoader[] = [];
 export function addInspectPoolLoader(loader: PoolLoader): void {
   extraLoaders.push(loader);
 }
 
-/** E5: the whole-session estimate `auto` decides with, for both tool-list modes. */
+/** E5: the whole-session estimate `auto` decides with, for both tool-list modes, and the one in use. */
 interface SessionReport {
   readonly growing: SessionCostEstimate;
   readonly fixed: SessionCostEstimate;
+  /** The mode `serve` would run with this config and flags (default fixed). */
+  readonly inUse: ToolListMode;
 }
 
 /**
- * E5: a plain `auto` decides with the session cost model (as `serve` does): the report's auto row
- * says what it chose and why, and the estimate with its crossover is printed below the modes.
+ * E5: a plain `auto` decides with the session cost model for the tool-list mode in use (as `serve`
+ * does): the report's auto row says what it chose and why, and both estimates with their crossover
+ * are printed below the modes, the one in use marked.
  */
 function withSessionCost(
   report: InspectReport,
   pool: PoolView,
   tokenBudget: number | undefined,
+  settings: ServeSessionSettings,
 ): InspectReport & { session: SessionReport } {
   const budget = { ...(tokenBudget !== undefined && { tokenBudget }) };
-  const growing = sessionCostOf(pool, { count: o200kTokens, budget, toolList: 'growing' });
-  const fixed = sessionCostOf(pool, { count: o200kTokens, budget, toolList: 'fixed' });
+  const assumptions = settings.sessionCost && { assumptions: settings.sessionCost };
+  const runCode = runCodeTool(settings.codeMode);
+  const ownTools = runCode && { ownTools: [runCode] };
+  const estimate = (toolList: ToolListMode) =>
+    sessionCostOf(pool, { count: o200kTokens, budget, toolList, ...assumptions, ...ownTools });
+  const session = {
+    growing: estimate('growing'),
+    fixed: estimate('fixed'),
+    inUse: settings.toolList ?? DEFAULT_GATEWAY_TOOL_LIST,
+  };
+  const chosen = session[session.inUse];
   const modes: ModeCost[] = report.modes.map((m) =>
     m.mode !== 'auto'
       ? m
       : {
           mode: 'auto',
-          useToolSearch: growing.defer,
-          tokens: growing.defer ? report.deferredTokens : report.eagerTokens,
-          reason: growing.defer
-            ? `a session of ${growing.searches} searches costs ${ratio(growing.ratio)} of eager deferred`
-            : `deferral would cost ${ratio(growing.ratio)} of eager over ${growing.searches} searches`,
+          useToolSearch: chosen.defer,
+          tokens: chosen.defer ? report.deferredTokens : report.eagerTokens,
+          reason: chosen.defer
+            ? `a session of ${chosen.searches} searches costs ${ratio(chosen.ratio)} of eager deferred (${session.inUse} list)`
+            : `deferral would cost ${ratio(chosen.ratio)} of eager over ${chosen.searches} searches (${session.inUse} list)`,
         },
   );
-  return { ...report, modes, session: { growing, fixed } };
+  return { ...report, modes, session };
+}
+
+/** G11: `run_code` as `serve` would list it with this code-mode setting (none when off). */
+function runCodeTool(codeMode: CodeModeOption | undefined): ToolDefinitionLike | undefined {
+  if (codeMode === undefined || codeMode === false) return undefined;
+  const limits = resolveSandboxLimits(codeMode === true ? {} : codeMode.limits);
+  return runCodeDefinition(limits) as ToolDefinitionLike;
+}
+
+/**
+ * G11: with code mode on, `run_code` goes out with every request, deferred or not: its tokens join
+ * every total (the savings share is recomputed), and the breakdown names them.
+ */
+function withRunCode(
+  report: InspectReport,
+  codeMode: CodeModeOption | undefined,
+): InspectReport & { runCode?: number } {
+  const tool = runCodeTool(codeMode);
+  if (!tool) return report;
+  const runCode = definitionTokens([tool], o200kTokens);
+  const eagerTokens = report.eagerTokens + runCode;
+  const deferredTokens = report.deferredTokens + runCode;
+  return {
+    ...report,
+    eagerTokens,
+    deferredTokens,
+    savings: eagerTokens > 0 ? Math.max(0, 1 - deferredTokens / eagerTokens) : 0,
+    modes: report.modes.map((m) => ({ ...m, tokens: m.tokens + runCode })),
+    runCode,
+  };
 }
 
 function ratio(x: number): string {
@@ -104,17 +164,18 @@ function ratio(x: number): string {
 function sessionLines(session: SessionReport | undefined): string[] {
   if (!session) return [];
   const line = (name: string, e: SessionCostEstimate) =>
-    `${name.padEnd(14)} ${ratio(e.ratio).padStart(7)}  ${
+    `${name.padEnd(23)} ${ratio(e.ratio).padStart(7)}  ${
       e.crossover !== undefined
         ? `deferral costs more than eager from search ${e.crossover} on`
         : `below eager for all ${e.searches} searches`
     }`;
+  const mark = (mode: ToolListMode) => (session.inUse === mode ? ' (in use)' : '');
   return [
     '',
     `whole session (${session.growing.searches} searches, prompt cache on; cost-weighted input, deferred ÷ eager):`,
-    line('growing list', session.growing),
-    line('fixed list', session.fixed),
-    `auto (growing list, the default): ${session.growing.defer ? 'defers' : 'loads everything'} (toolSearch.sessionCost changes the assumptions)`,
+    line(`fixed list${mark('fixed')}`, session.fixed),
+    line(`growing list${mark('growing')}`, session.growing),
+    `auto (${session.inUse} list): ${session[session.inUse].defer ? 'defers' : 'loads everything'} (toolSearch.toolList and toolSearch.sessionCost change the assumptions)`,
   ];
 }
 
@@ -123,7 +184,7 @@ function pct(x: number): string {
 }
 
 export function renderInspectText(
-  report: InspectReport & { session?: SessionReport },
+  report: InspectReport & { session?: SessionReport; runCode?: number },
   top = 15,
   exact?: ExactAnthropicCounts | { error: string },
 ): string {
@@ -138,8 +199,10 @@ export function renderInspectText(
   lines.push(`eager (every schema sent):            ${report.eagerTokens.toLocaleString('en-US')} tokens`);
   lines.push(
     `deferred (as tools/list sends it):    ${report.deferredTokens.toLocaleString('en-US')} tokens` +
-      `  [search tool ${report.breakdown.searchTool}, announcement ${report.breakdown.announcement} (${report.announcementForm}), call_tool ${report.breakdown.extraTools}, always-loaded ${report.breakdown.loadedTools}]`,
+      `  [search tool ${report.breakdown.searchTool}, announcement ${report.breakdown.announcement} (${report.announcementForm}), call_tool ${report.breakdown.extraTools}, always-loaded ${report.breakdown.loadedTools}${report.runCode !== undefined ? `, run_code ${report.runCode}` : ''}]`,
   );
+  if (report.runCode !== undefined)
+    lines.push(`(code mode: run_code's ${report.runCode} tokens go out with every request, eager or deferred)`);
   lines.push(`savings:                              ${pct(report.savings)}`);
   if (report.announcementForm === 'grouped') {
     lines.push(
@@ -195,7 +258,7 @@ const HIDDEN_NAMES_SHOWN = 8;
 
 async function loadPool(
   options: InspectCommandOptions & Record<string, unknown>,
-): Promise<{ pool: PoolView; close(): Promise<void> }> {
+): Promise<{ pool: PoolView; close(): Promise<void>; settings?: ServeSessionSettings }> {
   for (const loader of extraLoaders) {
     const loaded = await loader(options);
     if (loaded) return loaded;
@@ -218,11 +281,22 @@ export function registerInspectCommand(program: Command): Command {
     )
     .option('--top <n>', 'servers to list in the text table', parsePositiveInt, 15)
     .option(
+      '--tool-list <mode>',
+      `the session tool list to estimate auto with: fixed | growing (default: the config's, else ${DEFAULT_GATEWAY_TOOL_LIST})`,
+      parseToolList,
+    )
+    .option('--code-mode', 'count run_code as serve --code-mode sends it (default: as the config says)')
+    .option(
       '--anthropic-model <model>',
       `model for exact Claude counts when ANTHROPIC_API_KEY is set (default ${DEFAULT_COUNT_MODEL})`,
     )
     .action(async (options: InspectCommandOptions & Record<string, unknown>) => {
-      const { pool, close } = await loadPool(options);
+      const { pool, close, settings } = await loadPool(options);
+      const serveSettings: ServeSessionSettings = {
+        ...settings,
+        ...(options.toolList !== undefined && { toolList: options.toolList }),
+        ...(options.codeMode === true && { codeMode: settings?.codeMode || true }),
+      };
       try {
         const first = inspectPool(pool, {
           count: o200kTokens,
@@ -234,7 +308,12 @@ export function registerInspectCommand(program: Command): Command {
           }),
           extraTools: [callToolDefinition()],
         });
-        const report = withSessionCost(first, pool, options.deferredTokenBudget);
+        const report = withSessionCost(
+          withRunCode(first, serveSettings.codeMode),
+          pool,
+          options.deferredTokenBudget,
+          serveSettings,
+        );
         const exact = await exactCounts(options, pool);
         const out = options.json
           ? JSON.stringify(exact ? { ...report, anthropic: exact } : report)

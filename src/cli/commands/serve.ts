@@ -9,10 +9,12 @@ import { loadCatalogFromConfig } from '../../mcp/load.js';
 import { refuseServingAgain } from '../../mcp/self-reference.js';
 import { logFilesystemRoot } from '../default-root.js';
 import { addInspectPoolLoader } from './inspect.js';
-import { parsePositiveInt } from '../options.js';
+import { parsePositiveInt, parseToolList } from '../options.js';
+import type { ToolListMode } from '../../core/session-policy.js';
 import { collectTrustedProxies, parseHostPort, parseLimitOption, resolveToken } from './serve-flags.js';
 import { createStderrLogger, isLogLevel, type LogLevel, type Logger } from '../../util/log.js';
-import { createGatewayFromConfig, type GatewayStack } from '../../gateway/create.js';
+import { createGatewayFromConfig, serveSessionSettings, type GatewayStack } from '../../gateway/create.js';
+import { readHubConfig } from '../../mcp/config.js';
 import { heldToolViews } from '../../trust/held-view.js';
 import { addEmbeddingsOptions, embeddingsFromFlags, type EmbeddingsFlags } from '../embeddings-options.js';
 import { isLoopbackHost, startHttpGateway, type RunningHttpGateway } from '../../gateway/transports/http/server.js';
@@ -44,6 +46,8 @@ export interface ServeOptions extends EmbeddingsFlags {
   deferredTokenBudget?: number;
   /** G11: `--code-mode`: offer `run_code`. */
   codeMode?: boolean;
+  /** E5: `--tool-list fixed|growing`, over the config's `toolSearch.toolList`. */
+  toolList?: ToolListMode;
   allowOrigin: string[];
   allowHost: string[];
   /** G5: `--trust-proxy`: proxies whose X-Forwarded-For names the client. */
@@ -113,6 +117,11 @@ export function addServeOptions(command: Command, http: HttpFlag): Command {
     .option('--profile <name>', 'stdio: serve only this profile of the config (HTTP serves each at /mcp/<name>)')
     .option('--mode <mode>', 'deferral mode: always | never | auto | auto:N (overrides the config)')
     .option('--memory-file <file>', 'knowledge-graph file of the bundled memory server')
+    .option(
+      '--tool-list <mode>',
+      'fixed (default: found tools are called through call_tool) | growing (found tools join the tool list); overrides the config',
+      parseToolList,
+    )
     .option(
       '--code-mode',
       'offer run_code: a sandboxed JavaScript body that can search and call tools; only its return value reaches the model',
@@ -211,6 +220,7 @@ export async function runServe(
     ...(options.config !== undefined && { config: options.config }),
     ...(options.root !== undefined && { root: options.root }),
     ...(options.codeMode === true && { codeMode: true }),
+    ...(options.toolList !== undefined && { toolList: options.toolList }),
     ...(options.memoryFile !== undefined && { memoryFile: options.memoryFile }),
     ...((options.mode !== undefined || options.deferredTokenBudget !== undefined) && {
       gateway: {
@@ -424,9 +434,9 @@ export function addLiveConfigToInspect(inspect: Command): Command {
     if (typeof options['catalog'] === 'string') return undefined;
     const logger = createStderrLogger('warn');
     // No source given: the bundled reference servers, as `serve` uses.
-    const config = typeof options['config'] === 'string' ? options['config'] : defaultHubConfig();
+    const config = typeof options['config'] === 'string' ? await readHubConfig(options['config']) : defaultHubConfig();
     const loaded = await loadCatalogFromConfig(config, { logger, requireAServer: true });
-    return { pool: loaded.catalog, close: loaded.close };
+    return { pool: loaded.catalog, close: loaded.close, settings: serveSessionSettings(config.toolSearch) };
   });
   return inspect.option(
     '-c, --config <file>',

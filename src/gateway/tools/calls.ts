@@ -51,7 +51,7 @@ export interface ToolCallDeps {
   readonly usage?: UsageSignal;
   /** G11: the gateway's own tools besides search and call-through (`run_code`), by name. */
   readonly ownTools?: ReadonlyMap<string, OwnTool>;
-  /** E5: `fixed` keeps every session's tool list unchanged (calls go through `call_tool`). Default `growing`. */
+  /** E5: `fixed` keeps every session's tool list unchanged (calls go through `call_tool`); the gateway passes its mode. */
   readonly toolList?: ToolListMode;
   /** E5: tools a growing list holds before the least recently used are unloaded (0: never). */
   readonly workingSetCap?: number;

@@ -9,7 +9,7 @@ import { plan } from '../../core/plan.js';
 import type { PoolView } from '../../core/catalog.js';
 import { estimateToolTokens } from '../../core/threshold.js';
 import { estimateSessionCost, type SessionAssumptions, type SessionCostEstimate } from '../../core/session-cost.js';
-import { toolDefinitionJson, type ToolSpec } from '../../core/tool.js';
+import { toolDefinitionJson, type ToolDefinitionLike, type ToolSpec } from '../../core/tool.js';
 import { announceDeferred, CALL_TOOL_TOKENS, SEARCH_TOOL_TOKENS, type AnnounceBudget } from './definitions.js';
 
 export interface GatewayMode {
@@ -31,6 +31,8 @@ export interface SessionCostOptions {
   readonly assumptions?: SessionAssumptions;
   readonly toolList?: 'growing' | 'fixed';
   readonly budget?: AnnounceBudget;
+  /** G11: the gateway's own tools sent with every request, deferred or not (`run_code`). */
+  readonly ownTools?: readonly ToolDefinitionLike[];
 }
 
 /**
@@ -55,10 +57,13 @@ export function sessionCostOf(
     if (deferred.has(tool.name)) deferredToolTokens += tokens;
   }
   const announcement = count(JSON.stringify(announceDeferred(view, deferred, options.budget)));
+  // Sent in both cases (run_code): it narrows the gap deferral can win, so `auto` counts it too.
+  let own = 0;
+  for (const tool of options.ownTools ?? []) own += count(toolDefinitionJson(tool));
   return estimateSessionCost({
     ...options.assumptions,
-    eagerTokens,
-    deferredBaseTokens: SEARCH_TOOL_TOKENS + CALL_TOOL_TOKENS + announcement + (eagerTokens - deferredToolTokens),
+    eagerTokens: eagerTokens + own,
+    deferredBaseTokens: own + SEARCH_TOOL_TOKENS + CALL_TOOL_TOKENS + announcement + (eagerTokens - deferredToolTokens),
     deferredTools: deferred.size,
     deferredToolTokens,
     ...(options.toolList !== undefined && { toolList: options.toolList }),

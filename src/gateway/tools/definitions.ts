@@ -10,6 +10,7 @@ import { boundedJsonTextTokens, DEFAULT_DEFERRED_TOKEN_BUDGET, type GroupRanking
 import type { PoolView } from '../../core/catalog.js';
 import { CALL_TOOL_INPUT_SCHEMA, CALL_TOOL_NAME, SEARCH_TOOL_NAME, searchToolSpec } from '../../core/search-tool.js';
 import { ALWAYS_LOAD_META_KEY, type ToolSpec } from '../../core/tool.js';
+import { RUN_CODE_TOOL_NAME } from '../../sandbox/tool-contract.js';
 
 export { CALL_TOOL_NAME } from '../../core/search-tool.js';
 
@@ -98,19 +99,27 @@ function pendingLine(pending: readonly string[]): string | undefined {
   return `Still connecting (search again shortly for their tools): ${named}${more}.`;
 }
 
-/** The server's instructions to clients: how to find deferred tools and call them (E5: per tool-list mode). */
-export function gatewayInstructions(toolList: 'growing' | 'fixed'): string {
+/**
+ * The server's instructions to clients: how to find deferred tools and call them (E5: per tool-list
+ * mode), and (G11) that `run_code` can search and call many tools in one script when code mode is on.
+ */
+export function gatewayInstructions(toolList: 'growing' | 'fixed', codeMode = false): string {
   const find = `Most tools are deferred: find them with ${SEARCH_TOOL_NAME} (keywords, "select:<name>", or "mcp__<server>"). `;
-  return toolList === 'fixed'
-    ? `${find}Your tool list never changes: call what it finds through ${CALL_TOOL_NAME} {"name", "arguments"}.`
-    : `${find}Tools it loads can be called by name, or through ${CALL_TOOL_NAME} if your tool list has not refreshed.`;
+  const call =
+    toolList === 'fixed'
+      ? `Your tool list never changes: call what it finds through ${CALL_TOOL_NAME} {"name", "arguments"}.`
+      : `Tools it loads can be called by name, or through ${CALL_TOOL_NAME} if your tool list has not refreshed.`;
+  const script = codeMode
+    ? ` For a task of several calls, ${RUN_CODE_TOOL_NAME} runs one JavaScript body that searches and calls tools and returns only its result.`
+    : '';
+  return `${find}${call}${script}`;
 }
 
 export function callToolDefinition(): Tool {
   return {
     name: CALL_TOOL_NAME,
     description:
-      'Call a tool that tool_search loaded, by name, when it does not appear in your tool list yet. ' +
+      'Call a tool that tool_search found, by its name, when it does not appear in your tool list. ' +
       'Pass the tool name and its arguments as described in the tool_search result.',
     inputSchema: CALL_TOOL_INPUT_SCHEMA as Tool['inputSchema'],
     _meta: { ...OWN_TOOL_META },
