@@ -10,7 +10,10 @@
  * - A server listing (`mcp__<server>`) lists; it loads nothing.
  * - While servers are still starting, a weak search loads nothing (the best tool may be theirs).
  * - `fixed`: the tool list never changes; the best hit is shown in full instead (calls go
- *   through `call_tool`).
+ *   through `call_tool`). Except a tool with an app view (`joinsFixedList`): a host renders the
+ *   view only for a tool in its list called by its own name, so such a tool joins the list as soon
+ *   as a search names it (an MCP App must not stop working because the list is fixed).
+
  * - Loaded tools are appended in load order; past the working-set cap, the least recently used
  *   ones are unloaded in one batch, at a search that changes the list anyway.
  */
@@ -48,6 +51,8 @@ export interface SessionPolicyInput {
   /** When each held tool was last called or loaded (any increasing clock); unknown counts as oldest. */
   readonly lastUsed?: ReadonlyMap<string, number>;
   readonly toolList?: ToolListMode;
+  /** Fixed list: the tools that still join it when found (those with an app view). */
+  readonly joinsFixedList?: (name: string) => boolean;
   /** Tools a growing list may hold before a batch is unloaded; 0 or absent: never unload. */
   readonly workingSetCap?: number;
   /** The query asked for definitions (`select:` / `describe:`). */
@@ -74,13 +79,15 @@ export function decideSession(input: SessionPolicyInput): SessionDecision {
   const chosen = chosenHits(input);
   const fixed = input.toolList === 'fixed';
   const heldSet = new Set(input.held);
-  const load = fixed ? [] : chosen.filter((n) => !heldSet.has(n));
-  const describe = describedHits(input, chosen, fixed);
+  const load = (fixed ? names.filter((n) => input.joinsFixedList?.(n) === true) : chosen).filter(
+    (n) => !heldSet.has(n),
+  );
+  const describe = describedHits(input, chosen, fixed).filter((n) => !fixed || !load.includes(n));
   const unload = fixed ? [] : unloadBatch(input, load);
   const dropped = new Set(unload);
   return {
     load,
-    list: names.filter((n) => !describe.includes(n) && (fixed || !chosen.includes(n))),
+    list: names.filter((n) => !describe.includes(n) && !load.includes(n) && (fixed || !chosen.includes(n))),
     describe,
     unload,
     held: [...input.held.filter((n) => !dropped.has(n)), ...load],

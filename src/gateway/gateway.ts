@@ -10,6 +10,7 @@
  * The low-level SDK `Server` is used (not McpServer) because tools are re-exported with the raw
  * JSON Schemas their servers sent.
  */
+import { hasAppUi } from '../core/visibility.js';
 import { Server, type Tool, type Transport } from '@modelcontextprotocol/server';
 import type { Catalog } from '../core/catalog.js';
 import type { ToolDefinitionLike, ToolSpec } from '../core/tool.js';
@@ -330,8 +331,10 @@ export class ToolsearchGateway {
    */
   async listTools(sessionId?: string): Promise<Tool[]> {
     const deferred = this.deferred();
-    // E5: a fixed list never shows what searches found (they run through call_tool).
-    const discovered = sessionId === undefined || this.toolList === 'fixed' ? [] : await this.discovered(sessionId);
+    // E5: a fixed list shows of what searches found only the tools with an app view (the rest run
+    // through call_tool); a host renders a view only for a listed tool.
+    const found = sessionId === undefined ? [] : await this.discovered(sessionId);
+    const discovered = this.toolList === 'fixed' ? found.filter((name) => hasAppUi(this.catalog.get(name))) : found;
     const tools: Tool[] = [];
     if (deferred.size > 0 || this.catalog.pendingServers.length > 0) {
       // E5: the announcement changes only with the catalog, never with what the session loads: it

@@ -68,7 +68,15 @@ export function formatSessionAnswer(
   };
   const lines: string[] = [];
   if (result.error !== undefined) lines.push(`Search error: ${result.error}`);
-  const head = result.matches.filter((n) => !listed.has(n));
+  // A fixed list loads only tools with an app view: they are called by name, not through call_tool.
+  const loadedHere = new Set(options.fixed ? decision.load : []);
+  if (loadedHere.size > 0) {
+    lines.push(
+      `Loaded ${plural(loadedHere.size, 'tool')} with an app view; call it by its own name from your next step on:`,
+    );
+    lines.push(...decision.load.map(show));
+  }
+  const head = result.matches.filter((n) => !listed.has(n) && !loadedHere.has(n));
   if (head.length > 0) {
     lines.push(
       options.fixed

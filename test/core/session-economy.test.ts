@@ -123,6 +123,29 @@ describe('E5 session policy', () => {
     expect(d.held).toEqual([]);
   });
 
+  it('fixed list: a tool with an app view joins the list when a search names it, appended; the others do not', () => {
+    const app = (name: string) => name === 'view';
+    const d = decideSession({
+      kind: 'keyword',
+      hits: hits(['a', 1, 10], ['view', 0.2, 2]),
+      held: ['old'],
+      toolList: 'fixed',
+      joinsFixedList: app,
+    });
+    expect(d.load).toEqual(['view']);
+    expect(d.describe).toEqual(['a']);
+    expect(d.list).toEqual([]);
+    expect(d.held).toEqual(['old', 'view']);
+    const again = decideSession({
+      kind: 'keyword',
+      hits: hits(['view', 1, 10]),
+      held: d.held,
+      toolList: 'fixed',
+      joinsFixedList: app,
+    });
+    expect(again.load).toEqual([]);
+  });
+
   it('loads append in order: the new list keeps the held one as its prefix', () => {
     const d = decideSession({ kind: 'keyword', hits: hits(['z', 1, 10]), held: ['b', 'a'] });
     expect(d.held).toEqual(['b', 'a', 'z']);

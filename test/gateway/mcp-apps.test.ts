@@ -39,8 +39,8 @@ describe('G8: MCP Apps through the gateway (server-basic-vanillajs)', () => {
             apps: { command: process.execPath, args: [join(here, '../fixtures/servers/apps-server.mjs')] },
             fixture: { command: process.execPath, args: [join(here, '../fixtures/servers/fixture-server.mjs')] },
           },
-          // A host finds an app's ui:// link in the tool's tools/list entry: the growing list puts it there.
-          toolSearch: { toolList: 'growing' },
+          // The default (fixed) list: a tool with an app view still joins it when a search names it,
+          // because a host finds the ui:// link in the tool's tools/list entry.
         },
         'test',
       ),
@@ -62,9 +62,14 @@ describe('G8: MCP Apps through the gateway (server-basic-vanillajs)', () => {
   });
 
   it('G8: tool found → ui:// resource read → the app calls the tool by its own name', async () => {
+    const before = (await host.listTools()).tools.map((t) => t.name);
     const search = await host.callTool({ name: 'tool_search', arguments: { query: 'get the current time' } });
+    expect(text(search)).toContain('with an app view; call it by its own name');
     expect(text(search)).toContain('mcp__basic__get-time');
-    const listed = (await host.listTools()).tools.find((t) => t.name === 'mcp__basic__get-time');
+    const after = (await host.listTools()).tools;
+    // Appended: the list the host had stays its prefix.
+    expect(after.slice(0, before.length).map((t) => t.name)).toEqual(before);
+    const listed = after.find((t) => t.name === 'mcp__basic__get-time');
     const resourceUri = (listed?._meta?.['ui'] as { resourceUri?: string } | undefined)?.resourceUri;
     expect(resourceUri).toMatch(/^ui:\/\//);
 
@@ -76,6 +81,15 @@ describe('G8: MCP Apps through the gateway (server-basic-vanillajs)', () => {
     const byAppName = await host.callTool({ name: 'get-time', arguments: {} });
     expect(byAppName.isError).toBeFalsy();
     expect(text(byAppName).length).toBeGreaterThan(0);
+    // The model calls it by its gateway name, as the host needs to render the view.
+    const byName = await host.callTool({ name: 'mcp__basic__get-time', arguments: {} });
+    expect(byName.isError).toBeFalsy();
+  });
+
+  it('E5: under the fixed list a tool without an app view does not join the list', async () => {
+    const search = await host.callTool({ name: 'tool_search', arguments: { query: 'select:mcp__fixture__ping' } });
+    expect(text(search)).toContain('{"name":"mcp__fixture__ping"');
+    expect((await host.listTools()).tools.map((t) => t.name)).not.toContain('mcp__fixture__ping');
   });
 
   it('G8: an app-only tool is never announced, listed or searched, yet the app can call it', async () => {

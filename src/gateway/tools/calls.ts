@@ -4,6 +4,7 @@
  * any other name runs when it is always loaded or this session discovered it, and otherwise gets an
  * actionable error (how to load it, or which server is still connecting or failed).
  */
+import { hasAppUi } from '../../core/visibility.js';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Catalog } from '../../core/catalog.js';
 import { parseMcpName } from '../../core/names.js';
@@ -211,12 +212,15 @@ export class ToolCalls {
       held: stateless ? [] : await this.deps.discovered(sessionId),
       lastUsed: this.recent.of(sessionId),
       toolList: fixed ? 'fixed' : 'growing',
+      joinsFixedList: (name) => hasAppUi(this.deps.catalog.get(name)),
       workingSetCap: store.removeDiscovered ? (this.deps.workingSetCap ?? 0) : 0,
     });
     let listChanged = false;
     if (!stateless && fixed) {
-      // The list stays as it is; what the answer names becomes callable through call_tool.
-      await store.addDiscovered(sessionId, [...decision.describe, ...decision.list]);
+      // The list stays as it is (but for tools with an app view); what the answer names becomes
+      // callable through call_tool.
+      const added = await store.addDiscovered(sessionId, [...decision.load, ...decision.describe, ...decision.list]);
+      listChanged = decision.load.some((name) => added.includes(name));
     } else if (!stateless) {
       if (decision.unload.length > 0) {
         await store.removeDiscovered!(sessionId, decision.unload);
