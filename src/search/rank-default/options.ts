@@ -18,6 +18,16 @@ export interface DefaultRankerOptions {
   synonymWeight: number;
   /** C14: weight of a synonym of a query word that no tool of the catalog contains (it stands in for the word). */
   absentSynonymWeight: number;
+  /**
+   * C14: a plain request is at most this many words (longer texts are tasks). In a plain request
+   * the name match counts the words of its core (action and object, not the modifiers after
+   * them), and a synonym of a query word covers a name part at `nameSynonymCover`.
+   */
+  plainRequestWords: number;
+  /** C14: how much a synonym of a plain request's word covers a name part ("folder" → directory); 0 turns it off. */
+  nameSynonymCover: number;
+  /** C14: weight of the action a plain question implies ("which bugs are open" → list); 0 turns it off. */
+  questionWeight: number;
   /** Weight of the server-level score added to each tool of that server. */
   serverWeight: number;
   /**
@@ -53,6 +63,9 @@ export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
   synonymWeight: 0.3,
   absentSynonymWeight: 0.6,
   serverWeight: 0.3,
+  plainRequestWords: 12,
+  nameSynonymCover: 0.6,
+  questionWeight: 1,
   clauseWeight: 0.4,
   nameWeight: 1,
   expansion: { weight: 1.2, neighbours: 2, maxDf: 3, minStemLength: 3 },

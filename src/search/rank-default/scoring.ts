@@ -22,7 +22,8 @@ import { identifierParts, schemaParameters, sourceName, words } from '../text.js
 import { stem } from '../vocabulary.js';
 import { type Neighbour, shippedThesaurus, type Thesaurus } from '../thesaurus.js';
 import { splitClauses } from './clauses.js';
-import { NameMatcher } from './name-match.js';
+import { NameMatcher, type PlainRequest } from './name-match.js';
+import { coreTermCount, requestCore } from './request-core.js';
 import { serverDocuments } from './server-documents.js';
 import { Tokenizer, indexTerms } from './tokenizer.js';
 import { type DefaultRankerOptions, FIELD_NAMES, type FieldName } from './options.js';
@@ -175,9 +176,22 @@ export class DefaultIndex implements RankerIndex {
     return { entries, keyChars };
   }
 
-  private queryTerms(text: string, sources?: Map<string, string>, own?: string[]): Map<string, number> {
-    return weightedQueryTerms(text, this.options.synonymWeight, this.expander, sources, own);
+  /**
+   * The weighted terms of `text`. With `whole` (the request itself, not one of its clauses), the
+   * word each stand-in term stands for is kept beside them for the name match (C14).
+   */
+  private queryTerms(text: string, sources?: Map<string, string>, own?: string[], whole = false): Map<string, number> {
+    const concepts = whole ? new Map<string, string>() : undefined;
+    const terms = weightedQueryTerms(text, this.options.synonymWeight, this.expander, sources, own, {
+      concepts,
+      questionWeight: this.options.questionWeight,
+    });
+    if (concepts) this.conceptsOf.set(terms, concepts);
+    return terms;
   }
+
+  /** Each whole request's terms → the query word each stand-in term stands for (C14), dropped with the terms. */
+  private readonly conceptsOf = new WeakMap<Map<string, number>, Map<string, string>>();
 
   search(query: ParsedQuery, limit: number, accept?: (name: string) => boolean): RankedTool[] {
     return this.searchBoosted(query, limit, undefined, accept);
@@ -194,7 +208,7 @@ export class DefaultIndex implements RankerIndex {
     accept?: (name: string) => boolean,
   ): RankedTool[] {
     const own: string[] = [];
-    const terms = this.queryTerms(query.text, undefined, own);
+    const terms = this.queryTerms(query.text, undefined, own, true);
     const scores = this.score(query.text, terms);
     if (boost) {
       const touched = this.touched;
@@ -218,7 +232,7 @@ export class DefaultIndex implements RankerIndex {
    */
   private scoresFor(text: string): { terms: Map<string, number>; scores: Float64Array } {
     if (this.lastScored?.text === text && this.scratch) return { terms: this.lastScored.terms, scores: this.scratch };
-    const terms = this.queryTerms(text);
+    const terms = this.queryTerms(text, undefined, undefined, true);
     return { terms, scores: this.score(text, terms) };
   }
 
@@ -234,8 +248,26 @@ export class DefaultIndex implements RankerIndex {
     if (trace) trace.withServer = scores.slice();
     if (this.options.clauseWeight > 0) this.addClauseEvidence(text, scores, trace);
     if (trace) trace.nameBonus = new Float64Array(scores.length);
-    this.nameMatch?.add(terms, scores, this.touched, this.options.nameWeight, trace?.nameBonus);
+    this.nameMatch?.add(
+      terms,
+      scores,
+      this.touched,
+      this.options.nameWeight,
+      this.plainRequest(text, terms),
+      trace?.nameBonus,
+    );
     return scores;
+  }
+
+  /**
+   * C14: how the name match reads a plain request (at most `plainRequestWords` words): its core's
+   * word count, and the synonyms that may cover name parts. Undefined for a task text.
+   */
+  private plainRequest(text: string, terms: Map<string, number>): PlainRequest | undefined {
+    const core = requestCore(text, this.options.plainRequestWords);
+    const concepts = this.conceptsOf.get(terms);
+    if (!core || !concepts) return undefined;
+    return { coreTerms: coreTermCount(core), concepts, synonymCover: this.options.nameSynonymCover };
   }
 
   /**
@@ -321,7 +353,7 @@ export class DefaultIndex implements RankerIndex {
   /** C11: replay the scoring with every stage kept, then read each hit's share of each stage. */
   explain(query: ParsedQuery, names: readonly string[]): HitExplanation[] {
     const sources = new Map<string, string>();
-    const terms = this.queryTerms(query.text, sources);
+    const terms = this.queryTerms(query.text, sources, undefined, true);
     const trace: ScoreTrace = {};
     const final = this.score(query.text, terms, trace).slice();
     return names.map((name, rank) => {

@@ -1,6 +1,6 @@
 /** C6 — the default ranker's tokenizer: index terms per field, cached per word (stems, stop words, synonyms). */
 import type { ToolSpec } from '../../core/tool.js';
-import { identifierParts, schemaParameters, sourceName, words } from '../text.js';
+import { identifierParts, parameterValues, schemaParameters, sourceName, words } from '../text.js';
 import { STOP_WORDS, stem } from '../vocabulary.js';
 import type { FieldName } from './options.js';
 
@@ -69,7 +69,11 @@ export class Tokenizer {
       server: tool.origin.kind === 'mcp' ? this.identifier(tool.origin.server) : [],
       hint: this.text(tool.searchHint ?? ''),
       description: this.text(tool.description),
-      params: concatIds(parameters.map((p) => this.identifier(p.name))),
+      // C14: the values a parameter accepts are words for what the tool does (state: open | closed).
+      params: concatIds([
+        ...parameters.map((p) => this.identifier(p.name)),
+        ...parameterValues(tool).map((v) => this.identifier(v)),
+      ]),
       paramDescriptions: concatIds(parameters.map((p) => this.text(p.description))),
     };
   }

@@ -4,7 +4,7 @@
  * (create) — not the file tools. Only words whose verb and noun senses name different tools are
  * listed; the rule needs the article, so "file contents" and "file info" keep the noun.
  */
-import { stem } from '../vocabulary.js';
+import { STOP_WORDS, stem } from '../vocabulary.js';
 
 /** Leading verb → the stems it stands for. */
 const VERB_SENSES: ReadonlyMap<string, readonly string[]> = new Map([
@@ -24,4 +24,21 @@ export function leadingVerbSense(raw: readonly string[]): { verb: string; senses
   const senses = raw.length >= 3 ? VERB_SENSES.get(raw[0]!) : undefined;
   if (!senses || !ARTICLES.has(raw[1]!)) return undefined;
   return { verb: stem(raw[0]!), senses: senses.map(stem) };
+}
+
+/** Question words that, followed by a plural noun, ask for a list ("which bugs are open"). */
+const LISTING_QUESTIONS = new Set(['what', 'which']);
+
+/**
+ * C14 — the action a plain question asks for: "what files are in …", "which bugs are still open"
+ * ask to list files and bugs. Only a question word directly followed by a plural noun (a word
+ * whose stem drops a final s) — "what are the coordinates of …" and "what's 17 plus 25" ask for
+ * one thing, not a list. Returns the stems it implies, or undefined.
+ */
+export function questionSense(raw: readonly string[]): string[] | undefined {
+  if (raw.length < 3 || !LISTING_QUESTIONS.has(raw[0]!)) return undefined;
+  const noun = raw[1]!;
+  if (noun.length < 4 || !noun.endsWith('s') || noun.endsWith('ss') || STOP_WORDS.has(noun) || stem(noun) === noun)
+    return undefined;
+  return [stem('list')];
 }
