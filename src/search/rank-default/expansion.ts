@@ -3,7 +3,7 @@ import { words } from '../text.js';
 import { STOP_WORDS, SYNONYMS, stem } from '../vocabulary.js';
 import type { Neighbour, Thesaurus } from '../thesaurus.js';
 import { indexTerms } from './tokenizer.js';
-import { leadingVerbSense, questionSense } from './verb-senses.js';
+import { leadingVerbSense, questionSense, withoutNamingWords } from './verb-senses.js';
 import type { DefaultRankerOptions } from './options.js';
 
 /** How a query word is expanded in one catalog: its document frequency there, and the neighbours. */
@@ -81,7 +81,7 @@ export function weightedQueryTerms(
 ): Map<string, number> {
   const terms = new Map<string, number>();
   const origins: Origins = { sources, concepts: extras.concepts };
-  const raw = words(text);
+  const raw = withoutNamingWords(words(text));
   const stems = indexTerms(raw);
   if (ownStems) for (const s of stems) ownStems.push(s);
   for (const s of stems) terms.set(s, 1);

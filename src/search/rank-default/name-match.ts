@@ -234,13 +234,31 @@ export class NameMatcher {
     i: number,
     terms: ReadonlyMap<string, number>,
     bonus: number,
-  ): { parts: string[]; matched: string[]; score: number } {
+    plain?: PlainRequest & { core: readonly string[] },
+  ): { parts: string[]; matched: string[]; score: number; bySynonym?: string[]; core?: string[] } {
     if (!this.termOf) {
       this.termOf = [];
       for (const [term, id] of this.ids) this.termOf[id] = term;
     }
     const parts = this.name.parts[i]!.map((t) => this.termOf![t]!);
     const covers = (p: string) => (terms.get(p) ?? 0) >= MIN_COVERING_WEIGHT;
-    return { parts, matched: parts.filter(covers), score: bonus };
+    const matched = parts.filter(covers);
+    if (!plain) return { parts, matched, score: bonus };
+    // As the rule counts: a word whose own stem or another stand-in already names a part names no second one.
+    const used = new Set(matched.map((p) => plain.concepts.get(p) ?? p));
+    const bySynonym: string[] = [];
+    for (const p of parts) {
+      const concept = plain.concepts.get(p);
+      if (plain.synonymCover <= 0 || covers(p) || concept === undefined || used.has(concept)) continue;
+      used.add(concept);
+      bySynonym.push(p);
+    }
+    return {
+      parts,
+      matched: parts.filter((p) => covers(p) || bySynonym.includes(p)),
+      score: bonus,
+      ...(bySynonym.length > 0 && { bySynonym: bySynonym.map((p) => `${p} (for ${plain.concepts.get(p)})`) }),
+      core: [...plain.core],
+    };
   }
 }

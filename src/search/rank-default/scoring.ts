@@ -18,7 +18,7 @@ import {
   type ServerSuggestion,
 } from '../ranker.js';
 import type { HitExplanation, TermEvidence } from '../explain.js';
-import { identifierParts, schemaParameters, sourceName, words } from '../text.js';
+import { identifierParts, parameterValues, schemaParameters, sourceName, words } from '../text.js';
 import { stem } from '../vocabulary.js';
 import { type Neighbour, shippedThesaurus, type Thesaurus } from '../thesaurus.js';
 import { splitClauses } from './clauses.js';
@@ -263,11 +263,14 @@ export class DefaultIndex implements RankerIndex {
    * C14: how the name match reads a plain request (at most `plainRequestWords` words): its core's
    * word count, and the synonyms that may cover name parts. Undefined for a task text.
    */
-  private plainRequest(text: string, terms: Map<string, number>): PlainRequest | undefined {
+  private plainRequest(
+    text: string,
+    terms: Map<string, number>,
+  ): (PlainRequest & { core: readonly string[] }) | undefined {
     const core = requestCore(text, this.options.plainRequestWords);
     const concepts = this.conceptsOf.get(terms);
     if (!core || !concepts) return undefined;
-    return { coreTerms: coreTermCount(core), concepts, synonymCover: this.options.nameSynonymCover };
+    return { core, coreTerms: coreTermCount(core), concepts, synonymCover: this.options.nameSynonymCover };
   }
 
   /**
@@ -356,6 +359,7 @@ export class DefaultIndex implements RankerIndex {
     const terms = this.queryTerms(query.text, sources, undefined, true);
     const trace: ScoreTrace = {};
     const final = this.score(query.text, terms, trace).slice();
+    const plain = this.plainRequest(query.text, terms);
     return names.map((name, rank) => {
       const i = this.indexOf(name);
       if (i < 0) return { name, rank: rank + 1, how: 'keyword ranking' };
@@ -387,7 +391,7 @@ export class DefaultIndex implements RankerIndex {
               ),
             },
           }),
-        ...(this.nameMatch && { nameMatch: this.nameMatch.describe(i, terms, trace.nameBonus![i]!) }),
+        ...(this.nameMatch && { nameMatch: this.nameMatch.describe(i, terms, trace.nameBonus![i]!, plain) }),
         ...(final[i]! - trace.nameBonus![i]! > withServer &&
           trace.bestClause &&
           trace.bestClause[i]! >= 0 && {
@@ -455,7 +459,10 @@ export function fieldTerms(tool: ToolSpec): Record<FieldName, Set<string>> {
     server: new Set(tool.origin.kind === 'mcp' ? indexTerms(identifierParts(tool.origin.server)) : []),
     hint: new Set(indexTerms(words(tool.searchHint ?? ''))),
     description: new Set(indexTerms(words(tool.description))),
-    params: new Set(parameters.flatMap((p) => indexTerms(identifierParts(p.name)))),
+    params: new Set([
+      ...parameters.flatMap((p) => indexTerms(identifierParts(p.name))),
+      ...parameterValues(tool).flatMap((v) => indexTerms(identifierParts(v))),
+    ]),
     paramDescriptions: new Set(parameters.flatMap((p) => indexTerms(words(p.description)))),
   };
 }

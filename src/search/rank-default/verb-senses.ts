@@ -42,3 +42,15 @@ export function questionSense(raw: readonly string[]): string[] | undefined {
     return undefined;
   return [stem('list')];
 }
+
+/** Words that introduce a name the request gives ("a folder called reports", "a file named todo.txt"). */
+const NAMING_WORDS = new Set(['called', 'named', 'titled', 'entitled']);
+
+/**
+ * C14 — a request's words without the ones that introduce a given name: after a noun, "called"
+ * means "whose name is", not the verb call (which would reach run/execute tools through its
+ * synonyms). A leading one ("called …") is left alone.
+ */
+export function withoutNamingWords(raw: readonly string[]): readonly string[] {
+  return raw.some((w, i) => i > 0 && NAMING_WORDS.has(w)) ? raw.filter((w, i) => i === 0 || !NAMING_WORDS.has(w)) : raw;
+}
