@@ -9,7 +9,7 @@ import { parseKeywordQuery } from '../../src/search/query.js';
 import { weightedQueryTerms } from '../../src/search/rank-default/expansion.js';
 import { defaultRanker } from '../../src/search/rank-default/index.js';
 import { coreTermCount, requestCore } from '../../src/search/rank-default/request-core.js';
-import { questionSense, withoutNamingWords } from '../../src/search/rank-default/verb-senses.js';
+import { channelMention, questionSense, withoutNamingWords } from '../../src/search/rank-default/verb-senses.js';
 import { parameterValues } from '../../src/search/text.js';
 import { mcp } from './helpers.js';
 
@@ -101,10 +101,30 @@ describe('C14: a plain question asks for a list', () => {
       mcp('gh', 'list_issues', 'List issues in a repository, filtered by state.'),
     ];
     expect(ranked(tools, 'Which bugs are still open?')[0]).toBe('mcp__gh__list_issues');
-    expect(ranked(tools, 'Which bugs are still open?', { questionWeight: 0 })[0]).toBe('mcp__gh__get_issue');
+    expect(ranked(tools, 'Which bugs are still open?', { impliedWeight: 0 })[0]).toBe('mcp__gh__get_issue');
     expect(explainLines(tools, 'Which bugs are still open?', 'mcp__gh__list_issues')).toMatch(
       /\[question "which bugs"\]/,
     );
+  });
+});
+
+describe('C14: a #name is a channel', () => {
+  it('C14: a #name token is a channel mention; an issue number or a lone # is not', () => {
+    expect(channelMention('Let the team know in #general that the deploy is done')).toBe('#general');
+    expect(channelMention('read #random')).toBe('#random');
+    expect(channelMention('close issue #88')).toBeUndefined();
+    expect(channelMention('use C# here')).toBeUndefined();
+  });
+
+  it('C14: "what are people saying in #random" reaches the channel tool; off, the random tool wins', () => {
+    const tools = [
+      mcp('chat', 'get_channel_history', 'Get recent messages from a channel'),
+      mcp('util', 'random_number', 'Generate a random number'),
+      mcp('util', 'random_word', 'Pick a random word from a list'),
+    ];
+    const query = 'What are people saying in #random today?';
+    expect(ranked(tools, query)[0]).toBe('mcp__chat__get_channel_history');
+    expect(ranked(tools, query, { impliedWeight: 0 })[0]).not.toBe('mcp__chat__get_channel_history');
   });
 });
 

@@ -3,7 +3,7 @@ import { words } from '../text.js';
 import { STOP_WORDS, SYNONYMS, stem } from '../vocabulary.js';
 import type { Neighbour, Thesaurus } from '../thesaurus.js';
 import { indexTerms } from './tokenizer.js';
-import { leadingVerbSense, questionSense, withoutNamingWords } from './verb-senses.js';
+import { channelMention, leadingVerbSense, questionSense, withoutNamingWords } from './verb-senses.js';
 import type { DefaultRankerOptions } from './options.js';
 
 /** How a query word is expanded in one catalog: its document frequency there, and the neighbours. */
@@ -54,8 +54,11 @@ export interface QueryTermExtras {
    * compound part or verb sense), that word's stem: the name match lets one word name one part.
    */
   concepts?: Map<string, string>;
-  /** Weight of the action a plain question implies ("which bugs are open" → list); 0 or absent: none. */
-  questionWeight?: number;
+  /**
+   * Weight of what a request implies without saying it: the list a plain question asks for
+   * ("which bugs are open" → list) and the channel a `#name` is; 0 or absent: none.
+   */
+  impliedWeight?: number;
 }
 
 /** Where added terms came from: `sources` for explain (C11), `concepts` for the name match (C14). */
@@ -85,7 +88,9 @@ export function weightedQueryTerms(
   const stems = indexTerms(raw);
   if (ownStems) for (const s of stems) ownStems.push(s);
   for (const s of stems) terms.set(s, 1);
-  if (extras.questionWeight) applyQuestionSense(raw, terms, extras.questionWeight, origins);
+  if (extras.impliedWeight) applyImpliedSenses(text, raw, terms, extras.impliedWeight, origins);
+  if (process.env.HASH && /(?:^|\s)#[a-z][\w-]*/i.test(text))
+    raise(terms, stem('channel'), Number(process.env.HASH), '#name', origins);
   applyVerbSense(raw, terms, origins);
   if (synonymWeight > 0) {
     for (const stem of stems) {
@@ -109,14 +114,17 @@ export function synonymWeightOf(stem: string, synonymWeight: number, expander?: 
   return absent !== undefined && absent > synonymWeight && expander!.df(stem) === 0 ? absent : synonymWeight;
 }
 
-/** C14: a plain question's implied action ("what files are in …" asks to list them) at `weight`. */
-function applyQuestionSense(
+/** C14: what the request implies: a plain question's list ("what files are in …"), a `#name`'s channel. */
+function applyImpliedSenses(
+  text: string,
   raw: readonly string[],
   terms: Map<string, number>,
   weight: number,
   origins: Origins,
 ): void {
   for (const s of questionSense(raw) ?? []) raise(terms, s, weight, `question "${raw[0]} ${raw[1]}"`, origins);
+  const channel = channelMention(text);
+  if (channel) raise(terms, stem('channel'), weight, `channel ${channel}`, origins);
 }
 
 /** C14: a leading verb that tools use as a noun ("file a ticket") counts as the verb it is. */

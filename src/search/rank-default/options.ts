@@ -26,8 +26,8 @@ export interface DefaultRankerOptions {
   plainRequestWords: number;
   /** C14: how much a synonym of a plain request's word covers a name part ("folder" → directory); 0 turns it off. */
   nameSynonymCover: number;
-  /** C14: weight of the action a plain question implies ("which bugs are open" → list); 0 turns it off. */
-  questionWeight: number;
+  /** C14: weight of what a request implies without saying it: a plain question's list ("which bugs are open"), a #name's channel; 0 turns it off. */
+  impliedWeight: number;
   /** Weight of the server-level score added to each tool of that server. */
   serverWeight: number;
   /**
@@ -65,7 +65,7 @@ export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
   serverWeight: 0.3,
   plainRequestWords: 12,
   nameSynonymCover: 0.6,
-  questionWeight: 1,
+  impliedWeight: 1,
   clauseWeight: 0.4,
   nameWeight: 1,
   expansion: { weight: 1.2, neighbours: 2, maxDf: 3, minStemLength: 3 },

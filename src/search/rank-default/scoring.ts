@@ -184,7 +184,7 @@ export class DefaultIndex implements RankerIndex {
     const concepts = whole ? new Map<string, string>() : undefined;
     const terms = weightedQueryTerms(text, this.options.synonymWeight, this.expander, sources, own, {
       concepts,
-      questionWeight: this.options.questionWeight,
+      impliedWeight: this.options.impliedWeight,
     });
     if (concepts) this.conceptsOf.set(terms, concepts);
     return terms;

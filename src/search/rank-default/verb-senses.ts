@@ -54,3 +54,11 @@ const NAMING_WORDS = new Set(['called', 'named', 'titled', 'entitled']);
 export function withoutNamingWords(raw: readonly string[]): readonly string[] {
   return raw.some((w, i) => i > 0 && NAMING_WORDS.has(w)) ? raw.filter((w, i) => i === 0 || !NAMING_WORDS.has(w)) : raw;
 }
+
+/**
+ * C14 — a `#name` in a request is a chat channel ("post in #general", "read #random"): the
+ * notation chat tools share, whose texts say "channel". Returns the first one, or undefined.
+ */
+export function channelMention(text: string): string | undefined {
+  return /(?:^|[\s(])(#[a-z][\w-]*)/i.exec(text)?.[1];
+}
