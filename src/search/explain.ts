@@ -40,8 +40,6 @@ export interface HitExplanation {
     readonly score: number;
     /** Matched parts the request names through a synonym of one of its words ("directori (for folder)"). */
     readonly bySynonym?: readonly string[];
-    /** A plain request's core words (action and object), what the name's share is counted against. */
-    readonly core?: readonly string[];
   };
   /** Clause evidence: the clause of a multi-step task this tool answers best. */
   readonly clause?: { readonly text: string; readonly score: number };
@@ -62,11 +60,7 @@ export function nameMatchLine(m: NonNullable<HitExplanation['nameMatch']>): stri
   const name = m.parts.join(' ');
   if (m.matched.length === 0) return `name match: none of the name's words (${name}) is in the query, no bonus`;
   const share = `${m.matched.length} of ${m.parts.length}`;
-  const how = [
-    ...(m.bySynonym && m.bySynonym.length > 0 ? [`by synonym: ${m.bySynonym.join(', ')}`] : []),
-    ...(m.core ? [`counted against the request's core "${m.core.join(' ')}"`] : []),
-  ];
-  const note = how.length > 0 ? `; ${how.join('; ')}` : '';
+  const note = m.bySynonym && m.bySynonym.length > 0 ? `; by synonym: ${m.bySynonym.join(', ')}` : '';
   return m.score > 0
     ? `name match: +${round(m.score)}, the query names ${share} of the name's words (${m.matched.join(', ')} of ${name})${note}`
     : `name match: the query names ${share} of the name's words (${m.matched.join(', ')} of ${name}), too few for a bonus${note}`;

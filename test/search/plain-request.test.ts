@@ -1,14 +1,13 @@
 /**
- * C14: plain requests (a user's sentence, not a task) — their core (action and object before the
- * modifiers), synonyms that name a tool's name parts, the list a plain question asks for, words
- * that introduce a given name, and parameter values as words. Small catalogs; behaviour, not numbers.
+ * C14: plain requests (a user's sentence, not a task) — synonyms that name a tool's name parts,
+ * what a request implies (a plain question's list, a #name's channel), words that introduce a
+ * given name, and parameter values as words. Small catalogs; behaviour, not numbers.
  */
 import { describe, expect, it } from 'vitest';
 import { formatExplanation } from '../../src/search/explain.js';
 import { parseKeywordQuery } from '../../src/search/query.js';
 import { weightedQueryTerms } from '../../src/search/rank-default/expansion.js';
 import { defaultRanker } from '../../src/search/rank-default/index.js';
-import { coreTermCount, requestCore } from '../../src/search/rank-default/request-core.js';
 import { channelMention, questionSense, withoutNamingWords } from '../../src/search/rank-default/verb-senses.js';
 import { parameterValues } from '../../src/search/text.js';
 import { mcp } from './helpers.js';
@@ -27,28 +26,6 @@ function explainLines(tools: Tool[], query: string, name: string, options = {}):
   return formatExplanation(index.explain!(parseKeywordQuery(query), [name])[0]!).join('\n');
 }
 
-describe('C14: the core of a plain request', () => {
-  it('C14: is its action and object, before the first preposition or naming word', () => {
-    expect(requestCore('I need a new folder called reports in my workspace', 12)).toEqual(['new', 'folder']);
-    expect(requestCore('Close issue 88, it is a duplicate', 12)).toEqual(['close', 'issue', '88']);
-    expect(requestCore('Run npm test in the terminal for me', 12)).toEqual(['run', 'npm', 'test']);
-  });
-
-  it('C14: keeps a preposition that follows the opening verb ("reply on …")', () => {
-    expect(requestCore('Reply on issue 17 saying the fix is deployed', 12)).toEqual(['reply', 'issue', '17']);
-  });
-
-  it('C14: a text longer than the bound is a task and has no core', () => {
-    const task = 'Find the cheapest flight from Boston to Denver next Friday and then book a hotel near the airport';
-    expect(requestCore(task, 12)).toBeUndefined();
-    expect(requestCore(task, 40)).toBeDefined();
-  });
-
-  it('C14: numbers in the core are values, not words a name holds', () => {
-    expect(coreTermCount(['close', 'issue', '88'])).toBe(2);
-  });
-});
-
 // A description that says "folder" often, against the tool whose name is the request's words
 // in other terms: the synonyms must be what finds create_directory.
 const folders = [
@@ -64,10 +41,18 @@ describe('C14: synonyms name name parts in a plain request', () => {
     expect(ranked(folders, 'I need a new folder', { nameSynonymCover: 0 })[0]).toBe('mcp__shell__start_process');
   });
 
-  it('C14: explain says which parts a synonym named and what the share is counted against', () => {
+  it('C14: explain says which parts a synonym named', () => {
     const text = explainLines(folders, 'I need a new folder', 'mcp__fs__create_directory');
-    expect(text).toMatch(/by synonym: creat \(for new\), directori \(for folder\)/);
-    expect(text).toMatch(/counted against the request's core "new folder"/);
+    expect(text).toMatch(
+      /names 2 of 2 of the name's words .*; by synonym: creat \(for new\), directori \(for folder\)/,
+    );
+  });
+
+  it('C14: in a task text (more words than a plain request) synonyms name no part', () => {
+    const task = 'I need a new folder for the quarterly reports that the finance team will upload every single week';
+    const text = explainLines(folders, task, 'mcp__fs__create_directory');
+    expect(text).not.toMatch(/by synonym/);
+    expect(explainLines(folders, task, 'mcp__fs__create_directory', { plainRequestWords: 40 })).toMatch(/by synonym/);
   });
 
   it('C14: one request word names at most one part of a name ("read" is not both get and info)', () => {

@@ -25,13 +25,12 @@ export interface NameParts {
 }
 
 /**
- * C14: what the name match knows of a plain request (a short one, not a task): the number of its
- * core's words (action and object: `request-core.ts`), which is what its name share is counted
- * against, and the query word each stand-in term stands for, so a synonym covers a name part at
- * `synonymCover` ("a new folder" → create_directory) and one word names at most one part.
+ * C14: what the name match knows of a plain request (a short one, not a task): the query word
+ * each stand-in term stands for, so a synonym covers a name part at `synonymCover` ("a new
+ * folder" → create_directory) and one word names at most one part. In a task's many words a
+ * synonym naming a short tool's name is chance (measured: bench/README.md, issue 31 ranker round).
  */
 export interface PlainRequest {
-  coreTerms: number;
   concepts: ReadonlyMap<string, string>;
   synonymCover: number;
 }
@@ -223,10 +222,8 @@ export class NameMatcher {
     out?: Float64Array,
   ): void {
     const own = nameCoverage(this.name, this.ids, terms, this.coverage, this.marked, plain);
-    // A plain request is counted against its core: its modifiers name places and values, not tools.
-    const queryTerms = plain && plain.coreTerms > 0 ? plain.coreTerms : own;
     if (this.marked.count === 0) return;
-    addNameEvidence(this.coverage, this.marked, scores, touched, weight, queryTerms, this.name.partCount, out);
+    addNameEvidence(this.coverage, this.marked, scores, touched, weight, own, this.name.partCount, out);
   }
 
   /** Explain (C11): tool `i`'s own name parts and those the query's terms cover. */
@@ -234,8 +231,8 @@ export class NameMatcher {
     i: number,
     terms: ReadonlyMap<string, number>,
     bonus: number,
-    plain?: PlainRequest & { core: readonly string[] },
-  ): { parts: string[]; matched: string[]; score: number; bySynonym?: string[]; core?: string[] } {
+    plain?: PlainRequest,
+  ): { parts: string[]; matched: string[]; score: number; bySynonym?: string[] } {
     if (!this.termOf) {
       this.termOf = [];
       for (const [term, id] of this.ids) this.termOf[id] = term;
@@ -258,7 +255,6 @@ export class NameMatcher {
       matched: parts.filter((p) => covers(p) || bySynonym.includes(p)),
       score: bonus,
       ...(bySynonym.length > 0 && { bySynonym: bySynonym.map((p) => `${p} (for ${plain.concepts.get(p)})`) }),
-      core: [...plain.core],
     };
   }
 }

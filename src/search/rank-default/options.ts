@@ -20,8 +20,7 @@ export interface DefaultRankerOptions {
   absentSynonymWeight: number;
   /**
    * C14: a plain request is at most this many words (longer texts are tasks). In a plain request
-   * the name match counts the words of its core (action and object, not the modifiers after
-   * them), and a synonym of a query word covers a name part at `nameSynonymCover`.
+   * a synonym of a query word covers a name part at `nameSynonymCover` in the name match.
    */
   plainRequestWords: number;
   /** C14: how much a synonym of a plain request's word covers a name part ("folder" → directory); 0 turns it off. */

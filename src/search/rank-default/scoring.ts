@@ -23,7 +23,6 @@ import { stem } from '../vocabulary.js';
 import { type Neighbour, shippedThesaurus, type Thesaurus } from '../thesaurus.js';
 import { splitClauses } from './clauses.js';
 import { NameMatcher, type PlainRequest } from './name-match.js';
-import { coreTermCount, requestCore } from './request-core.js';
 import { serverDocuments } from './server-documents.js';
 import { Tokenizer, indexTerms } from './tokenizer.js';
 import { type DefaultRankerOptions, FIELD_NAMES, type FieldName } from './options.js';
@@ -260,17 +259,13 @@ export class DefaultIndex implements RankerIndex {
   }
 
   /**
-   * C14: how the name match reads a plain request (at most `plainRequestWords` words): its core's
-   * word count, and the synonyms that may cover name parts. Undefined for a task text.
+   * C14: a plain request (at most `plainRequestWords` words; longer texts are tasks) lets the
+   * name match read synonyms of its words; undefined for a task text.
    */
-  private plainRequest(
-    text: string,
-    terms: Map<string, number>,
-  ): (PlainRequest & { core: readonly string[] }) | undefined {
-    const core = requestCore(text, this.options.plainRequestWords);
+  private plainRequest(text: string, terms: Map<string, number>): PlainRequest | undefined {
     const concepts = this.conceptsOf.get(terms);
-    if (!core || !concepts) return undefined;
-    return { core, coreTerms: coreTermCount(core), concepts, synonymCover: this.options.nameSynonymCover };
+    if (!concepts || words(text).length > this.options.plainRequestWords) return undefined;
+    return { concepts, synonymCover: this.options.nameSynonymCover };
   }
 
   /**
