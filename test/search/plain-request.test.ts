@@ -73,7 +73,9 @@ describe('C14: a plain question asks for a list', () => {
     expect(questionSense(['what', 'does', 'this', 'mean'])).toBeUndefined();
     expect(questionSense(['what', 'is', 'the', 'weather'])).toBeUndefined();
     expect(questionSense(['what', 'address', 'is', 'this'])).toBeUndefined();
-    expect(questionSense(['show', 'files', 'now'])).toBeUndefined();
+    expect(questionSense(['show', 'me', 'the', 'open', 'pull', 'requests'])).toEqual(['list']);
+    expect(questionSense(['show', 'me', 'the', 'recent', 'commit', 'history'])).toBeUndefined();
+    expect(questionSense(['open', 'files', 'now'])).toBeUndefined();
   });
 
   it('C14: "which bugs are open" ranks the listing tool first; off, the single-issue tool wins', () => {

@@ -31,16 +31,32 @@ const LISTING_QUESTIONS = new Set(['what', 'which']);
 
 /**
  * C14 — the action a plain question asks for: "what files are in …", "which bugs are still open"
- * ask to list files and bugs. Only a question word directly followed by a plural noun (a word
- * whose stem drops a final s) — "what are the coordinates of …" and "what's 17 plus 25" ask for
- * one thing, not a list. Returns the stems it implies, or undefined.
+ * ask to list files and bugs, and so does "show me the open pull requests". Only a question word
+ * directly followed by a plural noun (a word whose stem drops a final s), or "show" whose object
+ * (after me/the/all/my) has one within its first three words — "what are the coordinates of …",
+ * "what's 17 plus 25" and "show me the commit history" ask for one thing, not a list. Returns the
+ * stems it implies, or undefined.
  */
 export function questionSense(raw: readonly string[]): string[] | undefined {
-  if (raw.length < 3 || !LISTING_QUESTIONS.has(raw[0]!)) return undefined;
-  const noun = raw[1]!;
-  if (noun.length < 4 || !noun.endsWith('s') || noun.endsWith('ss') || STOP_WORDS.has(noun) || stem(noun) === noun)
-    return undefined;
-  return [stem('list')];
+  if (raw.length >= 3 && LISTING_QUESTIONS.has(raw[0]!) && isPlural(raw[1]!)) return [stem('list')];
+  if (raw.length >= 2 && raw[0] === 'show') {
+    // "show me the open pull requests": the object phrase ends in a plural noun.
+    let i = 1;
+    while (i < raw.length && SHOW_FILLERS.has(raw[i]!)) i++;
+    for (let j = i; j < Math.min(raw.length, i + 3); j++) {
+      if (isPlural(raw[j]!)) return [stem('list')];
+      if (STOP_WORDS.has(raw[j]!)) break;
+    }
+  }
+  return undefined;
+}
+
+/** Words between "show" and its object. */
+const SHOW_FILLERS = new Set(['me', 'us', 'the', 'all', 'my', 'our', 'every']);
+
+/** A plural noun, roughly: a content word of 4+ letters whose stem drops a final s (not "-ss"). */
+function isPlural(word: string): boolean {
+  return word.length >= 4 && word.endsWith('s') && !word.endsWith('ss') && !STOP_WORDS.has(word) && stem(word) !== word;
 }
 
 /** Words that introduce a name the request gives ("a folder called reports", "a file named todo.txt"). */
