@@ -18,14 +18,14 @@ import {
   type ServerSuggestion,
 } from '../ranker.js';
 import type { HitExplanation, TermEvidence } from '../explain.js';
-import { identifierParts, parameterValues, schemaParameters, sourceName, words } from '../text.js';
+import { words } from '../text.js';
 import { stem } from '../vocabulary.js';
 import { type Neighbour, shippedThesaurus, type Thesaurus } from '../thesaurus.js';
 import { splitClauses } from './clauses.js';
 import { NameMatcher, type PlainRequest } from './name-match.js';
 import { serverDocuments } from './server-documents.js';
-import { Tokenizer, indexTerms } from './tokenizer.js';
-import { type DefaultRankerOptions, FIELD_NAMES, type FieldName } from './options.js';
+import { Tokenizer, fieldTerms, indexTerms } from './tokenizer.js';
+import { type DefaultRankerOptions, FIELD_NAMES } from './options.js';
 import { PairMemo, WordMemo } from '../word-memo.js';
 import {
   type ClauseBuffers,
@@ -444,20 +444,4 @@ export class DefaultIndex implements RankerIndex {
     for (const term of own) if (postingWeight(this.postings, term, i) > 0) hit++;
     return hit >= 2 ? 1 : hit / own.length;
   }
-}
-
-/** The stems of each field of one tool, for explain (same tokenizing as the index). */
-export function fieldTerms(tool: ToolSpec): Record<FieldName, Set<string>> {
-  const parameters = schemaParameters(tool);
-  return {
-    name: new Set(indexTerms(identifierParts(sourceName(tool)))),
-    server: new Set(tool.origin.kind === 'mcp' ? indexTerms(identifierParts(tool.origin.server)) : []),
-    hint: new Set(indexTerms(words(tool.searchHint ?? ''))),
-    description: new Set(indexTerms(words(tool.description))),
-    params: new Set([
-      ...parameters.flatMap((p) => indexTerms(identifierParts(p.name))),
-      ...parameterValues(tool).flatMap((v) => indexTerms(identifierParts(v))),
-    ]),
-    paramDescriptions: new Set(parameters.flatMap((p) => indexTerms(words(p.description)))),
-  };
 }

@@ -85,3 +85,19 @@ export function concatIds(parts: number[][]): number[] {
   if (parts.length === 1) return parts[0]!;
   return ([] as number[]).concat(...parts);
 }
+
+/** The stems of each field of one tool, for explain (same tokenizing as the index). */
+export function fieldTerms(tool: ToolSpec): Record<FieldName, Set<string>> {
+  const parameters = schemaParameters(tool);
+  return {
+    name: new Set(indexTerms(identifierParts(sourceName(tool)))),
+    server: new Set(tool.origin.kind === 'mcp' ? indexTerms(identifierParts(tool.origin.server)) : []),
+    hint: new Set(indexTerms(words(tool.searchHint ?? ''))),
+    description: new Set(indexTerms(words(tool.description))),
+    params: new Set([
+      ...parameters.flatMap((p) => indexTerms(identifierParts(p.name))),
+      ...parameterValues(tool).flatMap((v) => indexTerms(identifierParts(v))),
+    ]),
+    paramDescriptions: new Set(parameters.flatMap((p) => indexTerms(words(p.description)))),
+  };
+}
