@@ -1,8 +1,8 @@
 /**
  * Issue 31 (C14): what each new part of the default ranker does, one switched off at a time, on
  * the six labelled sets (R@5; the mean is theirs), the distractor case and the everyday-request
- * set (R@5 and R@1). The request words and the leading-verb senses are code, not options: main
- * (301692b) is the row without them.
+ * set (R@5 and R@1). The request words, the leading-verb senses, parameter enum values and the
+ * naming words ("called") are code, not options: main (301692b) is the row without the first two.
  *   npx tsx bench/everyday-ablation.ts
  */
 import { defaultRanker, type DefaultRankerOptions } from '../src/search/rank-default/index.js';
@@ -21,6 +21,8 @@ const ROWS: [string, Partial<DefaultRankerOptions>][] = [
   ['name-part rule off (nameWeight 0)', { nameWeight: 0 }],
   ['absent-word synonyms at the ordinary weight (0.3)', { absentSynonymWeight: 0.3 }],
   ['learned query-word table off', { thesaurus: withoutQueryTable }],
+  ['synonyms name no name part (nameSynonymCover 0)', { nameSynonymCover: 0 }],
+  ['implied senses off (impliedWeight 0)', { impliedWeight: 0 }],
 ];
 const sets: BenchSet[] = [...QUERY_SETS.map((s) => loadSet(s)), distractorSet(), everydaySet()];
 const f = (x: number) => x.toFixed(3);

@@ -38,6 +38,8 @@ export interface HitExplanation {
     readonly parts: readonly string[];
     readonly matched: readonly string[];
     readonly score: number;
+    /** Matched parts the request names through a synonym of one of its words ("directori (for folder)"). */
+    readonly bySynonym?: readonly string[];
   };
   /** Clause evidence: the clause of a multi-step task this tool answers best. */
   readonly clause?: { readonly text: string; readonly score: number };
@@ -58,9 +60,10 @@ export function nameMatchLine(m: NonNullable<HitExplanation['nameMatch']>): stri
   const name = m.parts.join(' ');
   if (m.matched.length === 0) return `name match: none of the name's words (${name}) is in the query, no bonus`;
   const share = `${m.matched.length} of ${m.parts.length}`;
+  const note = m.bySynonym && m.bySynonym.length > 0 ? `; by synonym: ${m.bySynonym.join(', ')}` : '';
   return m.score > 0
-    ? `name match: +${round(m.score)}, the query names ${share} of the name's words (${m.matched.join(', ')} of ${name})`
-    : `name match: the query names ${share} of the name's words (${m.matched.join(', ')} of ${name}), too few for a bonus`;
+    ? `name match: +${round(m.score)}, the query names ${share} of the name's words (${m.matched.join(', ')} of ${name})${note}`
+    : `name match: the query names ${share} of the name's words (${m.matched.join(', ')} of ${name}), too few for a bonus${note}`;
 }
 
 /** The lines `--explain` prints under a hit (indented by the caller). */

@@ -85,3 +85,23 @@ export function schemaParameters(tool: ToolSpec): { name: string; description: s
     return { name, description };
   });
 }
+
+/** Most enum values of one parameter that are indexed (a long enum is a code list, not words). */
+export const MAX_ENUM_VALUES = 12;
+
+/**
+ * C14: the string values a tool's parameters accept (`state: open | closed`): the words a request
+ * uses for what the tool does ("close issue 88" → update_issue with state closed). Short values of
+ * short enums only.
+ */
+export function parameterValues(tool: ToolSpec): string[] {
+  const properties = tool.inputSchema.properties;
+  if (typeof properties !== 'object' || properties === null) return [];
+  const out: string[] = [];
+  for (const value of Object.values(properties)) {
+    const values = typeof value === 'object' && value !== null ? (value as { enum?: unknown }).enum : undefined;
+    if (!Array.isArray(values) || values.length > MAX_ENUM_VALUES) continue;
+    for (const v of values) if (typeof v === 'string' && v.length <= 32) out.push(v);
+  }
+  return out;
+}

@@ -3,7 +3,7 @@ import { words } from '../text.js';
 import { STOP_WORDS, SYNONYMS, stem } from '../vocabulary.js';
 import type { Neighbour, Thesaurus } from '../thesaurus.js';
 import { indexTerms } from './tokenizer.js';
-import { leadingVerbSense } from './verb-senses.js';
+import { channelMention, leadingVerbSense, questionSense, withoutNamingWords } from './verb-senses.js';
 import type { DefaultRankerOptions } from './options.js';
 
 /** How a query word is expanded in one catalog: its document frequency there, and the neighbours. */
@@ -47,6 +47,26 @@ export function takenNeighbours(expander: RareWordExpander, stem: string): reado
   return out;
 }
 
+/** C14: what the query side adds beyond synonyms and expansion, and what it reports. */
+export interface QueryTermExtras {
+  /**
+   * Receives, for each added term that stands in for one query word (its synonym, expansion,
+   * compound part or verb sense), that word's stem: the name match lets one word name one part.
+   */
+  concepts?: Map<string, string>;
+  /**
+   * Weight of what a request implies without saying it: the list a plain question asks for
+   * ("which bugs are open" → list) and the channel a `#name` is; 0 or absent: none.
+   */
+  impliedWeight?: number;
+}
+
+/** Where added terms came from: `sources` for explain (C11), `concepts` for the name match (C14). */
+interface Origins {
+  sources?: Map<string, string>;
+  concepts?: Map<string, string>;
+}
+
 /**
  * Query terms with their weights: each distinct stem once, synonyms at `synonymWeight`, and
  * (with an expander) the thesaurus neighbours of words that are absent or rare in the catalog.
@@ -60,21 +80,27 @@ export function weightedQueryTerms(
   expander?: RareWordExpander,
   sources?: Map<string, string>,
   ownStems?: string[],
+  extras: QueryTermExtras = {},
 ): Map<string, number> {
   const terms = new Map<string, number>();
-  const raw = words(text);
+  const origins: Origins = { sources, concepts: extras.concepts };
+  const raw = withoutNamingWords(words(text));
   const stems = indexTerms(raw);
   if (ownStems) for (const s of stems) ownStems.push(s);
   for (const s of stems) terms.set(s, 1);
-  applyVerbSense(raw, terms, sources);
+  if (extras.impliedWeight) applyImpliedSenses(text, raw, terms, extras.impliedWeight, origins);
+  if (process.env.HASH && /(?:^|\s)#[a-z][\w-]*/i.test(text))
+    raise(terms, stem('channel'), Number(process.env.HASH), '#name', origins);
+  applyVerbSense(raw, terms, origins);
   if (synonymWeight > 0) {
     for (const stem of stems) {
       const weight = synonymWeightOf(stem, synonymWeight, expander);
-      for (const synonym of SYNONYMS.get(stem) ?? []) raise(terms, synonym, weight, `synonym of ${stem}`, sources);
+      for (const synonym of SYNONYMS.get(stem) ?? [])
+        raise(terms, synonym, weight, `synonym of ${stem}`, origins, stem);
     }
   }
-  if (expander && expander.options.weight > 0) expandRareWords(stems, terms, expander, sources);
-  if (expander?.compounds) addCompoundTerms(raw, terms, expander, expander.compounds, sources);
+  if (expander && expander.options.weight > 0) expandRareWords(stems, terms, expander, origins);
+  if (expander?.compounds) addCompoundTerms(raw, terms, expander, expander.compounds, origins);
   return terms;
 }
 
@@ -88,25 +114,44 @@ export function synonymWeightOf(stem: string, synonymWeight: number, expander?: 
   return absent !== undefined && absent > synonymWeight && expander!.df(stem) === 0 ? absent : synonymWeight;
 }
 
+/** C14: what the request implies: a plain question's list ("what files are in …"), a `#name`'s channel. */
+function applyImpliedSenses(
+  text: string,
+  raw: readonly string[],
+  terms: Map<string, number>,
+  weight: number,
+  origins: Origins,
+): void {
+  for (const s of questionSense(raw) ?? []) raise(terms, s, weight, `question "${raw[0]} ${raw[1]}"`, origins);
+  const channel = channelMention(text);
+  if (channel) raise(terms, stem('channel'), weight, `channel ${channel}`, origins);
+}
+
 /** C14: a leading verb that tools use as a noun ("file a ticket") counts as the verb it is. */
-function applyVerbSense(raw: readonly string[], terms: Map<string, number>, sources?: Map<string, string>): void {
+function applyVerbSense(raw: readonly string[], terms: Map<string, number>, origins: Origins): void {
   const sense = leadingVerbSense(raw);
   if (!sense) return;
   terms.delete(sense.verb);
-  for (const s of sense.senses) raise(terms, s, 1, `verb sense of ${raw[0]}`, sources);
+  for (const s of sense.senses) raise(terms, s, 1, `verb sense of ${raw[0]}`, origins, sense.verb);
 }
 
-/** Set `term` to `weight` unless it already weighs as much (a term keeps its highest weight). */
-export function raise(
+/**
+ * Set `term` to `weight` unless it already weighs as much (a term keeps its highest weight),
+ * recording where it came from and, when it stands in for one query word, that word's stem.
+ */
+function raise(
   terms: Map<string, number>,
   term: string,
   weight: number,
   source: string,
-  sources?: Map<string, string>,
+  origins: Origins,
+  concept?: string,
 ): void {
   if ((terms.get(term) ?? 0) >= weight) return;
   terms.set(term, weight);
-  sources?.set(term, source);
+  origins.sources?.set(term, source);
+  if (concept === undefined) origins.concepts?.delete(term);
+  else origins.concepts?.set(term, concept);
 }
 
 /** Longest query word tried as a compound: the split is quadratic in length, and longer runs are ids or base64. */
@@ -125,7 +170,7 @@ export function addCompoundTerms(
   terms: Map<string, number>,
   expander: RareWordExpander,
   weights: DefaultRankerOptions['compounds'],
-  sources?: Map<string, string>,
+  origins: Origins = {},
 ): void {
   const content = raw.filter((w) => !STOP_WORDS.has(w));
   if (weights.join > 0) {
@@ -133,13 +178,13 @@ export function addCompoundTerms(
       const joined = expander.joined
         ? expander.joined(content[i]!, content[i + 1]!)
         : joinedTerm(expander, content[i]!, content[i + 1]!);
-      if (joined !== null) raise(terms, joined, weights.join, `joined ${content[i]} ${content[i + 1]}`, sources);
+      if (joined !== null) raise(terms, joined, weights.join, `joined ${content[i]} ${content[i + 1]}`, origins);
     }
   }
   if (weights.split > 0 && expander.compoundParts) {
     for (const word of content) {
       const parts = expander.compoundParts(word);
-      if (parts) for (const part of parts) raise(terms, part, weights.split, `part of ${word}`, sources);
+      if (parts) for (const part of parts) raise(terms, part, weights.split, `part of ${word}`, origins, stem(word));
     }
   }
 }
@@ -173,7 +218,7 @@ export function expandRareWords(
   stems: readonly string[],
   terms: Map<string, number>,
   expander: RareWordExpander,
-  sources?: Map<string, string>,
+  origins: Origins = {},
 ): void {
   const { weight, maxDf, minStemLength } = expander.options;
   const rare = new Set<string>();
@@ -182,11 +227,14 @@ export function expandRareWords(
   for (const s of rare) {
     // A neighbour no tool of this catalog contains cannot score: the next one is taken instead.
     for (const n of expander.taken ? expander.taken(s) : takenNeighbours(expander, s)) {
-      const w = weight * n.similarity;
-      if ((terms.get(n.term) ?? 0) < w) {
-        terms.set(n.term, w);
-        sources?.set(n.term, `expansion of ${s} (similarity ${n.similarity.toFixed(2)})`);
-      }
+      raise(
+        terms,
+        n.term,
+        weight * n.similarity,
+        `expansion of ${s} (similarity ${n.similarity.toFixed(2)})`,
+        origins,
+        s,
+      );
     }
   }
 }

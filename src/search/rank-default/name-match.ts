@@ -24,7 +24,18 @@ export interface NameParts {
   partCount: Uint16Array;
 }
 
-/** Query terms below this weight cover no name part (ordinary synonyms weigh 0.3). */
+/**
+ * C14: what the name match knows of a plain request (a short one, not a task): the query word
+ * each stand-in term stands for, so a synonym covers a name part at `synonymCover` ("a new
+ * folder" → create_directory) and one word names at most one part. In a task's many words a
+ * synonym naming a short tool's name is chance (measured: bench/README.md, issue 31 ranker round).
+ */
+export interface PlainRequest {
+  concepts: ReadonlyMap<string, string>;
+  synonymCover: number;
+}
+
+/** Query terms below this weight cover no name part (ordinary synonyms weigh 0.3), except in a plain request. */
 export const MIN_COVERING_WEIGHT = 0.5;
 
 /** A name part in at least this share of a server's tools is its prefix (`slack_post_message`). */
@@ -90,7 +101,9 @@ export function buildNameParts(docs: readonly Fields[], serverOf: Int32Array, te
 /**
  * The share of each tool's name the query covers, a query term counting at its weight squared
  * (capped at 1), written into `coverage` for the tools in `marked`. Returns the number of the
- * query's own terms (full weight): the other half of `nameShare`.
+ * query's own terms (full weight): the other half of `nameShare`. In a plain request a synonym
+ * covers at `synonymCover`, and the terms standing in for one query word count once per tool (at
+ * their best): "read" names get or info, not both of get_file_info's parts.
  */
 export function nameCoverage(
   name: NameParts,
@@ -98,24 +111,41 @@ export function nameCoverage(
   terms: ReadonlyMap<string, number>,
   coverage: Float64Array,
   marked: TouchedSet,
+  plain?: PlainRequest,
 ): number {
   const { offsets, doc, share } = name;
   let own = 0;
+  const standIns = new Map<string, Map<number, number>>();
   for (const [term, w] of terms) {
     if (w >= 1) own++;
+    const concept = plain?.concepts.get(term);
+    const synonym = w < MIN_COVERING_WEIGHT && concept !== undefined && plain!.synonymCover > 0;
     // A term weaker than MIN_COVERING_WEIGHT (an ordinary synonym, a faint expansion) names no
     // part: walking the name postings of "get"'s synonyms cost 15 % of a search for nothing.
-    if (w < MIN_COVERING_WEIGHT) continue;
+    if (w < MIN_COVERING_WEIGHT && !synonym) continue;
     const t = ids.get(term);
     if (t === undefined || t + 1 >= offsets.length) continue;
     // A stand-in covers a name part at its weight squared: a literal name part outranks one.
-    const weight = Math.min(1, w * w);
-    for (let j = offsets[t]!; j < offsets[t + 1]!; j++) {
-      const d = doc[j]!;
-      marked.add(d);
-      coverage[d]! += weight * share[j]!;
+    const weight = synonym ? plain!.synonymCover : Math.min(1, w * w);
+    if (!plain) {
+      for (let j = offsets[t]!; j < offsets[t + 1]!; j++) {
+        marked.add(doc[j]!);
+        coverage[doc[j]!]! += weight * share[j]!;
+      }
+      continue;
     }
+    // A query word and its stand-ins are one group, keyed by the word's stem.
+    const key = concept ?? term;
+    let best = standIns.get(key);
+    if (!best) standIns.set(key, (best = new Map()));
+    for (let j = offsets[t]!; j < offsets[t + 1]!; j++)
+      best.set(doc[j]!, Math.max(best.get(doc[j]!) ?? 0, weight * share[j]!));
   }
+  for (const best of standIns.values())
+    for (const [d, c] of best) {
+      marked.add(d);
+      coverage[d]! += c;
+    }
   return own;
 }
 
@@ -188,9 +218,10 @@ export class NameMatcher {
     scores: Float64Array,
     touched: TouchedSet,
     weight: number,
+    plain?: PlainRequest,
     out?: Float64Array,
   ): void {
-    const own = nameCoverage(this.name, this.ids, terms, this.coverage, this.marked);
+    const own = nameCoverage(this.name, this.ids, terms, this.coverage, this.marked, plain);
     if (this.marked.count === 0) return;
     addNameEvidence(this.coverage, this.marked, scores, touched, weight, own, this.name.partCount, out);
   }
@@ -200,13 +231,30 @@ export class NameMatcher {
     i: number,
     terms: ReadonlyMap<string, number>,
     bonus: number,
-  ): { parts: string[]; matched: string[]; score: number } {
+    plain?: PlainRequest,
+  ): { parts: string[]; matched: string[]; score: number; bySynonym?: string[] } {
     if (!this.termOf) {
       this.termOf = [];
       for (const [term, id] of this.ids) this.termOf[id] = term;
     }
     const parts = this.name.parts[i]!.map((t) => this.termOf![t]!);
     const covers = (p: string) => (terms.get(p) ?? 0) >= MIN_COVERING_WEIGHT;
-    return { parts, matched: parts.filter(covers), score: bonus };
+    const matched = parts.filter(covers);
+    if (!plain) return { parts, matched, score: bonus };
+    // As the rule counts: a word whose own stem or another stand-in already names a part names no second one.
+    const used = new Set(matched.map((p) => plain.concepts.get(p) ?? p));
+    const bySynonym: string[] = [];
+    for (const p of parts) {
+      const concept = plain.concepts.get(p);
+      if (plain.synonymCover <= 0 || covers(p) || concept === undefined || used.has(concept)) continue;
+      used.add(concept);
+      bySynonym.push(p);
+    }
+    return {
+      parts,
+      matched: parts.filter((p) => covers(p) || bySynonym.includes(p)),
+      score: bonus,
+      ...(bySynonym.length > 0 && { bySynonym: bySynonym.map((p) => `${p} (for ${plain.concepts.get(p)})`) }),
+    };
   }
 }

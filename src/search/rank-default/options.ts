@@ -18,6 +18,15 @@ export interface DefaultRankerOptions {
   synonymWeight: number;
   /** C14: weight of a synonym of a query word that no tool of the catalog contains (it stands in for the word). */
   absentSynonymWeight: number;
+  /**
+   * C14: a plain request is at most this many words (longer texts are tasks). In a plain request
+   * a synonym of a query word covers a name part at `nameSynonymCover` in the name match.
+   */
+  plainRequestWords: number;
+  /** C14: how much a synonym of a plain request's word covers a name part ("folder" → directory); 0 turns it off. */
+  nameSynonymCover: number;
+  /** C14: weight of what a request implies without saying it: a plain question's list ("which bugs are open"), a #name's channel; 0 turns it off. */
+  impliedWeight: number;
   /** Weight of the server-level score added to each tool of that server. */
   serverWeight: number;
   /**
@@ -53,6 +62,9 @@ export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
   synonymWeight: 0.3,
   absentSynonymWeight: 0.6,
   serverWeight: 0.3,
+  plainRequestWords: 12,
+  nameSynonymCover: 0.6,
+  impliedWeight: 1,
   clauseWeight: 0.4,
   nameWeight: 1,
   expansion: { weight: 1.2, neighbours: 2, maxDf: 3, minStemLength: 3 },

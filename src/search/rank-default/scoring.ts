@@ -18,14 +18,14 @@ import {
   type ServerSuggestion,
 } from '../ranker.js';
 import type { HitExplanation, TermEvidence } from '../explain.js';
-import { identifierParts, schemaParameters, sourceName, words } from '../text.js';
+import { words } from '../text.js';
 import { stem } from '../vocabulary.js';
 import { type Neighbour, shippedThesaurus, type Thesaurus } from '../thesaurus.js';
 import { splitClauses } from './clauses.js';
-import { NameMatcher } from './name-match.js';
+import { NameMatcher, type PlainRequest } from './name-match.js';
 import { serverDocuments } from './server-documents.js';
-import { Tokenizer, indexTerms } from './tokenizer.js';
-import { type DefaultRankerOptions, FIELD_NAMES, type FieldName } from './options.js';
+import { Tokenizer, fieldTerms, indexTerms } from './tokenizer.js';
+import { type DefaultRankerOptions, FIELD_NAMES } from './options.js';
 import { PairMemo, WordMemo } from '../word-memo.js';
 import {
   type ClauseBuffers,
@@ -175,9 +175,22 @@ export class DefaultIndex implements RankerIndex {
     return { entries, keyChars };
   }
 
-  private queryTerms(text: string, sources?: Map<string, string>, own?: string[]): Map<string, number> {
-    return weightedQueryTerms(text, this.options.synonymWeight, this.expander, sources, own);
+  /**
+   * The weighted terms of `text`. With `whole` (the request itself, not one of its clauses), the
+   * word each stand-in term stands for is kept beside them for the name match (C14).
+   */
+  private queryTerms(text: string, sources?: Map<string, string>, own?: string[], whole = false): Map<string, number> {
+    const concepts = whole ? new Map<string, string>() : undefined;
+    const terms = weightedQueryTerms(text, this.options.synonymWeight, this.expander, sources, own, {
+      concepts,
+      impliedWeight: this.options.impliedWeight,
+    });
+    if (concepts) this.conceptsOf.set(terms, concepts);
+    return terms;
   }
+
+  /** Each whole request's terms → the query word each stand-in term stands for (C14), dropped with the terms. */
+  private readonly conceptsOf = new WeakMap<Map<string, number>, Map<string, string>>();
 
   search(query: ParsedQuery, limit: number, accept?: (name: string) => boolean): RankedTool[] {
     return this.searchBoosted(query, limit, undefined, accept);
@@ -194,7 +207,7 @@ export class DefaultIndex implements RankerIndex {
     accept?: (name: string) => boolean,
   ): RankedTool[] {
     const own: string[] = [];
-    const terms = this.queryTerms(query.text, undefined, own);
+    const terms = this.queryTerms(query.text, undefined, own, true);
     const scores = this.score(query.text, terms);
     if (boost) {
       const touched = this.touched;
@@ -218,7 +231,7 @@ export class DefaultIndex implements RankerIndex {
    */
   private scoresFor(text: string): { terms: Map<string, number>; scores: Float64Array } {
     if (this.lastScored?.text === text && this.scratch) return { terms: this.lastScored.terms, scores: this.scratch };
-    const terms = this.queryTerms(text);
+    const terms = this.queryTerms(text, undefined, undefined, true);
     return { terms, scores: this.score(text, terms) };
   }
 
@@ -234,8 +247,25 @@ export class DefaultIndex implements RankerIndex {
     if (trace) trace.withServer = scores.slice();
     if (this.options.clauseWeight > 0) this.addClauseEvidence(text, scores, trace);
     if (trace) trace.nameBonus = new Float64Array(scores.length);
-    this.nameMatch?.add(terms, scores, this.touched, this.options.nameWeight, trace?.nameBonus);
+    this.nameMatch?.add(
+      terms,
+      scores,
+      this.touched,
+      this.options.nameWeight,
+      this.plainRequest(text, terms),
+      trace?.nameBonus,
+    );
     return scores;
+  }
+
+  /**
+   * C14: a plain request (at most `plainRequestWords` words; longer texts are tasks) lets the
+   * name match read synonyms of its words; undefined for a task text.
+   */
+  private plainRequest(text: string, terms: Map<string, number>): PlainRequest | undefined {
+    const concepts = this.conceptsOf.get(terms);
+    if (!concepts || words(text).length > this.options.plainRequestWords) return undefined;
+    return { concepts, synonymCover: this.options.nameSynonymCover };
   }
 
   /**
@@ -321,9 +351,10 @@ export class DefaultIndex implements RankerIndex {
   /** C11: replay the scoring with every stage kept, then read each hit's share of each stage. */
   explain(query: ParsedQuery, names: readonly string[]): HitExplanation[] {
     const sources = new Map<string, string>();
-    const terms = this.queryTerms(query.text, sources);
+    const terms = this.queryTerms(query.text, sources, undefined, true);
     const trace: ScoreTrace = {};
     const final = this.score(query.text, terms, trace).slice();
+    const plain = this.plainRequest(query.text, terms);
     return names.map((name, rank) => {
       const i = this.indexOf(name);
       if (i < 0) return { name, rank: rank + 1, how: 'keyword ranking' };
@@ -355,7 +386,7 @@ export class DefaultIndex implements RankerIndex {
               ),
             },
           }),
-        ...(this.nameMatch && { nameMatch: this.nameMatch.describe(i, terms, trace.nameBonus![i]!) }),
+        ...(this.nameMatch && { nameMatch: this.nameMatch.describe(i, terms, trace.nameBonus![i]!, plain) }),
         ...(final[i]! - trace.nameBonus![i]! > withServer &&
           trace.bestClause &&
           trace.bestClause[i]! >= 0 && {
@@ -413,17 +444,4 @@ export class DefaultIndex implements RankerIndex {
     for (const term of own) if (postingWeight(this.postings, term, i) > 0) hit++;
     return hit >= 2 ? 1 : hit / own.length;
   }
-}
-
-/** The stems of each field of one tool, for explain (same tokenizing as the index). */
-export function fieldTerms(tool: ToolSpec): Record<FieldName, Set<string>> {
-  const parameters = schemaParameters(tool);
-  return {
-    name: new Set(indexTerms(identifierParts(sourceName(tool)))),
-    server: new Set(tool.origin.kind === 'mcp' ? indexTerms(identifierParts(tool.origin.server)) : []),
-    hint: new Set(indexTerms(words(tool.searchHint ?? ''))),
-    description: new Set(indexTerms(words(tool.description))),
-    params: new Set(parameters.flatMap((p) => indexTerms(identifierParts(p.name)))),
-    paramDescriptions: new Set(parameters.flatMap((p) => indexTerms(words(p.description)))),
-  };
 }

@@ -1,6 +1,6 @@
 /** C6 — the default ranker's tokenizer: index terms per field, cached per word (stems, stop words, synonyms). */
 import type { ToolSpec } from '../../core/tool.js';
-import { identifierParts, schemaParameters, sourceName, words } from '../text.js';
+import { identifierParts, parameterValues, schemaParameters, sourceName, words } from '../text.js';
 import { STOP_WORDS, stem } from '../vocabulary.js';
 import type { FieldName } from './options.js';
 
@@ -69,7 +69,11 @@ export class Tokenizer {
       server: tool.origin.kind === 'mcp' ? this.identifier(tool.origin.server) : [],
       hint: this.text(tool.searchHint ?? ''),
       description: this.text(tool.description),
-      params: concatIds(parameters.map((p) => this.identifier(p.name))),
+      // C14: the values a parameter accepts are words for what the tool does (state: open | closed).
+      params: concatIds([
+        ...parameters.map((p) => this.identifier(p.name)),
+        ...parameterValues(tool).map((v) => this.identifier(v)),
+      ]),
       paramDescriptions: concatIds(parameters.map((p) => this.text(p.description))),
     };
   }
@@ -80,4 +84,20 @@ export function concatIds(parts: number[][]): number[] {
   if (parts.length === 0) return [];
   if (parts.length === 1) return parts[0]!;
   return ([] as number[]).concat(...parts);
+}
+
+/** The stems of each field of one tool, for explain (same tokenizing as the index). */
+export function fieldTerms(tool: ToolSpec): Record<FieldName, Set<string>> {
+  const parameters = schemaParameters(tool);
+  return {
+    name: new Set(indexTerms(identifierParts(sourceName(tool)))),
+    server: new Set(tool.origin.kind === 'mcp' ? indexTerms(identifierParts(tool.origin.server)) : []),
+    hint: new Set(indexTerms(words(tool.searchHint ?? ''))),
+    description: new Set(indexTerms(words(tool.description))),
+    params: new Set([
+      ...parameters.flatMap((p) => indexTerms(identifierParts(p.name))),
+      ...parameterValues(tool).flatMap((v) => indexTerms(identifierParts(v))),
+    ]),
+    paramDescriptions: new Set(parameters.flatMap((p) => indexTerms(words(p.description)))),
+  };
 }

@@ -4,7 +4,7 @@
  * (create) — not the file tools. Only words whose verb and noun senses name different tools are
  * listed; the rule needs the article, so "file contents" and "file info" keep the noun.
  */
-import { stem } from '../vocabulary.js';
+import { STOP_WORDS, stem } from '../vocabulary.js';
 
 /** Leading verb → the stems it stands for. */
 const VERB_SENSES: ReadonlyMap<string, readonly string[]> = new Map([
@@ -24,4 +24,57 @@ export function leadingVerbSense(raw: readonly string[]): { verb: string; senses
   const senses = raw.length >= 3 ? VERB_SENSES.get(raw[0]!) : undefined;
   if (!senses || !ARTICLES.has(raw[1]!)) return undefined;
   return { verb: stem(raw[0]!), senses: senses.map(stem) };
+}
+
+/** Question words that, followed by a plural noun, ask for a list ("which bugs are open"). */
+const LISTING_QUESTIONS = new Set(['what', 'which']);
+
+/**
+ * C14 — the action a plain question asks for: "what files are in …", "which bugs are still open"
+ * ask to list files and bugs, and so does "show me the open pull requests". Only a question word
+ * directly followed by a plural noun (a word whose stem drops a final s), or "show" whose object
+ * (after me/the/all/my) has one within its first three words — "what are the coordinates of …",
+ * "what's 17 plus 25" and "show me the commit history" ask for one thing, not a list. Returns the
+ * stems it implies, or undefined.
+ */
+export function questionSense(raw: readonly string[]): string[] | undefined {
+  if (raw.length >= 3 && LISTING_QUESTIONS.has(raw[0]!) && isPlural(raw[1]!)) return [stem('list')];
+  if (raw.length >= 2 && raw[0] === 'show') {
+    // "show me the open pull requests": the object phrase ends in a plural noun.
+    let i = 1;
+    while (i < raw.length && SHOW_FILLERS.has(raw[i]!)) i++;
+    for (let j = i; j < Math.min(raw.length, i + 3); j++) {
+      if (isPlural(raw[j]!)) return [stem('list')];
+      if (STOP_WORDS.has(raw[j]!)) break;
+    }
+  }
+  return undefined;
+}
+
+/** Words between "show" and its object. */
+const SHOW_FILLERS = new Set(['me', 'us', 'the', 'all', 'my', 'our', 'every']);
+
+/** A plural noun, roughly: a content word of 4+ letters whose stem drops a final s (not "-ss"). */
+function isPlural(word: string): boolean {
+  return word.length >= 4 && word.endsWith('s') && !word.endsWith('ss') && !STOP_WORDS.has(word) && stem(word) !== word;
+}
+
+/** Words that introduce a name the request gives ("a folder called reports", "a file named todo.txt"). */
+const NAMING_WORDS = new Set(['called', 'named', 'titled', 'entitled']);
+
+/**
+ * C14 — a request's words without the ones that introduce a given name: after a noun, "called"
+ * means "whose name is", not the verb call (which would reach run/execute tools through its
+ * synonyms). A leading one ("called …") is left alone.
+ */
+export function withoutNamingWords(raw: readonly string[]): readonly string[] {
+  return raw.some((w, i) => i > 0 && NAMING_WORDS.has(w)) ? raw.filter((w, i) => i === 0 || !NAMING_WORDS.has(w)) : raw;
+}
+
+/**
+ * C14 — a `#name` in a request is a chat channel ("post in #general", "read #random"): the
+ * notation chat tools share, whose texts say "channel". Returns the first one, or undefined.
+ */
+export function channelMention(text: string): string | undefined {
+  return /(?:^|[\s(])(#[a-z][\w-]*)/i.exec(text)?.[1];
 }
