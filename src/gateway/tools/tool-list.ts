@@ -8,7 +8,8 @@
  * measured cheapest on every catalog (bench/results/session.md). The library adapters keep
  * `growing`: there the application sees its own prompt and chooses.
  *
- * A fixed list runs every found tool through `call_tool`; a gateway embedded with call-through off
+ * A fixed list runs found tools through `call_tool` (all but those with an app view, which join the
+ * list: core/session-policy.ts); a gateway embedded with call-through off
  * (its clients refresh their lists and call tools by name) therefore defaults to `growing`.
  */
 import type { ToolListMode } from '../../core/session-policy.js';
