@@ -13,13 +13,13 @@ import {
   DEFAULT_FUSION,
   embeddingRanking,
   fuseRankings,
+  lexicalIsWeak,
   toolEmbeddingText,
   type FusionOptions,
 } from '../src/search/fusion.js';
 import { parseKeywordQuery } from '../src/search/query.js';
 import type { RankedTool } from '../src/search/ranker.js';
 import { createRanker } from '../src/search/rankers.js';
-import { isLowConfidence } from '../src/search/suggest.js';
 import { loadSet, type BenchSet, type LabelledQuery } from './datasets.js';
 import { shuffled } from './learning-split.js';
 import { meanRows, scoreQuery } from './metrics.js';
@@ -118,13 +118,7 @@ async function prepare(input: TuneInput, label: string, dev: boolean, set: Bench
     const parsed = parseKeywordQuery(q.query);
     const list = index.search(parsed, 100);
     lexical.push(list);
-    weak.push(
-      isLowConfidence(
-        index,
-        parsed,
-        list.slice(0, 1).map((r) => r.name),
-      ),
-    );
+    weak.push(lexicalIsWeak(index, parsed, list));
   }
   const embedding = queryVectors.map((v) => embeddingRanking(set.tools, toolVectors, v, DEFAULT_FUSION.depth));
   const ids = idsOf(set.tools);
@@ -151,7 +145,8 @@ function gridCells(): FusionOptions[] {
   );
 }
 
-function idsOf(tools: readonly ToolSpec[]): (names: readonly string[]) => string[] {
+/** Model-facing names → the ids the sets' gold lists use. */
+export function idsOf(tools: readonly ToolSpec[]): (names: readonly string[]) => string[] {
   const idOf = new Map(tools.map((t) => [t.name, t.id ?? t.name]));
   return (list) => list.map((n) => idOf.get(n)!);
 }

@@ -14,7 +14,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ToolSpec } from '../src/core/tool.js';
 import { EmbeddingSearcher } from '../src/embeddings/searcher.js';
 import { HttpEmbedder } from '../src/embeddings/http-embedder.js';
 import { DEFAULT_FUSION, toolEmbeddingText } from '../src/search/fusion.js';
@@ -24,7 +23,7 @@ import { shuffled } from './learning-split.js';
 import { meanRows, scoreQuery, type MetricRow } from './metrics.js';
 import { f3, header } from './report.js';
 import { startUseLiteServer } from './use-lite-server.js';
-import { tuneFusion } from './embeddings-tune.js';
+import { idsOf, tuneFusion } from './embeddings-tune.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const MODEL = 'use-lite';
@@ -45,11 +44,6 @@ mkdirSync(join(HERE, '../.tmp'), { recursive: true });
 const server = await startUseLiteServer({ cacheFile: join(HERE, '../.tmp/use-lite-vectors.jsonl') });
 const config = { url: server.url, model: MODEL, cacheDir: false as const, timeoutMs: 600_000, queryTimeoutMs: 600_000 };
 const embedder = new HttpEmbedder(config);
-
-function idsOf(tools: readonly ToolSpec[]): (names: readonly string[]) => string[] {
-  const idOf = new Map(tools.map((t) => [t.name, t.id ?? t.name]));
-  return (names) => names.map((n) => idOf.get(n)!);
-}
 
 function scored(queries: readonly LabelledQuery[], ranked: readonly string[][]): MetricRow {
   return meanRows(queries.map((q, i) => scoreQuery(ranked[i]!, q.gold)));

@@ -21,7 +21,9 @@
  */
 import type { ToolSpec } from '../core/tool.js';
 import type { FusionGate } from './explain.js';
-import type { RankedTool } from './ranker.js';
+import type { ParsedQuery } from './query.js';
+import type { RankedTool, RankerIndex } from './ranker.js';
+import { isLowConfidence } from './suggest.js';
 import type { LearnedMatch } from './learned/channel.js';
 import { sourceName } from './text.js';
 
@@ -125,6 +127,15 @@ export function fusionGate(
   if (lexicalWeak || lexical.length === 0)
     return { gate: 'weak-lexical', weight: Math.max(o.weakWeight, agree ? o.weight : 0) };
   return agree ? { gate: 'agree', weight: o.weight } : { gate: 'disagree', weight: 0 };
+}
+
+/** C12's verdict on the lexical list the gate sees: no hit, or a best hit holding too few of the query's words. */
+export function lexicalIsWeak(index: RankerIndex, query: ParsedQuery, lexical: readonly RankedTool[]): boolean {
+  return isLowConfidence(
+    index,
+    query,
+    lexical.slice(0, 1).map((r) => r.name),
+  );
 }
 
 /**

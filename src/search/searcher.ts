@@ -12,7 +12,7 @@ import type { ServerInfo, ToolSpec } from '../core/tool.js';
 import { cleanQuery, parseKeywordQuery, parseSelect, type ParsedQuery } from './query.js';
 import type { Embedder, Ranker, RankerIndex, RankerName } from './ranker.js';
 import { createRanker } from './rankers.js';
-import { fuseRanked, toolEmbeddingText, type FusedHit } from './fusion.js';
+import { fuseRanked, lexicalIsWeak, toolEmbeddingText, type FusedHit } from './fusion.js';
 import { toolNameParts, wordBoundaryPattern } from './text.js';
 import type { HitExplanation } from './explain.js';
 import type { LearnedRanking } from './learned/learned-ranking.js';
@@ -286,11 +286,7 @@ export class ToolSearcher {
     const vectors = index.vectors ?? this.syncToolVectors(index);
     if (!vector || !vectors) return lexicalOnly();
     const lexical = this.lexicalList(index, rankerIndex, query, { limit: Math.max(50, limit * 10), accept });
-    const lexicalWeak = isLowConfidence(
-      rankerIndex,
-      query,
-      lexical.slice(0, 1).map((r) => r.name),
-    );
+    const lexicalWeak = lexicalIsWeak(rankerIndex, query, lexical);
     return fuseRanked(lexical, index.deferredTools, vectors, vector, limit, accept, { lexicalWeak });
   }
 
@@ -322,11 +318,7 @@ export class ToolSearcher {
     const rankerIndex = this.rankerIndex(index, this.ranker);
     const lexical = this.lexicalList(index, rankerIndex, query, { limit: Math.max(50, limit * 10), accept });
     const toolVectors = index.deferredTools.map((t) => vectors.tool(t));
-    const lexicalWeak = isLowConfidence(
-      rankerIndex,
-      query,
-      lexical.slice(0, 1).map((r) => r.name),
-    );
+    const lexicalWeak = lexicalIsWeak(rankerIndex, query, lexical);
     return fuseRanked(lexical, index.deferredTools, toolVectors, vectors.query, limit, accept, { lexicalWeak });
   }
 
