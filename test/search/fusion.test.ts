@@ -15,7 +15,9 @@ import {
   worstFusedRank,
   type FusionOptions,
 } from '../../src/search/fusion.js';
-import { mcp } from './helpers.js';
+import { ToolSearcher } from '../../src/search/searcher.js';
+import type { Embedder } from '../../src/search/ranker.js';
+import { mcp, poolOf } from './helpers.js';
 
 const TOOLS = Array.from({ length: 40 }, (_, i) => mcp('s', `tool_${i}`, `tool number ${i}`));
 const NAMES = TOOLS.map((t) => t.name);
@@ -123,5 +125,22 @@ describe('C14: fusion that can lift but never sink', () => {
     expect(alone.map((h) => h.name)).toEqual(['mcp__s__tool_6', 'mcp__s__tool_20']);
     expect(alone[1]).toMatchObject({ gate: 'weak-lexical', embeddingRank: 2 });
     expect(alone[1]!.lexicalRank).toBeUndefined();
+  });
+
+  it('C14: through the searcher, an encoder that always points elsewhere cannot move a confident keyword hit', () => {
+    const tools = [
+      mcp('fs', 'read_text_file', 'Read the complete contents of a file as text'),
+      mcp('fs', 'write_file', 'Create a new file or overwrite an existing file'),
+      mcp('kg', 'create_entities', 'Create multiple new entities in the knowledge graph'),
+      mcp('web', 'fetch_url', 'Fetch a web page'),
+    ];
+    // Every text lands on the same point as the knowledge-graph tool: the encoder is sure and wrong.
+    const wrong: Embedder = { embed: (texts) => texts.map((t) => (t.includes('knowledge') ? [1, 0] : [1, 0.01])) };
+    const pool = poolOf(tools);
+    const lexical = new ToolSearcher().search(pool, 'read file contents', { explain: true });
+    const fused = new ToolSearcher({ embedder: wrong }).search(pool, 'read file contents', { explain: true });
+    expect(fused.matches[0]).toBe(lexical.matches[0]);
+    expect(fused.matches[0]).toBe('mcp__fs__read_text_file');
+    expect(fused.explanations?.[0]?.embedding).toMatchObject({ lexicalRank: 1 });
   });
 });
