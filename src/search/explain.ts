@@ -18,6 +18,9 @@ export interface TermEvidence {
   readonly score: number;
 }
 
+/** C14: why the embedding side of a fusion got its weight for a query (src/search/fusion.ts decides). */
+export type FusionGate = 'weak-lexical' | 'agree' | 'disagree';
+
 export interface HitExplanation {
   /** Model-facing tool name. */
   readonly name: string;
@@ -44,7 +47,13 @@ export interface HitExplanation {
   /** Clause evidence: the clause of a multi-step task this tool answers best. */
   readonly clause?: { readonly text: string; readonly score: number };
   /** With an embedder: the tool's rank by embedding similarity and in the lexical ranking (1-based). */
-  readonly embedding?: { readonly rank?: number; readonly lexicalRank?: number };
+  readonly embedding?: {
+    readonly rank?: number;
+    readonly lexicalRank?: number;
+    /** C14: the fusion gate's verdict for the query and the embedding side's weight (0 = not counted). */
+    readonly gate?: FusionGate;
+    readonly weight?: number;
+  };
   /** C13: earlier searches like this one that led to this tool (similarity 0–1 of the closest). */
   readonly learned?: { readonly searches: number; readonly similarity: number };
   /** C13: what the words of earlier searches that led to this tool added to its score (the ranker's units, as the server and clause evidence). */
@@ -97,7 +106,14 @@ export function formatExplanation(e: HitExplanation): string[] {
     const emb = e.embedding.rank !== undefined ? `embedding rank ${e.embedding.rank}` : 'not in the embedding top 50';
     const lex =
       e.embedding.lexicalRank !== undefined ? `lexical rank ${e.embedding.lexicalRank}` : 'not in the lexical list';
-    lines.push(`${emb}, ${lex}`);
+    lines.push(`${emb}, ${lex}${e.embedding.gate ? ` (${gateText(e.embedding.gate, e.embedding.weight ?? 0)})` : ''}`);
   }
   return lines;
+}
+
+/** C14: why the embedding ranking counted as much as it did for this query. */
+function gateText(gate: FusionGate, weight: number): string {
+  if (gate === 'disagree') return 'embedding not counted: its top tools are not among the keyword top hits';
+  const why = gate === 'agree' ? 'its top tools are among the keyword top hits' : 'the keyword match is weak';
+  return `embedding weight ${weight}: ${why}`;
 }

@@ -12,7 +12,7 @@ import type { ServerInfo, ToolSpec } from '../core/tool.js';
 import { cleanQuery, parseKeywordQuery, parseSelect, type ParsedQuery } from './query.js';
 import type { Embedder, Ranker, RankerIndex, RankerName } from './ranker.js';
 import { createRanker } from './rankers.js';
-import { fuseRanked, toolEmbeddingText, type FusedHit } from './fusion.js';
+import { fuseRanked, lexicalIsWeak, toolEmbeddingText, type FusedHit } from './fusion.js';
 import { toolNameParts, wordBoundaryPattern } from './text.js';
 import type { HitExplanation } from './explain.js';
 import type { LearnedRanking } from './learned/learned-ranking.js';
@@ -209,6 +209,7 @@ export class ToolSearcher {
         embedding: {
           ...(hit.embeddingRank !== undefined && { rank: hit.embeddingRank }),
           ...(hit.lexicalRank !== undefined && { lexicalRank: hit.lexicalRank }),
+          ...(hit.gate && { gate: hit.gate, weight: hit.embeddingWeight ?? 0 }),
         },
       };
     });
@@ -285,7 +286,8 @@ export class ToolSearcher {
     const vectors = index.vectors ?? this.syncToolVectors(index);
     if (!vector || !vectors) return lexicalOnly();
     const lexical = this.lexicalList(index, rankerIndex, query, { limit: Math.max(50, limit * 10), accept });
-    return fuseRanked(lexical, index.deferredTools, vectors, vector, limit, accept);
+    const lexicalWeak = lexicalIsWeak(rankerIndex, query, lexical);
+    return fuseRanked(lexical, index.deferredTools, vectors, vector, limit, accept, { lexicalWeak });
   }
 
   /** C13: the lexical list, with learned evidence fused in when a learned log is attached. */
@@ -309,14 +311,15 @@ export class ToolSearcher {
     return this.learned.rank(index.deferredTools, query.text, lexical, cut);
   }
 
-  /** C10: RRF of the lexical list and the ranking by vectors the caller computed (an embedding server). */
+  /** C10/C14: the gated fusion of the lexical list and the vectors the caller computed (an embedding server). */
   private rankWithVectors(index: PoolIndex, query: ParsedQuery, limit: number, vectors: SearchVectors): FusedHit[] {
     if (query.terms.length === 0) return [];
     const accept = query.required.length > 0 ? requiredTermFilter(index.deferredTools, query.required) : undefined;
     const rankerIndex = this.rankerIndex(index, this.ranker);
     const lexical = this.lexicalList(index, rankerIndex, query, { limit: Math.max(50, limit * 10), accept });
     const toolVectors = index.deferredTools.map((t) => vectors.tool(t));
-    return fuseRanked(lexical, index.deferredTools, toolVectors, vectors.query, limit, accept);
+    const lexicalWeak = lexicalIsWeak(rankerIndex, query, lexical);
+    return fuseRanked(lexical, index.deferredTools, toolVectors, vectors.query, limit, accept, { lexicalWeak });
   }
 
   private modeSearch(

@@ -221,6 +221,8 @@ describe('C10: embedding servers (OpenAI-compatible /v1/embeddings)', () => {
     );
     const { stdout } = await run(process.execPath, args, { env: cliEnv({ XDG_CACHE_HOME: dir }) });
     expect(stdout).toMatch(/1\. kg\/create_entities\n\s+keyword ranking[^\n]*\n[\s\S]*?embedding rank 1/);
+    // C14: each hit also says how much the embedding ranking counted for this query, and why.
+    expect(stdout).toMatch(/embedding rank 1, [^\n]*\((embedding weight [\d.]+: [^)]+|embedding not counted: [^)]+)\)/);
     const requestsAfterFirstRun = f.requests.length;
     // Second run: the tool vectors come from the disk cache; only the query is embedded.
     await run(process.execPath, args, { env: cliEnv({ XDG_CACHE_HOME: dir }) });
