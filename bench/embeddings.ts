@@ -18,7 +18,17 @@ import { EmbeddingSearcher } from '../src/embeddings/searcher.js';
 import { HttpEmbedder } from '../src/embeddings/http-embedder.js';
 import { DEFAULT_FUSION, toolEmbeddingText } from '../src/search/fusion.js';
 import { ToolSearcher, type SearchPool } from '../src/search/searcher.js';
-import { EVERYDAY, everydaySet, loadSet, QUERY_SETS, subsetOf, type BenchSet, type LabelledQuery } from './datasets.js';
+import {
+  EVERYDAY,
+  EVERYDAY_HOLDOUT,
+  everydaySet,
+  holdoutSet,
+  loadSet,
+  QUERY_SETS,
+  subsetOf,
+  type BenchSet,
+  type LabelledQuery,
+} from './datasets.js';
 import { shuffled } from './learning-split.js';
 import { meanRows, scoreQuery, type MetricRow } from './metrics.js';
 import { f3, header } from './report.js';
@@ -34,7 +44,12 @@ function arg(name: string): string | undefined {
 }
 
 const tune = process.argv.includes('--tune');
-const setNames = arg('sets')?.split(',') ?? [...QUERY_SETS, EVERYDAY];
+const setNames = arg('sets')?.split(',') ?? [...QUERY_SETS, EVERYDAY, EVERYDAY_HOLDOUT];
+/** The everyday requests and their holdout: measured whole, per phrasing, outside the dev sets' mean. */
+const EVERYDAY_SETS: ReadonlyMap<string, () => BenchSet> = new Map([
+  [EVERYDAY, everydaySet],
+  [EVERYDAY_HOLDOUT, holdoutSet],
+]);
 const maxTrain = Number(arg('max-train') ?? 1000);
 /** Evaluated queries per set (drawn with seed 7; default all): the encoder runs on a shared CPU. */
 const maxQueries = Number(arg('max-queries') ?? Infinity);
@@ -78,7 +93,7 @@ async function compare(set: BenchSet): Promise<Comparison> {
     fusedRanks.push(ids((await fused.search(pool, q.query, { maxResults: 10 })).matches));
   }
   const subsets = new Map<string, { static: MetricRow; fused: MetricRow; count: number }>();
-  if (set.name === EVERYDAY)
+  if (EVERYDAY_SETS.has(set.name))
     for (const phrasing of new Set(set.queries.map((q) => subsetOf(set.name, q.qid)!))) {
       const at = set.queries.flatMap((q, i) => (subsetOf(set.name, q.qid) === phrasing ? [i] : []));
       const part = at.map((i) => set.queries[i]!);
@@ -127,10 +142,11 @@ try {
   );
   const deltas: number[] = [];
   for (const name of setNames) {
-    const full = name === EVERYDAY ? everydaySet() : loadSet(name);
-    const set = { ...full, queries: name === EVERYDAY ? full.queries : shuffled(full.queries, 7).slice(0, maxQueries) };
+    const everyday = EVERYDAY_SETS.get(name);
+    const full = everyday ? everyday() : loadSet(name);
+    const set = { ...full, queries: everyday ? full.queries : shuffled(full.queries, 7).slice(0, maxQueries) };
     const r = await compare(set);
-    if (name !== EVERYDAY) deltas.push(r.fused['R@5'] - r.static['R@5']);
+    if (!everyday) deltas.push(r.fused['R@5'] - r.static['R@5']);
     const row = resultRow(name, set.tools.length, set.queries.length, r);
     out.push(row);
     for (const [phrasing, s] of r.subsets) out.push(resultRow(`${name}: ${phrasing}`, set.tools.length, s.count, s));
