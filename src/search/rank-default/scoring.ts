@@ -265,7 +265,8 @@ export class DefaultIndex implements RankerIndex {
   private plainRequest(text: string, terms: Map<string, number>): PlainRequest | undefined {
     const concepts = this.conceptsOf.get(terms);
     if (!concepts || words(text).length > this.options.plainRequestWords) return undefined;
-    return { concepts, synonymCover: this.options.nameSynonymCover };
+    const { nameSynonymCover: synonymCover, unnamedWordShare } = this.options;
+    return { concepts, synonymCover, unnamedWordShare };
   }
 
   /**
