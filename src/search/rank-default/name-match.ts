@@ -33,12 +33,6 @@ export interface NameParts {
 export interface PlainRequest {
   concepts: ReadonlyMap<string, string>;
   synonymCover: number;
-  /**
-   * How much a word of the request that names no tool of the catalog (neither itself nor a
-   * stand-in of it is any tool's name part) counts in the share of the request a name holds;
-   * 1 counts it as any word, 0 leaves it out (`unnamedWordShare`); absent, 1.
-   */
-  unnamedWordShare?: number;
 }
 
 /** Query terms below this weight cover no name part (ordinary synonyms weigh 0.3), except in a plain request. */
@@ -122,8 +116,6 @@ export function nameCoverage(
   const { offsets, doc, share } = name;
   let own = 0;
   const standIns = new Map<string, Map<number, number>>();
-  // The query words (stems) that name some tool's part, themselves or through a stand-in.
-  const naming = new Set<string>();
   for (const [term, w] of terms) {
     if (w >= 1) own++;
     const concept = plain?.concepts.get(term);
@@ -144,7 +136,6 @@ export function nameCoverage(
     }
     // A query word and its stand-ins are one group, keyed by the word's stem.
     const key = concept ?? term;
-    if (offsets[t + 1]! > offsets[t]!) naming.add(key);
     let best = standIns.get(key);
     if (!best) standIns.set(key, (best = new Map()));
     for (let j = offsets[t]!; j < offsets[t + 1]!; j++)
@@ -155,25 +146,7 @@ export function nameCoverage(
       marked.add(d);
       coverage[d]! += c;
     }
-  return plain ? namingWords(terms, naming, plain.unnamedWordShare ?? 1) : own;
-}
-
-/**
- * C14: the query's own words as the name share counts them in a plain request. A sentence says
- * more than the tool's name ("I need a new folder called reports in my workspace"): its words that
- * no tool of this catalog is named by ("need", "called", "workspace") cannot be held by any name,
- * yet counted whole they shrink every name's share of the request alike, and a long sentence then
- * loses the name match a short command gets. They count at `unnamedShare` (query-length
- * normalisation by what the catalog's names can say; measured in bench/README.md).
- */
-export function namingWords(
-  terms: ReadonlyMap<string, number>,
-  naming: ReadonlySet<string>,
-  unnamedShare: number,
-): number {
-  let n = 0;
-  for (const [term, w] of terms) if (w >= 1) n += naming.has(term) ? 1 : unnamedShare;
-  return n;
+  return own;
 }
 
 /**

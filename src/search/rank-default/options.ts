@@ -25,12 +25,6 @@ export interface DefaultRankerOptions {
   plainRequestWords: number;
   /** C14: how much a synonym of a plain request's word covers a name part ("folder" → directory); 0 turns it off. */
   nameSynonymCover: number;
-  /**
-   * C14: in a plain request, how much a word that names no tool of the catalog counts in the share
-   * of the request a name holds (1: as any word; 0: not at all, so a long sentence's situation words
-   * do not shrink every name's share).
-   */
-  unnamedWordShare: number;
   /** C14: weight of what a request implies without saying it: a plain question's list ("which bugs are open"), a #name's channel; 0 turns it off. */
   impliedWeight: number;
   /** Weight of the server-level score added to each tool of that server. */
@@ -70,7 +64,6 @@ export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
   serverWeight: 0.3,
   plainRequestWords: 12,
   nameSynonymCover: 0.6,
-  unnamedWordShare: 0,
   impliedWeight: 1,
   clauseWeight: 0.4,
   nameWeight: 1,

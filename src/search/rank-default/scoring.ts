@@ -265,8 +265,7 @@ export class DefaultIndex implements RankerIndex {
   private plainRequest(text: string, terms: Map<string, number>): PlainRequest | undefined {
     const concepts = this.conceptsOf.get(terms);
     if (!concepts || words(text).length > this.options.plainRequestWords) return undefined;
-    const { nameSynonymCover: synonymCover, unnamedWordShare } = this.options;
-    return { concepts, synonymCover, unnamedWordShare };
+    return { concepts, synonymCover: this.options.nameSynonymCover };
   }
 
   /**
