@@ -89,8 +89,6 @@ export function weightedQueryTerms(
   if (ownStems) for (const s of stems) ownStems.push(s);
   for (const s of stems) terms.set(s, 1);
   if (extras.impliedWeight) applyImpliedSenses(text, raw, terms, extras.impliedWeight, origins);
-  if (process.env.HASH && /(?:^|\s)#[a-z][\w-]*/i.test(text))
-    raise(terms, stem('channel'), Number(process.env.HASH), '#name', origins);
   applyVerbSense(raw, terms, origins);
   if (synonymWeight > 0) {
     for (const stem of stems) {
