@@ -58,6 +58,12 @@ export interface ScoreTrace {
   nameBonus?: Float64Array;
 }
 
+/** A whole request's weighted terms, and what the name match reads of a plain one (C14). */
+interface RequestTerms {
+  readonly terms: Map<string, number>;
+  readonly plain?: PlainRequest;
+}
+
 export class DefaultIndex implements RankerIndex {
   private readonly names: string[];
   private readonly postings: Postings;
@@ -175,22 +181,27 @@ export class DefaultIndex implements RankerIndex {
     return { entries, keyChars };
   }
 
+  /** The weighted terms of one clause of a request (no name match is read from them). */
+  private queryTerms(text: string): Map<string, number> {
+    return weightedQueryTerms(text, this.options.synonymWeight, this.expander, undefined, undefined, {
+      impliedWeight: this.options.impliedWeight,
+    });
+  }
+
   /**
-   * The weighted terms of `text`. With `whole` (the request itself, not one of its clauses), the
-   * word each stand-in term stands for is kept beside them for the name match (C14).
+   * The weighted terms of a whole request and, when it is a plain one (at most `plainRequestWords`
+   * words; longer texts are tasks), what the name match reads of it: the query word each stand-in
+   * term stands for (C14).
    */
-  private queryTerms(text: string, sources?: Map<string, string>, own?: string[], whole = false): Map<string, number> {
-    const concepts = whole ? new Map<string, string>() : undefined;
+  private requestTerms(text: string, sources?: Map<string, string>, own?: string[]): RequestTerms {
+    const concepts = new Map<string, string>();
     const terms = weightedQueryTerms(text, this.options.synonymWeight, this.expander, sources, own, {
       concepts,
       impliedWeight: this.options.impliedWeight,
     });
-    if (concepts) this.conceptsOf.set(terms, concepts);
-    return terms;
+    if (words(text).length > this.options.plainRequestWords) return { terms };
+    return { terms, plain: { concepts, synonymCover: this.options.nameSynonymCover } };
   }
-
-  /** Each whole request's terms → the query word each stand-in term stands for (C14), dropped with the terms. */
-  private readonly conceptsOf = new WeakMap<Map<string, number>, Map<string, string>>();
 
   search(query: ParsedQuery, limit: number, accept?: (name: string) => boolean): RankedTool[] {
     return this.searchBoosted(query, limit, undefined, accept);
@@ -207,8 +218,9 @@ export class DefaultIndex implements RankerIndex {
     accept?: (name: string) => boolean,
   ): RankedTool[] {
     const own: string[] = [];
-    const terms = this.queryTerms(query.text, undefined, own, true);
-    const scores = this.score(query.text, terms);
+    const request = this.requestTerms(query.text, undefined, own);
+    const { terms } = request;
+    const scores = this.score(query.text, request);
     if (boost) {
       const touched = this.touched;
       boost.add(own, this.names, {
@@ -231,12 +243,12 @@ export class DefaultIndex implements RankerIndex {
    */
   private scoresFor(text: string): { terms: Map<string, number>; scores: Float64Array } {
     if (this.lastScored?.text === text && this.scratch) return { terms: this.lastScored.terms, scores: this.scratch };
-    const terms = this.queryTerms(text, undefined, undefined, true);
-    return { terms, scores: this.score(text, terms) };
+    const request = this.requestTerms(text);
+    return { terms: request.terms, scores: this.score(text, request) };
   }
 
   /** The whole scoring pipeline: term postings, server evidence, clause evidence. */
-  private score(text: string, terms: Map<string, number>, trace?: ScoreTrace): Float64Array {
+  private score(text: string, { terms, plain }: RequestTerms, trace?: ScoreTrace): Float64Array {
     this.lastScored = undefined;
     // One scratch buffer per index (search is synchronous): no 80 KB allocation per query at 10k tools.
     const scores = (this.scratch ??= new Float64Array(this.names.length));
@@ -247,25 +259,8 @@ export class DefaultIndex implements RankerIndex {
     if (trace) trace.withServer = scores.slice();
     if (this.options.clauseWeight > 0) this.addClauseEvidence(text, scores, trace);
     if (trace) trace.nameBonus = new Float64Array(scores.length);
-    this.nameMatch?.add(
-      terms,
-      scores,
-      this.touched,
-      this.options.nameWeight,
-      this.plainRequest(text, terms),
-      trace?.nameBonus,
-    );
+    this.nameMatch?.add(terms, scores, this.touched, this.options.nameWeight, plain, trace?.nameBonus);
     return scores;
-  }
-
-  /**
-   * C14: a plain request (at most `plainRequestWords` words; longer texts are tasks) lets the
-   * name match read synonyms of its words; undefined for a task text.
-   */
-  private plainRequest(text: string, terms: Map<string, number>): PlainRequest | undefined {
-    const concepts = this.conceptsOf.get(terms);
-    if (!concepts || words(text).length > this.options.plainRequestWords) return undefined;
-    return { concepts, synonymCover: this.options.nameSynonymCover };
   }
 
   /**
@@ -351,10 +346,10 @@ export class DefaultIndex implements RankerIndex {
   /** C11: replay the scoring with every stage kept, then read each hit's share of each stage. */
   explain(query: ParsedQuery, names: readonly string[]): HitExplanation[] {
     const sources = new Map<string, string>();
-    const terms = this.queryTerms(query.text, sources, undefined, true);
+    const request = this.requestTerms(query.text, sources);
+    const { terms, plain } = request;
     const trace: ScoreTrace = {};
-    const final = this.score(query.text, terms, trace).slice();
-    const plain = this.plainRequest(query.text, terms);
+    const final = this.score(query.text, request, trace).slice();
     return names.map((name, rank) => {
       const i = this.indexOf(name);
       if (i < 0) return { name, rank: rank + 1, how: 'keyword ranking' };
