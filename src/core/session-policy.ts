@@ -13,7 +13,6 @@
  *   through `call_tool`). Except a tool with an app view (`joinsFixedList`): a host renders the
  *   view only for a tool in its list called by its own name, so such a tool joins the list as soon
  *   as a search names it (an MCP App must not stop working because the list is fixed).
-
  * - Loaded tools are appended in load order; past the working-set cap, the least recently used
  *   ones are unloaded in one batch, at a search that changes the list anyway.
  */

@@ -120,6 +120,8 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     { values: options.limits, source: 'the command line' },
   );
   const toolSearch = config.toolSearch;
+  // E5: `serve --tool-list` over the config's choice.
+  const toolList = options.toolList ?? toolSearch.toolList;
   const storeUrl = options.sessionStore === null ? undefined : (options.sessionStore ?? toolSearch.sessionStore);
   // G7: sign-ins live where the replicas' sessions do (one `auth login` for all of them), and a
   // stdio process of the same config, its sessions in memory, reads them there too — connecting
@@ -184,9 +186,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     ...(toolSearch.contextWindow !== undefined && { contextWindow: toolSearch.contextWindow }),
     ...(toolSearch.deferredTokenBudget !== undefined && { deferredTokenBudget: toolSearch.deferredTokenBudget }),
     ...(toolSearch.searchWaitMs !== undefined && { pendingWaitMs: toolSearch.searchWaitMs }),
-    ...((options.toolList ?? toolSearch.toolList) !== undefined && {
-      toolList: options.toolList ?? toolSearch.toolList,
-    }),
+    ...(toolList !== undefined && { toolList }),
     ...(toolSearch.workingSet !== undefined && { workingSet: toolSearch.workingSet }),
     ...(toolSearch.sessionCost !== undefined && { sessionCost: toolSearch.sessionCost }),
     operatorRoots: operatorRoots(config, options.root),

@@ -10,9 +10,9 @@
  * The low-level SDK `Server` is used (not McpServer) because tools are re-exported with the raw
  * JSON Schemas their servers sent.
  */
-import { hasAppUi } from '../core/visibility.js';
 import { Server, type Tool, type Transport } from '@modelcontextprotocol/server';
 import type { Catalog } from '../core/catalog.js';
+import { hasAppUi } from '../core/visibility.js';
 import type { ToolDefinitionLike, ToolSpec } from '../core/tool.js';
 import { SEARCH_TOOL_NAME } from '../core/search-tool.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../core/threshold.js';

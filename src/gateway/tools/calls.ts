@@ -4,9 +4,9 @@
  * any other name runs when it is always loaded or this session discovered it, and otherwise gets an
  * actionable error (how to load it, or which server is still connecting or failed).
  */
-import { hasAppUi } from '../../core/visibility.js';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Catalog } from '../../core/catalog.js';
+import { hasAppUi } from '../../core/visibility.js';
 import { parseMcpName } from '../../core/names.js';
 import { DEFAULT_MAX_RESULTS, SEARCH_TOOL_NAME } from '../../core/search-tool.js';
 import { searchInstructions } from '../../core/search-instructions.js';

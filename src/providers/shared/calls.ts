@@ -120,3 +120,22 @@ export function mcpExecutor(hub: McpToolCaller): ToolExecutor {
     return hub.callTool(tool.origin.server, tool.originalName ?? name, input);
   };
 }
+
+/**
+ * E5: `call_tool`'s input in a library adapter's fixed list: the target's name and arguments (a
+ * JSON string or an object). The gateway's, MCP's object form, is read in gateway/tools/calls.ts.
+ */
+export function callThroughInput(input: unknown): { name: string; arguments: unknown } | undefined {
+  let value = input;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+  }
+  const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  return typeof record['name'] === 'string'
+    ? { name: record['name'], arguments: record['arguments'] ?? {} }
+    : undefined;
+}

@@ -12,7 +12,7 @@ import { isDeferred } from '../../core/policy.js';
 import type { SearchToolMode } from '../../core/search-instructions.js';
 import { DeferredTokenMemo, type TokenCounter, type TokenMeasure } from '../../core/threshold.js';
 import type { ToolSpec } from '../../core/tool.js';
-import { runTool, undiscoveredToolMessage, type ToolExecutor, type ToolOutcome } from './calls.js';
+import { callThroughInput, runTool, undiscoveredToolMessage, type ToolExecutor, type ToolOutcome } from './calls.js';
 import { formatSearchResult, ToolSearcher } from '../../search/searcher.js';
 import { parseSearchInput, type Searcher, type SearchResultFormatter, type ToolSearchResult } from './search.js';
 import type { LearnedLog } from '../../search/learned/log.js';
@@ -173,7 +173,7 @@ export class RequestPlanner {
     input: unknown,
     loadedNow: ReadonlySet<string> = EMPTY,
   ): Promise<CallOutcome> {
-    const through = this.options.toolList === 'fixed' && name === CALL_TOOL_NAME ? callThrough(input) : undefined;
+    const through = this.options.toolList === 'fixed' && name === CALL_TOOL_NAME ? callThroughInput(input) : undefined;
     if (through) return this.runCall(current, through.name, through.arguments, loadedNow);
     const hidden = current.useToolSearch && undiscoveredNames(current).has(name) && !loadedNow.has(name);
     if (hidden && !this.options.justInTime) {
@@ -207,22 +207,6 @@ export class RequestPlanner {
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
-
-/** `call_tool`'s input: the target's name and arguments (a JSON string or an object). */
-function callThrough(input: unknown): { name: string; arguments: unknown } | undefined {
-  let value = input;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return undefined;
-    }
-  }
-  const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-  return typeof record['name'] === 'string'
-    ? { name: record['name'], arguments: record['arguments'] ?? {} }
-    : undefined;
-}
 
 /** F3: the deferred tools this request has not loaded: calling one needs a search first. */
 export function undiscoveredNames(current: Plan): Set<string> {

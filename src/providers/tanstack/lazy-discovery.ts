@@ -16,7 +16,7 @@
  * discovery tool and `call_tool`): discovered tools run through `call_tool`, and nothing changes.
  */
 import { CALL_TOOL_INPUT_SCHEMA, CALL_TOOL_NAME } from '../../core/search-tool.js';
-import { DISCOVERY_TOOL_NAME } from '../shared/calls.js';
+import { callThroughInput, DISCOVERY_TOOL_NAME } from '../shared/calls.js';
 
 export { DISCOVERY_TOOL_NAME };
 
@@ -246,9 +246,9 @@ export class LazyToolDiscovery<T extends LazyTool = LazyTool> {
 
   /** E5: `call_tool {name, arguments}` of a fixed list runs the named tool as a call by name would. */
   private async callThrough(args: unknown): Promise<unknown> {
-    const input = (typeof args === 'object' && args !== null ? args : {}) as { name?: unknown; arguments?: unknown };
-    if (typeof input.name !== 'string' || input.name === CALL_TOOL_NAME)
+    const target = callThroughInput(args);
+    if (target === undefined || target.name === CALL_TOOL_NAME)
       throw new Error(`${CALL_TOOL_NAME} needs the name of a discovered tool and its arguments.`);
-    return this.execute(input.name, input.arguments ?? {});
+    return this.execute(target.name, target.arguments);
   }
 }
