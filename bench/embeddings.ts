@@ -18,17 +18,7 @@ import { EmbeddingSearcher } from '../src/embeddings/searcher.js';
 import { HttpEmbedder } from '../src/embeddings/http-embedder.js';
 import { DEFAULT_FUSION, toolEmbeddingText } from '../src/search/fusion.js';
 import { ToolSearcher, type SearchPool } from '../src/search/searcher.js';
-import {
-  EVERYDAY,
-  EVERYDAY_HOLDOUT,
-  everydaySet,
-  holdoutSet,
-  loadSet,
-  QUERY_SETS,
-  subsetOf,
-  type BenchSet,
-  type LabelledQuery,
-} from './datasets.js';
+import { EVERYDAY_SETS, loadSet, QUERY_SETS, subsetOf, type BenchSet, type LabelledQuery } from './datasets.js';
 import { shuffled } from './learning-split.js';
 import { meanRows, scoreQuery, type MetricRow } from './metrics.js';
 import { f3, header } from './report.js';
@@ -44,12 +34,7 @@ function arg(name: string): string | undefined {
 }
 
 const tune = process.argv.includes('--tune');
-const setNames = arg('sets')?.split(',') ?? [...QUERY_SETS, EVERYDAY, EVERYDAY_HOLDOUT];
-/** The everyday requests and their holdout: measured whole, per phrasing, outside the dev sets' mean. */
-const EVERYDAY_SETS: ReadonlyMap<string, () => BenchSet> = new Map([
-  [EVERYDAY, everydaySet],
-  [EVERYDAY_HOLDOUT, holdoutSet],
-]);
+const setNames = arg('sets')?.split(',') ?? [...QUERY_SETS, ...EVERYDAY_SETS.keys()];
 const maxTrain = Number(arg('max-train') ?? 1000);
 /** Evaluated queries per set (drawn with seed 7; default all): the encoder runs on a shared CPU. */
 const maxQueries = Number(arg('max-queries') ?? Infinity);

@@ -2,17 +2,24 @@
  * The everyday-request set (C14) on the default ranker: R@1 / R@5 / MRR per phrasing, and with
  * `--misses` each request whose gold is not first, with the top 5. An inspection loop for the
  * ranker's precision rules, not a report (`npm run bench:retrieval` writes those).
- *   npx tsx bench/everyday-misses.ts [--misses] [--ranker bm25]
+ *   npx tsx bench/everyday-misses.ts [--misses] [--ranker bm25] [--holdout]
+ *   OPTS='{"valueShapeWeight":0}' npx tsx bench/everyday-misses.ts   # override DefaultRankerOptions (JSON)
+ * `--holdout` reads the first holdout (holdout.jsonl), which a later session's work was developed
+ * on after its one clean reading; the fresh holdout is never inspected here.
  */
 import { createRanker } from '../src/search/rankers.js';
-import { everydaySet } from './datasets.js';
+import { defaultRanker } from '../src/search/rank-default/index.js';
+import { everydaySet, holdoutSet } from './datasets.js';
 import { evaluate, rankerRankIds } from './evaluate.js';
 
 const ranker = (
   process.argv.includes('--ranker') ? process.argv[process.argv.indexOf('--ranker') + 1] : 'default'
 ) as Parameters<typeof createRanker>[0];
-const set = everydaySet();
-const rank = rankerRankIds(createRanker(ranker), set.tools);
+const set = process.argv.includes('--holdout') ? holdoutSet() : everydaySet();
+const rank = rankerRankIds(
+  process.env.OPTS && ranker === 'default' ? defaultRanker(JSON.parse(process.env.OPTS)) : createRanker(ranker),
+  set.tools,
+);
 const result = evaluate(set, rank);
 const f = (x: number) => x.toFixed(3);
 for (const [name, r] of [['all', result.all] as const, ...Object.entries(result.subsets)])

@@ -44,6 +44,11 @@ export interface HitExplanation {
     /** Matched parts the request names through a synonym of one of its words ("directori (for folder)"). */
     readonly bySynonym?: readonly string[];
   };
+  /**
+   * C14: the request is a question and this tool's name is a change (create, push, reply …), so
+   * its score was multiplied by `factor`.
+   */
+  readonly question?: { readonly factor: number };
   /** Clause evidence: the clause of a multi-step task this tool answers best. */
   readonly clause?: { readonly text: string; readonly score: number };
   /** With an embedder: the tool's rank by embedding similarity and in the lexical ranking (1-based). */
@@ -93,6 +98,10 @@ export function formatExplanation(e: HitExplanation): string[] {
       `server evidence: +${round(e.server.score)} from server "${e.server.name}" (${e.server.terms.join(', ')})`,
     );
   if (e.nameMatch) lines.push(nameMatchLine(e.nameMatch));
+  if (e.question)
+    lines.push(
+      `question: the request asks to know and this tool's name is a change, so its score counts ×${e.question.factor}`,
+    );
   if (e.clause && e.clause.score > 0) lines.push(`clause evidence: +${round(e.clause.score)} for "${e.clause.text}"`);
   if (e.learned) {
     const n = e.learned.searches;

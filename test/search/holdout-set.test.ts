@@ -1,28 +1,42 @@
 /**
- * C14: the everyday holdout (test/fixtures/real-servers/holdout.jsonl) is well formed. It is an
- * estimate nobody tunes on, so this file checks its shape only and never how the ranker does on it:
- * a floor here would turn it into one more set to tune against.
+ * C14: the everyday holdouts (test/fixtures/real-servers/holdout.jsonl, holdout-2.jsonl) are well
+ * formed. They are estimates, so this file checks their shape only and never how the ranker does on
+ * them: a floor here would turn them into one more set to tune against.
  */
 import { describe, expect, it } from 'vitest';
-import { holdoutIntents, holdoutRequests, intents, PHRASINGS, realTools } from '../fixtures/real-servers/index.js';
+import {
+  holdout2Intents,
+  holdout2Requests,
+  holdoutIntents,
+  holdoutRequests,
+  type Intent,
+  intents,
+  PHRASINGS,
+  realTools,
+} from '../fixtures/real-servers/index.js';
 
-describe('C14: the everyday holdout set', () => {
+const HOLDOUTS: [name: string, read: () => Intent[], requests: () => unknown[], earlier: () => Intent[]][] = [
+  ['holdout.jsonl', holdoutIntents, holdoutRequests, intents],
+  ['holdout-2.jsonl', holdout2Intents, holdout2Requests, () => [...intents(), ...holdoutIntents()]],
+];
+
+describe.each(HOLDOUTS)('C14: the everyday holdout %s', (_name, read, requests, earlier) => {
   const ids = new Set(realTools().map((t) => t.id));
-  const holdout = holdoutIntents();
+  const holdout = read();
 
   it('C14: holds at least 50 intents, each with a distinct name', () => {
     expect(holdout.length).toBeGreaterThanOrEqual(50);
     expect(new Set(holdout.map((i) => i.intent)).size).toBe(holdout.length);
   });
 
-  it('C14: shares no intent name with the everyday set', () => {
-    const everyday = new Set(intents().map((i) => i.intent));
+  it('C14: shares no intent name with the sets written before it', () => {
+    const everyday = new Set(earlier().map((i) => i.intent));
     expect(holdout.filter((i) => everyday.has(i.intent)).map((i) => i.intent)).toEqual([]);
   });
 
   it('C14: every intent is written three ways, none of them empty', () => {
     for (const i of holdout) for (const p of PHRASINGS) expect(i[p]?.trim(), `${i.intent}:${p}`).toBeTruthy();
-    expect(holdoutRequests().length).toBe(holdout.length * PHRASINGS.length);
+    expect(requests().length).toBe(holdout.length * PHRASINGS.length);
   });
 
   it('C14: every gold group is non-empty and names only tools of the catalog', () => {

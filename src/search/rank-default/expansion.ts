@@ -4,6 +4,7 @@ import { STOP_WORDS, SYNONYMS, stem } from '../vocabulary.js';
 import type { Neighbour, Thesaurus } from '../thesaurus.js';
 import { indexTerms } from './tokenizer.js';
 import { channelMention, leadingVerbSense, questionSense, withoutNamingWords } from './verb-senses.js';
+import { valueShapes } from './value-shapes.js';
 import type { DefaultRankerOptions } from './options.js';
 
 /** How a query word is expanded in one catalog: its document frequency there, and the neighbours. */
@@ -59,6 +60,13 @@ export interface QueryTermExtras {
    * ("which bugs are open" → list) and the channel a `#name` is; 0 or absent: none.
    */
   impliedWeight?: number;
+  /**
+   * Weight of the words a value in the request implies: a file path's "file" and "path", a URL's
+   * "url", a commit hash's "commit" (value-shapes.ts); 0 or absent: none.
+   */
+  valueShapeWeight?: number;
+  /** Requests of more words than this (tasks) take no value-shape words; absent: no bound. */
+  valueShapeWords?: number;
 }
 
 /** Where added terms came from: `sources` for explain (C11), `concepts` for the name match (C14). */
@@ -89,6 +97,10 @@ export function weightedQueryTerms(
   if (ownStems) for (const s of stems) ownStems.push(s);
   for (const s of stems) terms.set(s, 1);
   if (extras.impliedWeight) applyImpliedSenses(text, raw, terms, extras.impliedWeight, origins);
+  // A long task's values are mostly where to put its results ("save it to /root/report.md"), not
+  // what to act on: there they pulled file tools above the task's own (bench/README.md, issue 31).
+  if (extras.valueShapeWeight && raw.length <= (extras.valueShapeWords ?? Infinity))
+    applyValueShapes(text, terms, extras.valueShapeWeight, origins);
   applyVerbSense(raw, terms, origins);
   if (synonymWeight > 0) {
     for (const stem of stems) {
@@ -123,6 +135,12 @@ function applyImpliedSenses(
   for (const s of questionSense(raw) ?? []) raise(terms, s, weight, `question "${raw[0]} ${raw[1]}"`, origins);
   const channel = channelMention(text);
   if (channel) raise(terms, stem('channel'), weight, `channel ${channel}`, origins);
+}
+
+/** C14: the words the request's values imply ("logs/app.log" → file, path; "a1b2c3d" → commit). */
+function applyValueShapes(text: string, terms: Map<string, number>, weight: number, origins: Origins): void {
+  for (const shape of valueShapes(text))
+    for (const word of shape.implies) raise(terms, stem(word), weight, `${shape.kind} ${shape.text}`, origins);
 }
 
 /** C14: a leading verb that tools use as a noun ("file a ticket") counts as the verb it is. */

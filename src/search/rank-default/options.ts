@@ -27,6 +27,15 @@ export interface DefaultRankerOptions {
   nameSynonymCover: number;
   /** C14: weight of what a request implies without saying it: a plain question's list ("which bugs are open"), a #name's channel; 0 turns it off. */
   impliedWeight: number;
+  /** C14: weight of the words a value in the request implies (a file path's "file", a URL's "url"); 0 turns it off. */
+  valueShapeWeight: number;
+  /** C14: a request of more words than this is a task, whose values are mostly outputs: it takes no value-shape words. */
+  valueShapeWords: number;
+  /**
+   * C14: a request phrased as a question multiplies the score of tools whose name is a change
+   * (create, push, reply …) by this; 1 turns it off.
+   */
+  questionChangeFactor: number;
   /** Weight of the server-level score added to each tool of that server. */
   serverWeight: number;
   /**
@@ -65,6 +74,9 @@ export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
   plainRequestWords: 12,
   nameSynonymCover: 0.6,
   impliedWeight: 1,
+  valueShapeWeight: 0.5,
+  valueShapeWords: 16,
+  questionChangeFactor: 0.7,
   clauseWeight: 0.4,
   nameWeight: 1,
   expansion: { weight: 1.2, neighbours: 2, maxDf: 3, minStemLength: 3 },

@@ -19,14 +19,14 @@ import {
 } from '../ranker.js';
 import type { HitExplanation, TermEvidence } from '../explain.js';
 import { words } from '../text.js';
-import { stem } from '../vocabulary.js';
-import { type Neighbour, shippedThesaurus, type Thesaurus } from '../thesaurus.js';
 import { splitClauses } from './clauses.js';
+import { catalogExpander } from './catalog-expander.js';
 import { NameMatcher, type PlainRequest } from './name-match.js';
+import { asksToKnow, changeTools } from './question-intent.js';
 import { serverDocuments } from './server-documents.js';
 import { Tokenizer, fieldTerms, indexTerms } from './tokenizer.js';
 import { type DefaultRankerOptions, FIELD_NAMES } from './options.js';
-import { PairMemo, WordMemo } from '../word-memo.js';
+import type { PairMemo, WordMemo } from '../word-memo.js';
 import {
   type ClauseBuffers,
   type Postings,
@@ -36,15 +36,7 @@ import {
   clauseBuffers,
   postingWeight,
 } from './postings.js';
-import {
-  MAX_COMPOUND_LENGTH,
-  MIN_COMPOUND_LENGTH,
-  type RareWordExpander,
-  joinedTerm,
-  splitCompound,
-  takenNeighbours,
-  weightedQueryTerms,
-} from './expansion.js';
+import { type RareWordExpander, weightedQueryTerms } from './expansion.js';
 
 /** Per-stage scores of one query, kept only when explaining (C11). */
 export interface ScoreTrace {
@@ -56,6 +48,8 @@ export interface ScoreTrace {
   clauses?: string[];
   /** Per tool: what the literal name match added (C14). */
   nameBonus?: Float64Array;
+  /** Per tool: 1 when the request is a question and the tool's name a change, so its score was lowered (C14). */
+  lowered?: Uint8Array;
 }
 
 /** A whole request's weighted terms, and what the name match reads of a plain one (C14). */
@@ -72,6 +66,8 @@ export class DefaultIndex implements RankerIndex {
   private readonly serverPostings: Postings | undefined;
   private readonly serverCount: number;
   private readonly nameMatch: NameMatcher | undefined;
+  /** Per tool, 1 when its name is a change (create, push, reply …): a question ranks it lower (C14). */
+  private readonly changes: Uint8Array | undefined;
   private scratch: Float64Array | undefined;
   /** What the scratch buffer holds: the text and terms of the last search (cleared by any other scoring). */
   private lastScored: { text: string; terms: Map<string, number>; own: string[]; top: number[] } | undefined;
@@ -116,6 +112,11 @@ export class DefaultIndex implements RankerIndex {
     });
     this.serverNames = [...servers.keys()];
     if (options.nameWeight > 0) this.nameMatch = new NameMatcher(docs, this.serverOf, tokenizer.ids);
+    if (options.questionChangeFactor < 1)
+      this.changes = changeTools(
+        docs.map((d) => d.name),
+        tokenizer.ids,
+      );
     this.serverCount = servers.size;
     if (options.serverWeight > 0 && servers.size > 1) {
       this.serverPostings = buildPostings(
@@ -127,46 +128,9 @@ export class DefaultIndex implements RankerIndex {
   }
 
   private rareWordExpander(): RareWordExpander | undefined {
-    const options = this.options.expansion;
-    const compounds = this.options.compounds;
-    const expands = options.weight > 0 && options.neighbours > 0;
-    if (!expands && !(compounds.split > 0 || compounds.join > 0)) return undefined;
-    const { ids, offsets } = this.postings;
-    const explicit = this.options.thesaurus;
-    let thesaurus: Thesaurus | undefined;
-    const wordIds = this.wordIds;
-    const df = (term: string): number => {
-      const t = ids.get(term);
-      return t === undefined ? 0 : offsets[t + 1]! - offsets[t]!;
-    };
-    // Per index: a task's words come back in each of its clauses, and users repeat words. Bounded
-    // by entries and by characters (word-memo.ts): a client's new long word each search must not grow them.
-    const parts = (this.memos.parts = new WordMemo<string[] | null>());
-    const joins = (this.memos.joins = new PairMemo<string | null>());
-    const neighbours = (this.memos.neighbours = new WordMemo<readonly Neighbour[]>());
-    const expander: RareWordExpander = {
-      options: expands ? options : { ...options, weight: 0 },
-      absentSynonymWeight: this.options.absentSynonymWeight,
-      compounds,
-      compoundParts: (word) => {
-        if (word.length < MIN_COMPOUND_LENGTH || word.length > MAX_COMPOUND_LENGTH) return undefined;
-        const out = parts.get(word, () => {
-          // Only a word no tool contains is split: a catalog word ("database") is meant whole.
-          const pieces =
-            /^[a-z]+$/.test(word) && df(stem(word)) === 0 ? splitCompound(word, (w) => wordIds.has(w)) : undefined;
-          return pieces ? indexTerms(pieces) : null;
-        });
-        return out ?? undefined;
-      },
-      // Parsed on the first query that has a rare word, not at build time.
-      get thesaurus() {
-        return (thesaurus ??= explicit ?? shippedThesaurus());
-      },
-      df,
-      joined: (first, second) => joins.get(first, second, (a, b) => joinedTerm(expander, a, b)),
-      taken: (stem) => neighbours.get(stem, (s) => takenNeighbours(expander, s)),
-    };
-    return expander;
+    const built = catalogExpander(this.postings, this.wordIds, this.options);
+    if (built) Object.assign(this.memos, built.memos);
+    return built?.expander;
   }
 
   /** Entries and key characters the per-word memos hold now, summed (bounded: word-memo.ts). */
@@ -185,6 +149,8 @@ export class DefaultIndex implements RankerIndex {
   private queryTerms(text: string): Map<string, number> {
     return weightedQueryTerms(text, this.options.synonymWeight, this.expander, undefined, undefined, {
       impliedWeight: this.options.impliedWeight,
+      valueShapeWeight: this.options.valueShapeWeight,
+      valueShapeWords: this.options.valueShapeWords,
     });
   }
 
@@ -198,6 +164,8 @@ export class DefaultIndex implements RankerIndex {
     const terms = weightedQueryTerms(text, this.options.synonymWeight, this.expander, sources, own, {
       concepts,
       impliedWeight: this.options.impliedWeight,
+      valueShapeWeight: this.options.valueShapeWeight,
+      valueShapeWords: this.options.valueShapeWords,
     });
     if (words(text).length > this.options.plainRequestWords) return { terms };
     return { terms, plain: { concepts, synonymCover: this.options.nameSynonymCover } };
@@ -260,7 +228,21 @@ export class DefaultIndex implements RankerIndex {
     if (this.options.clauseWeight > 0) this.addClauseEvidence(text, scores, trace);
     if (trace) trace.nameBonus = new Float64Array(scores.length);
     this.nameMatch?.add(terms, scores, this.touched, this.options.nameWeight, plain, trace?.nameBonus);
+    if (this.changes && asksToKnow(words(text), text.trimEnd().endsWith('?'))) this.lowerChanges(scores, trace);
     return scores;
+  }
+
+  /** C14: a question is answered by reading, so tools whose name is a change count for less. */
+  private lowerChanges(scores: Float64Array, trace?: ScoreTrace): void {
+    const factor = this.options.questionChangeFactor;
+    const touched = this.touched.list;
+    if (trace) trace.lowered = new Uint8Array(scores.length);
+    for (let a = 0; a < this.touched.count; a++) {
+      const i = touched[a]!;
+      if (this.changes![i] !== 1) continue;
+      scores[i]! *= factor;
+      if (trace) trace.lowered![i] = 1;
+    }
   }
 
   /**
@@ -364,6 +346,8 @@ export class DefaultIndex implements RankerIndex {
       evidence.sort((a, b) => b.score - a.score);
       const lexical = trace.lexical![i]!;
       const withServer = trace.withServer![i]!;
+      // The stages add up before a question's lowering multiplies the sum.
+      const beforeQuestion = trace.lowered?.[i] === 1 ? final[i]! / this.options.questionChangeFactor : final[i]!;
       const s = this.serverOf[i]!;
       const explanation: HitExplanation = {
         name,
@@ -382,12 +366,13 @@ export class DefaultIndex implements RankerIndex {
             },
           }),
         ...(this.nameMatch && { nameMatch: this.nameMatch.describe(i, terms, trace.nameBonus![i]!, plain) }),
-        ...(final[i]! - trace.nameBonus![i]! > withServer &&
+        ...(trace.lowered?.[i] === 1 && { question: { factor: this.options.questionChangeFactor } }),
+        ...(beforeQuestion - trace.nameBonus![i]! > withServer &&
           trace.bestClause &&
           trace.bestClause[i]! >= 0 && {
             clause: {
               text: trace.clauses![trace.bestClause[i]!]!,
-              score: final[i]! - trace.nameBonus![i]! - withServer,
+              score: beforeQuestion - trace.nameBonus![i]! - withServer,
             },
           }),
       };

@@ -1,0 +1,102 @@
+/**
+ * C14 — a question asks to know, not to change. "What did commit a1b2c3d change?", "Where does
+ * this repo push to?", "Did anyone answer Maria in that thread?" share words with tools that
+ * change things (git_commit, git_push, reply_to_thread), and keyword evidence alone cannot tell
+ * the asking from the doing. A request phrased as a question is answered by a tool that reads, so
+ * tools whose name is a change (create, delete, push, reply …) and names no reading verb are
+ * ranked lower for it. A polite request ("can you create …?", "could you open both?") is a
+ * request, not a question, and is left alone.
+ *
+ * Both lists are English verbs as tool names use them, chosen from what the verbs mean, not from
+ * any request set.
+ */
+import { stem } from '../vocabulary.js';
+
+/** Words that open a question asking for information. */
+const QUESTION_OPENERS = new Set([
+  'what',
+  'which',
+  'who',
+  'whom',
+  'whose',
+  'where',
+  'when',
+  'why',
+  'is',
+  'are',
+  'was',
+  'were',
+  'does',
+  'did',
+  'has',
+  'have',
+  'had',
+  'any',
+]);
+
+/** "can you", "could you", "would you", "will you": a request phrased as a question. */
+const POLITE_MODALS = new Set(['can', 'could', 'would', 'will']);
+const POLITE_SUBJECTS = new Set(['you', 'u', 'we']);
+
+/** "how do I …", "how can we …": asks for a way to do something, so it is a request too. */
+const HOW_TO_MODALS = new Set(['do', 'can', 'should', 'would', 'could', 'to']);
+
+/**
+ * Whether a request (its lowercase words, and whether its text ends in "?") asks for information:
+ * it opens with a question word, or ends in a question mark without being a polite request.
+ */
+export function asksToKnow(raw: readonly string[], endsWithQuestionMark: boolean): boolean {
+  if (raw.length < 2) return false;
+  if (isPoliteRequest(raw)) return false;
+  if (raw[0] === 'how') return !HOW_TO_MODALS.has(raw[1]!);
+  return QUESTION_OPENERS.has(raw[0]!) || endsWithQuestionMark;
+}
+
+/** "can you …", "could you please …", or "please" anywhere. */
+function isPoliteRequest(raw: readonly string[]): boolean {
+  for (let i = 0; i + 1 < raw.length; i++)
+    if (POLITE_MODALS.has(raw[i]!) && POLITE_SUBJECTS.has(raw[i + 1]!)) return true;
+  return raw.includes('please');
+}
+
+/** Verbs of tool names that change state. */
+const CHANGE_VERBS = new Set(
+  (
+    'create add delete remove update edit set write push merge move rename post send reply close commit reset ' +
+    'drop insert upload fork assign archive cancel kill clear clean apply approve publish submit revert restore ' +
+    'modify replace patch invite toggle enable disable install deploy lock unlock subscribe unsubscribe stash ' +
+    'pull checkout rebase cherry tag star unstar pin unpin react dismiss unresolve'
+  )
+    .split(' ')
+    .map(stem),
+);
+
+/** Verbs of tool names that read: a name holding one of these reads, whatever else it holds. */
+const READ_VERBS = new Set(
+  (
+    'get list search find read show fetch query lookup look view describe check inspect status info count ' +
+    'retrieve download browse explore diff log history'
+  )
+    .split(' ')
+    .map(stem),
+);
+
+/** Whether a tool's name parts (stems) name a change and no reading. */
+export function namesAChange(nameStems: Iterable<string>): boolean {
+  let change = false;
+  for (const s of nameStems) {
+    if (READ_VERBS.has(s)) return false;
+    if (CHANGE_VERBS.has(s)) change = true;
+  }
+  return change;
+}
+
+/**
+ * Per tool of an index, whether its name names a change: `names` are each tool's name term ids,
+ * `termOf` the index's term → id map.
+ */
+export function changeTools(names: readonly (readonly number[])[], termOf: ReadonlyMap<string, number>): Uint8Array {
+  const term = new Map<number, string>();
+  for (const [t, id] of termOf) term.set(id, t);
+  return Uint8Array.from(names, (ids) => (namesAChange(ids.map((id) => term.get(id) ?? '')) ? 1 : 0));
+}

@@ -1,0 +1,78 @@
+/**
+ * C14 — the kinds of value a request carries. A request often gives the argument rather than the
+ * operation: "pull up logs/app.log", "what did a1b2c3d change", "open https://acme.com/pricing",
+ * "the screenshot error.png". The value's shape says which kind of tool takes it — a file path goes
+ * to a tool with a path, a URL to one that fetches or navigates, a commit hash to a git tool — in
+ * the words tool texts use for those arguments. Shapes only, no word lists of any request set: each
+ * pattern is the notation itself (a file extension, a scheme, hex digits), so it holds for any
+ * catalog.
+ */
+
+/** One kind of value found in a request: the text that showed it and the stems it implies. */
+export interface ValueShape {
+  readonly kind: 'url' | 'file' | 'image' | 'commit' | 'email' | 'time';
+  readonly text: string;
+  /** Words that tools taking such a value use for it (stemmed by the caller). */
+  readonly implies: readonly string[];
+}
+
+/** `scheme://…` or `www.…`: a web address whatever its domain. */
+const URL_WITH_SCHEME = /\b(?:https?:\/\/|www\.)[^\s"'<>]+/i;
+/**
+ * A bare domain with a path or a common top-level domain ("acme.com/pricing", "example.org").
+ * The list is the generic and most used country domains; a file extension is never one of them
+ * (".md" is Moldova, but "README.md" is a file), so ambiguous ones are left out.
+ */
+const BARE_DOMAIN =
+  /(?:^|[\s(<"'])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|ai|co|edu|gov|uk|de|fr|info|biz)(?:\/[^\s"'<>]*)?(?=$|[\s)>"',.!?:;])/i;
+
+/** File extensions people name files by: documents, data, code, logs, archives, media. */
+const FILE_EXTENSIONS =
+  'txt|md|markdown|rst|json|jsonl|yaml|yml|toml|ini|cfg|conf|env|csv|tsv|xml|html|htm|css|log|js|mjs|cjs|ts|tsx|jsx|py|rb|go|rs|java|kt|c|h|cpp|hpp|cs|php|sh|bash|zsh|sql|lock|pdf|doc|docx|xls|xlsx|ppt|pptx|odt|rtf|zip|tar|gz|tgz|bz2|7z|png|jpe?g|gif|webp|bmp|svg|ico|tiff?|heic|mp3|wav|ogg|flac|m4a|mp4|mov|avi|mkv|webm';
+/** A file name with an extension, or a path that starts at home, the current or the root folder. */
+const FILE_NAME = new RegExp(
+  `(?:^|[\\s("'\`])((?:~|\\.{1,2})?\\/?[\\w.@-]*(?:\\/[\\w.@-]+)*\\.(?:${FILE_EXTENSIONS}))(?=$|[\\s)"'\`,!?:;]|\\.(?:\\s|$))`,
+  'i',
+);
+const ROOTED_PATH = /(?:^|[\s("'`])((?:~|\.{1,2})?\/[\w.@-]+(?:\/[\w.@-]*)*)/;
+const IMAGE_EXTENSION = /\.(?:png|jpe?g|gif|webp|bmp|svg|ico|tiff?|heic)$/i;
+
+/**
+ * A commit hash: 7 to 40 hex digits holding both a digit and a letter, standing alone (not inside
+ * a longer token or a hyphenated id such as a UUID).
+ */
+const COMMIT_HASH = /(?:^|[\s(`'"])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)([0-9a-f]{7,40})(?=$|[\s)`'",.!?:;])/i;
+
+const EMAIL = /\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+\b/i;
+
+/** A clock time ("10am", "9:30", "14:00") or an ISO date ("2026-03-01"). */
+const CLOCK_OR_DATE = /\b(?:\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}|\d{4}-\d{2}-\d{2})\b/i;
+
+/**
+ * The kinds of value in `text`, at most one of each kind. A file name inside a URL is the URL's
+ * ("acme.com/report.pdf" is a web address), so files are looked for in the text without its URLs.
+ */
+export function valueShapes(text: string): ValueShape[] {
+  const out: ValueShape[] = [];
+  let rest = text;
+  const url = URL_WITH_SCHEME.exec(text) ?? BARE_DOMAIN.exec(text);
+  if (url) {
+    out.push({ kind: 'url', text: url[0].trim(), implies: ['url'] });
+    rest = rest
+      .replace(new RegExp(URL_WITH_SCHEME.source, 'gi'), ' ')
+      .replace(new RegExp(BARE_DOMAIN.source, 'gi'), ' ');
+  }
+  const file = FILE_NAME.exec(rest) ?? ROOTED_PATH.exec(rest);
+  if (file) {
+    const name = file[1]!;
+    out.push({ kind: 'file', text: name, implies: ['file', 'path'] });
+    if (IMAGE_EXTENSION.test(name)) out.push({ kind: 'image', text: name, implies: ['image'] });
+  }
+  const hash = COMMIT_HASH.exec(rest);
+  if (hash) out.push({ kind: 'commit', text: hash[1]!, implies: ['commit'] });
+  const email = EMAIL.exec(rest);
+  if (email) out.push({ kind: 'email', text: email[0], implies: ['email'] });
+  const when = CLOCK_OR_DATE.exec(rest);
+  if (when) out.push({ kind: 'time', text: when[0], implies: ['time', 'date'] });
+  return out;
+}
