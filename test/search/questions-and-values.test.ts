@@ -8,7 +8,7 @@ import { formatExplanation } from '../../src/search/explain.js';
 import { parseKeywordQuery } from '../../src/search/query.js';
 import { defaultRanker } from '../../src/search/rank-default/index.js';
 import { asksToKnow, namesAChange } from '../../src/search/rank-default/question-intent.js';
-import { valueShapes } from '../../src/search/rank-default/value-shapes.js';
+import { MAX_VALUE_SHAPE_CHARS, valueShapes } from '../../src/search/rank-default/value-shapes.js';
 import { words } from '../../src/search/text.js';
 import { stem } from '../../src/search/vocabulary.js';
 import { mcp } from './helpers.js';
@@ -93,6 +93,7 @@ describe('C14: the values a request carries', () => {
     expect(kinds('what did a1b2c3d change')).toEqual(['commit:a1b2c3d']);
     expect(kinds('mail bob@example.com the notes')).toEqual(['email:bob@example.com']);
     expect(kinds('every Monday at 10am')).toEqual(['time:10am']);
+    expect(kinds('SELECT count(*) FROM users')).toEqual(['sql:SELECT count(*) FROM users']);
   });
 
   it('C14: versions, ids inside longer tokens and plain words are no values', () => {
@@ -100,6 +101,12 @@ describe('C14: the values a request carries', () => {
     expect(kinds('uuid 3f2a9c1e-77aa-4b1c')).toEqual([]);
     expect(kinds('deadbeef cafe')).toEqual([]);
     expect(kinds('read the config file')).toEqual([]);
+    expect(kinds('select the rows you want from the list')).toEqual([]);
+  });
+
+  it('C14: a text past the bound is read for no values (the patterns backtrack on long runs)', () => {
+    expect(kinds(`read ${'a.'.repeat(MAX_VALUE_SHAPE_CHARS)}txt`)).toEqual([]);
+    expect(kinds(`read ${'a-'.repeat(100)}.txt`)).toHaveLength(1);
   });
 
   const tools = [

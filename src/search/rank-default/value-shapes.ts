@@ -1,8 +1,9 @@
 /**
  * C14 — the kinds of value a request carries. A request often gives the argument rather than the
  * operation: "pull up logs/app.log", "what did a1b2c3d change", "open https://acme.com/pricing",
- * "the screenshot error.png". The value's shape says which kind of tool takes it — a file path goes
- * to a tool with a path, a URL to one that fetches or navigates, a commit hash to a git tool — in
+ * "the screenshot error.png", "SELECT count(*) FROM users". The value's shape says which kind of
+ * tool takes it — a file path goes to a tool with a path, a URL to one that fetches or navigates, a
+ * commit hash to a git tool, an SQL statement to one that runs queries — in
  * the words tool texts use for those arguments. Shapes only, no word lists of any request set: each
  * pattern is the notation itself (a file extension, a scheme, hex digits), so it holds for any
  * catalog.
@@ -10,7 +11,7 @@
 
 /** One kind of value found in a request: the text that showed it and the stems it implies. */
 export interface ValueShape {
-  readonly kind: 'url' | 'file' | 'image' | 'commit' | 'email' | 'time';
+  readonly kind: 'url' | 'file' | 'image' | 'commit' | 'email' | 'time' | 'sql';
   readonly text: string;
   /** Words that tools taking such a value use for it (stemmed by the caller). */
   readonly implies: readonly string[];
@@ -49,11 +50,25 @@ const EMAIL = /\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+\b/i;
 const CLOCK_OR_DATE = /\b(?:\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}|\d{4}-\d{2}-\d{2})\b/i;
 
 /**
+ * An SQL statement: its opening keyword, what it names (a column list, `*`, a table) and the clause
+ * keyword every such statement has ("select the rows you want from the list" is English: its
+ * words between select and from are no column list).
+ */
+const SQL_STATEMENT =
+  /\b(?:select\s+(?:distinct\s+)?(?:\*|[\w.]+\s*\([^)]*\)|[\w.]+)(?:\s*,\s*(?:\*|[\w.]+\s*\([^)]*\)|[\w.]+))*\s+from\s+[\w."]+|insert\s+into\s+[\w."]+|update\s+[\w."]+\s+set\s+\w+\s*=|delete\s+from\s+[\w."]+|(?:create|alter|drop)\s+(?:table|index|view)\s+[\w."]+)/i;
+
+/** Longest text read for values (plain requests are far shorter; past it, none are read). */
+export const MAX_VALUE_SHAPE_CHARS = 2_000;
+
+/**
  * The kinds of value in `text`, at most one of each kind. A file name inside a URL is the URL's
  * ("acme.com/report.pdf" is a web address), so files are looked for in the text without its URLs.
  */
 export function valueShapes(text: string): ValueShape[] {
   const out: ValueShape[] = [];
+  // G5: the file and domain patterns backtrack over runs of dots and dashes, so the cost grows with
+  // the square of a run's length; a request with values to read is short.
+  if (text.length > MAX_VALUE_SHAPE_CHARS) return out;
   let rest = text;
   const url = URL_WITH_SCHEME.exec(text) ?? BARE_DOMAIN.exec(text);
   if (url) {
@@ -72,6 +87,8 @@ export function valueShapes(text: string): ValueShape[] {
   if (hash) out.push({ kind: 'commit', text: hash[1]!, implies: ['commit'] });
   const email = EMAIL.exec(rest);
   if (email) out.push({ kind: 'email', text: email[0], implies: ['email'] });
+  const sql = SQL_STATEMENT.exec(rest);
+  if (sql) out.push({ kind: 'sql', text: sql[0], implies: ['sql', 'query'] });
   const when = CLOCK_OR_DATE.exec(rest);
   if (when) out.push({ kind: 'time', text: when[0], implies: ['time', 'date'] });
   return out;
