@@ -23,6 +23,8 @@ const ROWS: [string, Partial<DefaultRankerOptions>][] = [
   ['learned query-word table off', { thesaurus: withoutQueryTable }],
   ['synonyms name no name part (nameSynonymCover 0)', { nameSynonymCover: 0 }],
   ['implied senses off (impliedWeight 0)', { impliedWeight: 0 }],
+  ['value shapes off (valueShapeWeight 0)', { valueShapeWeight: 0 }],
+  ['questions lower no change tool (questionChangeFactor 1)', { questionChangeFactor: 1 }],
 ];
 const sets: BenchSet[] = [...QUERY_SETS.map((s) => loadSet(s)), distractorSet(), everydaySet()];
 const f = (x: number) => x.toFixed(3);

@@ -138,3 +138,18 @@ describe('C14: the values a request carries', () => {
     expect(formatExplanation(hit!).join('\n')).not.toMatch(/file \/root/);
   });
 });
+
+describe('C14: command lines typed as requests', () => {
+  const tools = [
+    mcp('github', 'search_repositories', 'Search for GitHub repositories.'),
+    mcp('web', 'web_search', 'Search the web for pages, repositories and documentation.'),
+    mcp('fs', 'read_text_file', 'Read the complete contents of a text file.'),
+    mcp('fs', 'delete_file', 'Delete a file.'),
+  ];
+
+  it('C14: a program name stands for what it does (gh → github, tail → read a file, rm → delete)', () => {
+    expect(ranked(tools, 'gh search repos rust pdf')[0]).toBe('mcp__github__search_repositories');
+    expect(ranked(tools, 'tail -n 50 app.log')[0]).toBe('mcp__fs__read_text_file');
+    expect(ranked(tools, 'rm old.txt')[0]).toBe('mcp__fs__delete_file');
+  });
+});
