@@ -4,18 +4,25 @@
  * ranker's precision rules, not a report (`npm run bench:retrieval` writes those).
  *   npx tsx bench/everyday-misses.ts [--misses] [--ranker bm25] [--holdout]
  *   OPTS='{"valueShapeWeight":0}' npx tsx bench/everyday-misses.ts   # override DefaultRankerOptions (JSON)
- * `--holdout` reads the first holdout (holdout.jsonl), which a later session's work was developed
- * on after its one clean reading; the fresh holdout is never inspected here.
+ * `--holdout` reads the first holdout, `--set everyday-holdout-2` the second: each only after its
+ * one clean reading (bench:retrieval), since reading misses makes a holdout a development set.
  */
 import { createRanker } from '../src/search/rankers.js';
 import { defaultRanker } from '../src/search/rank-default/index.js';
-import { everydaySet, holdoutSet } from './datasets.js';
+import { EVERYDAY, EVERYDAY_HOLDOUT, EVERYDAY_SETS } from './datasets.js';
 import { evaluate, rankerRankIds } from './evaluate.js';
 
 const ranker = (
   process.argv.includes('--ranker') ? process.argv[process.argv.indexOf('--ranker') + 1] : 'default'
 ) as Parameters<typeof createRanker>[0];
-const set = process.argv.includes('--holdout') ? holdoutSet() : everydaySet();
+const setName = process.argv.includes('--set')
+  ? process.argv[process.argv.indexOf('--set') + 1]!
+  : process.argv.includes('--holdout')
+    ? EVERYDAY_HOLDOUT
+    : EVERYDAY;
+const load = EVERYDAY_SETS.get(setName);
+if (!load) throw new Error(`unknown set ${setName}: one of ${[...EVERYDAY_SETS.keys()].join(', ')}`);
+const set = load();
 const rank = rankerRankIds(
   process.env.OPTS && ranker === 'default' ? defaultRanker(JSON.parse(process.env.OPTS)) : createRanker(ranker),
   set.tools,

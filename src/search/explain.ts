@@ -44,6 +44,8 @@ export interface HitExplanation {
     /** Matched parts the request names through a synonym of one of its words ("directori (for folder)"). */
     readonly bySynonym?: readonly string[];
   };
+  /** C14: the request names this tool's server ("in Notion"), which lifted it by `score`. */
+  readonly serverNamed?: { readonly name: string; readonly score: number };
   /**
    * C14: the request is a question and this tool's name is a change (create, push, reply …), so
    * its score was multiplied by `factor`.
@@ -97,6 +99,8 @@ export function formatExplanation(e: HitExplanation): string[] {
     lines.push(
       `server evidence: +${round(e.server.score)} from server "${e.server.name}" (${e.server.terms.join(', ')})`,
     );
+  if (e.serverNamed)
+    lines.push(`server named: +${round(e.serverNamed.score)}, the request names the server "${e.serverNamed.name}"`);
   if (e.nameMatch) lines.push(nameMatchLine(e.nameMatch));
   if (e.question)
     lines.push(

@@ -153,3 +153,37 @@ describe('C14: command lines typed as requests', () => {
     expect(ranked(tools, 'rm old.txt')[0]).toBe('mcp__fs__delete_file');
   });
 });
+
+describe('C14: a request that names a server', () => {
+  const tools = [
+    mcp('slack', 'slack_get_users', 'List the people in a workspace: every member of the workspace.'),
+    mcp('slack', 'slack_post_message', 'Post a new message to a channel.'),
+    mcp('notion', 'API-get-users', 'Returns a list of the users of a workspace.'),
+    mcp('notion', 'API-retrieve-a-page', 'Retrieve a page.'),
+    mcp('memory', 'create_entities', 'Create multiple new entities in the knowledge graph.'),
+  ];
+
+  it('C14: "people in our Notion workspace" lifts the Notion tools above the Slack ones', () => {
+    const query = 'who are all the people in our notion workspace?';
+    expect(ranked(tools, query)[0]).toBe('mcp__notion__API-get-users');
+    expect(ranked(tools, query, { serverMentionWeight: 0 })[0]).toBe('mcp__slack__slack_get_users');
+  });
+
+  it('C14: explain says the request named the server', () => {
+    const index = defaultRanker().build(tools);
+    const [hit] = index.explain!(parseKeywordQuery('who are all the people in our notion workspace?'), [
+      'mcp__notion__API-get-users',
+    ]);
+    expect(formatExplanation(hit!).join('\n')).toMatch(/server named: \+[\d.]+, the request names the server "notion"/);
+  });
+
+  it('C14: only a whole server name counts, and only when few other tools use the word', () => {
+    const trains = [
+      mcp('where_is_my_train', 'next_trains', 'Next departures from a station.'),
+      mcp('rail', 'get_tickets', 'Search train tickets between two cities.'),
+      mcp('rail', 'get_station_code', 'Station codes of a city.'),
+    ];
+    // "train" is one word of a longer server name: no mention, the ticket tool stays first.
+    expect(ranked(trains, 'check train tickets from Beijing to Shanghai')[0]).toBe('mcp__rail__get_tickets');
+  });
+});

@@ -81,7 +81,9 @@ describe('G10 pins over stdio: a rug pull between two starts, and during a run',
       async () => !(await client!.toolNames()).includes('mcp__billing__pinned'),
       'pinned to leave the list',
     );
-    expect(client.listChanged()).toBeGreaterThan(before);
+    // The list and its notification travel apart: a client may read the new list before the
+    // notification reaches it, so the test waits for the notification too (it fails if none comes).
+    await waitFor(async () => client!.listChanged() > before, 'tools/list_changed for the held tool');
     const call = await client.call('mcp__billing__pinned');
     expect(call.isError).toBe(true);
     expect(call.text).toContain('toolsearch tools approve billing --tool pinned');

@@ -36,6 +36,8 @@ export interface DefaultRankerOptions {
    * (create, push, reply …) by this; 1 turns it off.
    */
   questionChangeFactor: number;
+  /** C14: a request that names a server (a distinctive word of its name) lifts that server's tools by this share of the best score; 0 turns it off. */
+  serverMentionWeight: number;
   /** Weight of the server-level score added to each tool of that server. */
   serverWeight: number;
   /**
@@ -77,6 +79,7 @@ export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
   valueShapeWeight: 0.5,
   valueShapeWords: 16,
   questionChangeFactor: 0.7,
+  serverMentionWeight: 0.3,
   clauseWeight: 0.4,
   nameWeight: 1,
   expansion: { weight: 1.2, neighbours: 2, maxDf: 3, minStemLength: 3 },

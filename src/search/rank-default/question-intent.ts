@@ -11,6 +11,7 @@
  * any request set.
  */
 import { stem } from '../vocabulary.js';
+import type { TouchedSet } from './postings.js';
 
 /** Words that open a question asking for information. */
 const QUESTION_OPENERS = new Set([
@@ -99,4 +100,25 @@ export function changeTools(names: readonly (readonly number[])[], termOf: Reado
   const term = new Map<number, string>();
   for (const [t, id] of termOf) term.set(id, t);
   return Uint8Array.from(names, (ids) => (namesAChange(ids.map((id) => term.get(id) ?? '')) ? 1 : 0));
+}
+
+/**
+ * Multiply the scores of the touched tools whose name is a change (`changes[i]` 1) by `factor`.
+ * With `record` (explain), returns which were lowered, per tool; a search allocates nothing.
+ */
+export function lowerChangeTools(
+  scores: Float64Array,
+  touched: TouchedSet,
+  changes: Uint8Array,
+  factor: number,
+  record = false,
+): Uint8Array | undefined {
+  const lowered = record ? new Uint8Array(scores.length) : undefined;
+  for (let a = 0; a < touched.count; a++) {
+    const i = touched.list[a]!;
+    if (changes[i] !== 1) continue;
+    scores[i]! *= factor;
+    if (lowered) lowered[i] = 1;
+  }
+  return lowered;
 }

@@ -22,7 +22,8 @@ import { words } from '../text.js';
 import { splitClauses } from './clauses.js';
 import { catalogExpander } from './catalog-expander.js';
 import { NameMatcher, type PlainRequest } from './name-match.js';
-import { asksToKnow, changeTools } from './question-intent.js';
+import { ServerMentions } from './server-mention.js';
+import { asksToKnow, changeTools, lowerChangeTools } from './question-intent.js';
 import { serverDocuments } from './server-documents.js';
 import { Tokenizer, fieldTerms, indexTerms } from './tokenizer.js';
 import { type DefaultRankerOptions, FIELD_NAMES } from './options.js';
@@ -48,6 +49,8 @@ export interface ScoreTrace {
   clauses?: string[];
   /** Per tool: what the literal name match added (C14). */
   nameBonus?: Float64Array;
+  /** Per tool: what naming its server in the request added (C14). */
+  mentionLift?: Float64Array;
   /** Per tool: 1 when the request is a question and the tool's name a change, so its score was lowered (C14). */
   lowered?: Uint8Array;
 }
@@ -68,6 +71,8 @@ export class DefaultIndex implements RankerIndex {
   private readonly nameMatch: NameMatcher | undefined;
   /** Per tool, 1 when its name is a change (create, push, reply …): a question ranks it lower (C14). */
   private readonly changes: Uint8Array | undefined;
+  /** Distinctive words of server names (C14): a request that says one asks for that server's tools. */
+  private readonly mentions: ServerMentions | undefined;
   private scratch: Float64Array | undefined;
   /** What the scratch buffer holds: the text and terms of the last search (cleared by any other scoring). */
   private lastScored: { text: string; terms: Map<string, number>; own: string[]; top: number[] } | undefined;
@@ -118,6 +123,8 @@ export class DefaultIndex implements RankerIndex {
         tokenizer.ids,
       );
     this.serverCount = servers.size;
+    if (options.serverMentionWeight > 0 && servers.size > 1)
+      this.mentions = new ServerMentions(docs, this.serverOf, servers.size, tokenizer.ids);
     if (options.serverWeight > 0 && servers.size > 1) {
       this.serverPostings = buildPostings(
         serverDocuments(this.serverNames, docs, this.serverOf, tokenizer, context),
@@ -224,25 +231,21 @@ export class DefaultIndex implements RankerIndex {
     this.touched.accumulate(this.postings, terms, scores);
     if (trace) trace.lexical = scores.slice();
     if (this.serverPostings) this.addServerEvidence(terms, scores, trace);
+    if (this.mentions) {
+      const { ids } = this.postings;
+      const lift = this.mentions.lift(terms, ids, scores, this.touched, this.serverOf, this.options, !!trace);
+      if (trace) trace.mentionLift = lift;
+    }
     if (trace) trace.withServer = scores.slice();
     if (this.options.clauseWeight > 0) this.addClauseEvidence(text, scores, trace);
     if (trace) trace.nameBonus = new Float64Array(scores.length);
     this.nameMatch?.add(terms, scores, this.touched, this.options.nameWeight, plain, trace?.nameBonus);
-    if (this.changes && asksToKnow(words(text), text.trimEnd().endsWith('?'))) this.lowerChanges(scores, trace);
-    return scores;
-  }
-
-  /** C14: a question is answered by reading, so tools whose name is a change count for less. */
-  private lowerChanges(scores: Float64Array, trace?: ScoreTrace): void {
-    const factor = this.options.questionChangeFactor;
-    const touched = this.touched.list;
-    if (trace) trace.lowered = new Uint8Array(scores.length);
-    for (let a = 0; a < this.touched.count; a++) {
-      const i = touched[a]!;
-      if (this.changes![i] !== 1) continue;
-      scores[i]! *= factor;
-      if (trace) trace.lowered![i] = 1;
+    if (this.changes && asksToKnow(words(text), text.trimEnd().endsWith('?'))) {
+      const { questionChangeFactor } = this.options;
+      const lowered = lowerChangeTools(scores, this.touched, this.changes, questionChangeFactor, !!trace);
+      if (trace) trace.lowered = lowered;
     }
+    return scores;
   }
 
   /**
@@ -346,6 +349,7 @@ export class DefaultIndex implements RankerIndex {
       evidence.sort((a, b) => b.score - a.score);
       const lexical = trace.lexical![i]!;
       const withServer = trace.withServer![i]!;
+      const mentionLift = trace.mentionLift?.[i] ?? 0;
       // The stages add up before a question's lowering multiplies the sum.
       const beforeQuestion = trace.lowered?.[i] === 1 ? final[i]! / this.options.questionChangeFactor : final[i]!;
       const s = this.serverOf[i]!;
@@ -356,16 +360,17 @@ export class DefaultIndex implements RankerIndex {
         score: final[i]!,
         terms: evidence,
         ...(s >= 0 &&
-          withServer > lexical && {
+          withServer - mentionLift > lexical && {
             server: {
               name: this.serverNames[s]!,
-              score: withServer - lexical,
+              score: withServer - mentionLift - lexical,
               terms: [...terms.keys()].filter(
                 (t) => this.serverPostings && postingWeight(this.serverPostings, t, s) > 0,
               ),
             },
           }),
         ...(this.nameMatch && { nameMatch: this.nameMatch.describe(i, terms, trace.nameBonus![i]!, plain) }),
+        ...(mentionLift > 0 && { serverNamed: { name: this.serverNames[s]!, score: mentionLift } }),
         ...(trace.lowered?.[i] === 1 && { question: { factor: this.options.questionChangeFactor } }),
         ...(beforeQuestion - trace.nameBonus![i]! > withServer &&
           trace.bestClause &&
