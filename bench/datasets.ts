@@ -6,7 +6,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCatalogFile, loadQueriesFile, type QueryEntry } from '../src/cli/catalog-file.js';
 import type { ToolSpec } from '../src/core/tool.js';
-import { everydayRequests, holdout2Requests, holdoutRequests, realTools } from '../test/fixtures/real-servers/index.js';
+import {
+  everydayRequests,
+  holdout2Requests,
+  holdout3Requests,
+  holdoutRequests,
+  realTools,
+} from '../test/fixtures/real-servers/index.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const DATA_DIR = process.env.TOOLSEARCH_DATA ?? resolve(HERE, '../../shared/data/tool-retrieval');
@@ -84,11 +90,12 @@ export function everydaySet(): BenchSet {
 /**
  * The everyday holdouts (C14): new intents over the same catalog, each written before any ranking
  * of it was seen, reported apart from the six sets and from `everyday`. The first was read once
- * per candidate rule, then developed on (issue 31's third session), so it is a second development
- * set now; the second (`everyday-holdout-2`) is the clean estimate.
+ * per candidate rule, then developed on (issue 31's third session); the second was read once and
+ * then developed on in the same session; the third (`everyday-holdout-3`) is the clean estimate.
  */
 export const EVERYDAY_HOLDOUT = 'everyday-holdout';
 export const EVERYDAY_HOLDOUT_2 = 'everyday-holdout-2';
+export const EVERYDAY_HOLDOUT_3 = 'everyday-holdout-3';
 
 export function holdoutSet(): BenchSet {
   return { name: EVERYDAY_HOLDOUT, tools: realTools(), queries: holdoutRequests() };
@@ -98,11 +105,16 @@ export function holdout2Set(): BenchSet {
   return { name: EVERYDAY_HOLDOUT_2, tools: realTools(), queries: holdout2Requests() };
 }
 
+export function holdout3Set(): BenchSet {
+  return { name: EVERYDAY_HOLDOUT_3, tools: realTools(), queries: holdout3Requests() };
+}
+
 /** The everyday sets by name: all three measured whole, per phrasing, outside the dev sets' mean. */
 export const EVERYDAY_SETS: ReadonlyMap<string, () => BenchSet> = new Map([
   [EVERYDAY, everydaySet],
   [EVERYDAY_HOLDOUT, holdoutSet],
   [EVERYDAY_HOLDOUT_2, holdout2Set],
+  [EVERYDAY_HOLDOUT_3, holdout3Set],
 ]);
 
 /** Per-subset key, as `subset_of` in baseline_bm25.py; the everyday set's subsets are its phrasings. */

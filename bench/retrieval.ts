@@ -1,6 +1,6 @@
 /**
  * `npm run bench:retrieval` — every ranker on every labelled set, metrics as the data README §5
- * defines them, plus the distractor case (livemcpbench + smithery), the everyday set and its two
+ * defines them, plus the distractor case (livemcpbench + smithery), the everyday set and its
  * holdouts (reported apart; C14). Prints Markdown and writes
  * bench/results/retrieval.md. Options: --sets a,b  --rankers a,b  --no-write
  */
@@ -14,6 +14,7 @@ import {
   EVERYDAY,
   EVERYDAY_HOLDOUT,
   EVERYDAY_HOLDOUT_2,
+  EVERYDAY_HOLDOUT_3,
   EVERYDAY_SETS,
   loadSet,
   QUERY_SETS,
@@ -119,7 +120,16 @@ const PHRASING_SECTIONS: [set: string, title: string, about: string[]][] = [
     'Everyday holdout 2 by phrasing',
     [
       'A second set of new intents over the same catalog (`holdout-2.jsonl`), written from the catalog alone',
-      'after the first holdout was used up and committed before any ranking of it was seen; never tuned on:',
+      'after the first holdout was used up and committed before any ranking of it was seen. Read once, then',
+      'developed on (one more rule): a development set now.',
+    ],
+  ],
+  [
+    EVERYDAY_HOLDOUT_3,
+    'Everyday holdout 3 by phrasing',
+    [
+      'A third set of new intents over the same catalog (`holdout-3.jsonl`), written from the catalog alone',
+      'after the second holdout was used up and committed before any ranking of it was seen; never tuned on:',
       'the honest estimate for everyday requests.',
     ],
   ],

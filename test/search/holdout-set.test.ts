@@ -1,5 +1,5 @@
 /**
- * C14: the everyday holdouts (test/fixtures/real-servers/holdout.jsonl, holdout-2.jsonl) are well
+ * C14: the everyday holdouts (test/fixtures/real-servers/holdout*.jsonl) are well
  * formed. They are estimates, so this file checks their shape only and never how the ranker does on
  * them: a floor here would turn them into one more set to tune against.
  */
@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import {
   holdout2Intents,
   holdout2Requests,
+  holdout3Intents,
+  holdout3Requests,
   holdoutIntents,
   holdoutRequests,
   type Intent,
@@ -18,6 +20,12 @@ import {
 const HOLDOUTS: [name: string, read: () => Intent[], requests: () => unknown[], earlier: () => Intent[]][] = [
   ['holdout.jsonl', holdoutIntents, holdoutRequests, intents],
   ['holdout-2.jsonl', holdout2Intents, holdout2Requests, () => [...intents(), ...holdoutIntents()]],
+  [
+    'holdout-3.jsonl',
+    holdout3Intents,
+    holdout3Requests,
+    () => [...intents(), ...holdoutIntents(), ...holdout2Intents()],
+  ],
 ];
 
 describe.each(HOLDOUTS)('C14: the everyday holdout %s', (_name, read, requests, earlier) => {
