@@ -106,10 +106,16 @@ describe('C14: fusion that can lift but never sink', () => {
 
   it('C14: the gate — weak lexical ranking (or none) → weakWeight, agreement → weight, else 0', () => {
     const lexical = NAMES.slice(0, 12);
-    expect(fusionGate(lexical, [NAMES[20]!, NAMES[9]!], false)).toEqual({ gate: 'agree', weight: 0.5 });
+    expect(fusionGate(lexical, [NAMES[20]!, NAMES[9]!], false)).toEqual({
+      gate: 'agree',
+      weight: DEFAULT_FUSION.weight,
+    });
     expect(fusionGate(lexical, [NAMES[20]!, NAMES[10]!], false)).toEqual({ gate: 'disagree', weight: 0 });
-    expect(fusionGate(lexical, [NAMES[20]!], true)).toEqual({ gate: 'weak-lexical', weight: 1 });
-    expect(fusionGate([], [NAMES[20]!], false)).toEqual({ gate: 'weak-lexical', weight: 1 });
+    expect(fusionGate(lexical, [NAMES[20]!], true)).toEqual({
+      gate: 'weak-lexical',
+      weight: DEFAULT_FUSION.weakWeight,
+    });
+    expect(fusionGate([], [NAMES[20]!], false)).toEqual({ gate: 'weak-lexical', weight: DEFAULT_FUSION.weakWeight });
   });
 
   it('C14: when the channels agree the embedding lifts a lower lexical hit; with no lexical hit it answers alone', () => {
@@ -119,7 +125,7 @@ describe('C14: fusion that can lift but never sink', () => {
     const fused = fuseRanked(lexical, TOOLS, vectors, query, 10);
     expect(fused[0]!.name).toBe('mcp__s__tool_0');
     expect(fused.findIndex((h) => h.name === 'mcp__s__tool_6')).toBeLessThan(6);
-    expect(fused[0]).toMatchObject({ fused: true, gate: 'agree', embeddingWeight: 0.5 });
+    expect(fused[0]).toMatchObject({ fused: true, gate: 'agree', embeddingWeight: DEFAULT_FUSION.weight });
 
     const alone = fuseRanked([], TOOLS, vectors, query, 3);
     expect(alone.map((h) => h.name)).toEqual(['mcp__s__tool_6', 'mcp__s__tool_20']);
