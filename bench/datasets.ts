@@ -6,13 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCatalogFile, loadQueriesFile, type QueryEntry } from '../src/cli/catalog-file.js';
 import type { ToolSpec } from '../src/core/tool.js';
-import {
-  everydayRequests,
-  holdout2Requests,
-  holdout3Requests,
-  holdoutRequests,
-  realTools,
-} from '../test/fixtures/real-servers/index.js';
+import { everydayRequests, holdoutRequests, realTools } from '../test/fixtures/real-servers/index.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const DATA_DIR = process.env.TOOLSEARCH_DATA ?? resolve(HERE, '../../shared/data/tool-retrieval');
@@ -102,11 +96,11 @@ export function holdoutSet(): BenchSet {
 }
 
 export function holdout2Set(): BenchSet {
-  return { name: EVERYDAY_HOLDOUT_2, tools: realTools(), queries: holdout2Requests() };
+  return { name: EVERYDAY_HOLDOUT_2, tools: realTools(), queries: holdoutRequests(2) };
 }
 
 export function holdout3Set(): BenchSet {
-  return { name: EVERYDAY_HOLDOUT_3, tools: realTools(), queries: holdout3Requests() };
+  return { name: EVERYDAY_HOLDOUT_3, tools: realTools(), queries: holdoutRequests(3) };
 }
 
 /** The everyday sets by name: all three measured whole, per phrasing, outside the dev sets' mean. */

@@ -5,28 +5,24 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  holdout2Intents,
-  holdout2Requests,
-  holdout3Intents,
-  holdout3Requests,
+  HOLDOUT_COUNT,
   holdoutIntents,
   holdoutRequests,
-  type Intent,
   intents,
   PHRASINGS,
   realTools,
 } from '../fixtures/real-servers/index.js';
 
-const HOLDOUTS: [name: string, read: () => Intent[], requests: () => unknown[], earlier: () => Intent[]][] = [
-  ['holdout.jsonl', holdoutIntents, holdoutRequests, intents],
-  ['holdout-2.jsonl', holdout2Intents, holdout2Requests, () => [...intents(), ...holdoutIntents()]],
-  [
-    'holdout-3.jsonl',
-    holdout3Intents,
-    holdout3Requests,
-    () => [...intents(), ...holdoutIntents(), ...holdout2Intents()],
-  ],
-];
+/** Each holdout, its name, and the sets written before it (which it must not repeat). */
+const HOLDOUTS = Array.from({ length: HOLDOUT_COUNT }, (_, k) => k + 1).map(
+  (n) =>
+    [
+      n === 1 ? 'holdout.jsonl' : `holdout-${n}.jsonl`,
+      () => holdoutIntents(n),
+      () => holdoutRequests(n),
+      () => [intents(), ...Array.from({ length: n - 1 }, (_, k) => holdoutIntents(k + 1))].flat(),
+    ] as const,
+);
 
 describe.each(HOLDOUTS)('C14: the everyday holdout %s', (_name, read, requests, earlier) => {
   const ids = new Set(realTools().map((t) => t.id));

@@ -14,14 +14,7 @@ import { leadingVerbSense } from '../../src/search/rank-default/verb-senses.js';
 import { ToolSearcher } from '../../src/search/searcher.js';
 import { shippedThesaurus, UnionThesaurus } from '../../src/search/thesaurus.js';
 import { everydayRequests, intents, PHRASINGS, realTools } from '../fixtures/real-servers/index.js';
-import { mcp, poolOf } from './helpers.js';
-
-function ranked(tools: ReturnType<typeof mcp>[], query: string, options = {}): string[] {
-  return defaultRanker(options)
-    .build(tools)
-    .search(parseKeywordQuery(query), 10)
-    .map((r) => r.name);
-}
+import { mcp, poolOf, ranked } from './helpers.js';
 
 // Descriptions as real servers write them: the file-info tool's text says "file" more often.
 const files = [

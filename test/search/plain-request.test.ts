@@ -10,16 +10,9 @@ import { weightedQueryTerms } from '../../src/search/rank-default/expansion.js';
 import { defaultRanker } from '../../src/search/rank-default/index.js';
 import { channelMention, questionSense, withoutNamingWords } from '../../src/search/rank-default/verb-senses.js';
 import { parameterValues } from '../../src/search/text.js';
-import { mcp } from './helpers.js';
+import { mcp, ranked } from './helpers.js';
 
 type Tool = ReturnType<typeof mcp>;
-
-function ranked(tools: Tool[], query: string, options = {}): string[] {
-  return defaultRanker(options)
-    .build(tools)
-    .search(parseKeywordQuery(query), 10)
-    .map((r) => r.name);
-}
 
 function explainLines(tools: Tool[], query: string, name: string, options = {}): string {
   const index = defaultRanker(options).build(tools);

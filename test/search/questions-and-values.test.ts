@@ -11,16 +11,7 @@ import { asksToKnow, namesAChange } from '../../src/search/rank-default/question
 import { MAX_VALUE_SHAPE_CHARS, valueShapes } from '../../src/search/rank-default/value-shapes.js';
 import { words } from '../../src/search/text.js';
 import { stem } from '../../src/search/vocabulary.js';
-import { mcp } from './helpers.js';
-
-type Tool = ReturnType<typeof mcp>;
-
-function ranked(tools: Tool[], query: string, options = {}): string[] {
-  return defaultRanker(options)
-    .build(tools)
-    .search(parseKeywordQuery(query), 10)
-    .map((r) => r.name);
-}
+import { mcp, ranked } from './helpers.js';
 
 const asks = (text: string) => asksToKnow(words(text), text.trimEnd().endsWith('?'));
 
