@@ -67,6 +67,8 @@ export interface QueryTermExtras {
   valueShapeWeight?: number;
   /** Requests of more words than this (tasks) take no value-shape words; absent: no bound. */
   valueShapeWords?: number;
+  /** `words(text)` when the caller has it already (it reads the request's words too); absent: computed here. */
+  words?: readonly string[];
 }
 
 /** Where added terms came from: `sources` for explain (C11), `concepts` for the name match (C14). */
@@ -92,7 +94,7 @@ export function weightedQueryTerms(
 ): Map<string, number> {
   const terms = new Map<string, number>();
   const origins: Origins = { sources, concepts: extras.concepts };
-  const raw = withoutNamingWords(words(text));
+  const raw = withoutNamingWords(extras.words ?? words(text));
   const stems = indexTerms(raw);
   if (ownStems) for (const s of stems) ownStems.push(s);
   for (const s of stems) terms.set(s, 1);

@@ -84,22 +84,29 @@ const READ_VERBS = new Set(
 
 /** Whether a tool's name parts (stems) name a change and no reading. */
 export function namesAChange(nameStems: Iterable<string>): boolean {
-  let change = false;
-  for (const s of nameStems) {
-    if (READ_VERBS.has(s)) return false;
-    if (CHANGE_VERBS.has(s)) change = true;
+  return changeWithoutReading(nameStems, READ_VERBS, CHANGE_VERBS);
+}
+
+/** The rule for either spelling of a name (stems, or an index's term ids): a reading verb wins. */
+function changeWithoutReading<T>(parts: Iterable<T>, read: ReadonlySet<T>, change: ReadonlySet<T>): boolean {
+  let changes = false;
+  for (const p of parts) {
+    if (read.has(p)) return false;
+    if (change.has(p)) changes = true;
   }
-  return change;
+  return changes;
 }
 
 /**
  * Per tool of an index, whether its name names a change: `names` are each tool's name term ids,
- * `termOf` the index's term → id map.
+ * `termOf` the index's term → id map (only the verbs' ids are looked up, not the whole map inverted).
  */
 export function changeTools(names: readonly (readonly number[])[], termOf: ReadonlyMap<string, number>): Uint8Array {
-  const term = new Map<number, string>();
-  for (const [t, id] of termOf) term.set(id, t);
-  return Uint8Array.from(names, (ids) => (namesAChange(ids.map((id) => term.get(id) ?? '')) ? 1 : 0));
+  const idsOf = (verbs: ReadonlySet<string>) =>
+    new Set([...verbs].map((v) => termOf.get(v)).filter((id): id is number => id !== undefined));
+  const read = idsOf(READ_VERBS);
+  const change = idsOf(CHANGE_VERBS);
+  return Uint8Array.from(names, (ids) => (changeWithoutReading(ids, read, change) ? 1 : 0));
 }
 
 /**

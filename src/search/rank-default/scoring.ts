@@ -55,9 +55,11 @@ export interface ScoreTrace {
   lowered?: Uint8Array;
 }
 
-/** A whole request's weighted terms, and what the name match reads of a plain one (C14). */
+/** A whole request's weighted terms, its words, and what the name match reads of a plain one (C14). */
 interface RequestTerms {
   readonly terms: Map<string, number>;
+  /** `words(text)`, split once per request: the terms, the plain-request length and the question rule read them. */
+  readonly words: readonly string[];
   readonly plain?: PlainRequest;
 }
 
@@ -168,14 +170,16 @@ export class DefaultIndex implements RankerIndex {
    */
   private requestTerms(text: string, sources?: Map<string, string>, own?: string[]): RequestTerms {
     const concepts = new Map<string, string>();
+    const raw = words(text);
     const terms = weightedQueryTerms(text, this.options.synonymWeight, this.expander, sources, own, {
+      words: raw,
       concepts,
       impliedWeight: this.options.impliedWeight,
       valueShapeWeight: this.options.valueShapeWeight,
       valueShapeWords: this.options.valueShapeWords,
     });
-    if (words(text).length > this.options.plainRequestWords) return { terms };
-    return { terms, plain: { concepts, synonymCover: this.options.nameSynonymCover } };
+    if (raw.length > this.options.plainRequestWords) return { terms, words: raw };
+    return { terms, words: raw, plain: { concepts, synonymCover: this.options.nameSynonymCover } };
   }
 
   search(query: ParsedQuery, limit: number, accept?: (name: string) => boolean): RankedTool[] {
@@ -223,7 +227,7 @@ export class DefaultIndex implements RankerIndex {
   }
 
   /** The whole scoring pipeline: term postings, server evidence, clause evidence. */
-  private score(text: string, { terms, plain }: RequestTerms, trace?: ScoreTrace): Float64Array {
+  private score(text: string, { terms, words: raw, plain }: RequestTerms, trace?: ScoreTrace): Float64Array {
     this.lastScored = undefined;
     // One scratch buffer per index (search is synchronous): no 80 KB allocation per query at 10k tools.
     const scores = (this.scratch ??= new Float64Array(this.names.length));
@@ -240,7 +244,7 @@ export class DefaultIndex implements RankerIndex {
     if (this.options.clauseWeight > 0) this.addClauseEvidence(text, scores, trace);
     if (trace) trace.nameBonus = new Float64Array(scores.length);
     this.nameMatch?.add(terms, scores, this.touched, this.options.nameWeight, plain, trace?.nameBonus);
-    if (this.changes && asksToKnow(words(text), text.trimEnd().endsWith('?'))) {
+    if (this.changes && asksToKnow(raw, text.trimEnd().endsWith('?'))) {
       const { questionChangeFactor } = this.options;
       const lowered = lowerChangeTools(scores, this.touched, this.changes, questionChangeFactor, !!trace);
       if (trace) trace.lowered = lowered;

@@ -27,6 +27,9 @@ const URL_WITH_SCHEME = /\b(?:https?:\/\/|www\.)[^\s"'<>]+/i;
 const BARE_DOMAIN =
   /(?:^|[\s(<"'])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|ai|co|edu|gov|uk|de|fr|info|biz)(?:\/[^\s"'<>]*)?(?=$|[\s)>"',.!?:;])/i;
 
+/** Both address patterns, every match: a URL's text is taken out before files are looked for. */
+const ANY_URL = new RegExp(`${URL_WITH_SCHEME.source}|${BARE_DOMAIN.source}`, 'gi');
+
 /** File extensions people name files by: documents, data, code, logs, archives, media. */
 const FILE_EXTENSIONS =
   'txt|md|markdown|rst|json|jsonl|yaml|yml|toml|ini|cfg|conf|env|csv|tsv|xml|html|htm|css|log|js|mjs|cjs|ts|tsx|jsx|py|rb|go|rs|java|kt|c|h|cpp|hpp|cs|php|sh|bash|zsh|sql|lock|pdf|doc|docx|xls|xlsx|ppt|pptx|odt|rtf|zip|tar|gz|tgz|bz2|7z|png|jpe?g|gif|webp|bmp|svg|ico|tiff?|heic|mp3|wav|ogg|flac|m4a|mp4|mov|avi|mkv|webm';
@@ -73,9 +76,7 @@ export function valueShapes(text: string): ValueShape[] {
   const url = URL_WITH_SCHEME.exec(text) ?? BARE_DOMAIN.exec(text);
   if (url) {
     out.push({ kind: 'url', text: url[0].trim(), implies: ['url'] });
-    rest = rest
-      .replace(new RegExp(URL_WITH_SCHEME.source, 'gi'), ' ')
-      .replace(new RegExp(BARE_DOMAIN.source, 'gi'), ' ');
+    rest = rest.replace(ANY_URL, ' ');
   }
   const file = FILE_NAME.exec(rest) ?? ROOTED_PATH.exec(rest);
   if (file) {
