@@ -342,7 +342,7 @@ export class DefaultIndex implements RankerIndex {
     return names.map((name, rank) => {
       const i = this.indexOf(name);
       if (i < 0) return { name, rank: rank + 1, how: 'keyword ranking' };
-      const fields = fieldTerms(this.tools[i]!);
+      const fields = fieldTerms(this.tools[i]!, this.options.maxFieldChars);
       const evidence: TermEvidence[] = [];
       for (const [term, weight] of terms) {
         const w = postingWeight(this.postings, term, i);

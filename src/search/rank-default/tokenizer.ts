@@ -86,18 +86,23 @@ export function concatIds(parts: number[][]): number[] {
   return ([] as number[]).concat(...parts);
 }
 
-/** The stems of each field of one tool, for explain (same tokenizing as the index). */
-export function fieldTerms(tool: ToolSpec): Record<FieldName, Set<string>> {
-  const parameters = schemaParameters(tool);
+/**
+ * The stems of each field of one tool, for explain: read from `Tokenizer.fields` itself (a
+ * tokenizer of this one tool, so inverting its term map is cheap), so explain and the index can
+ * never disagree about what a field holds, its length bound included.
+ */
+export function fieldTerms(tool: ToolSpec, maxChars: number): Record<FieldName, Set<string>> {
+  const tokenizer = new Tokenizer(maxChars);
+  const fields = tokenizer.fields(tool);
+  const termOf: string[] = [];
+  for (const [term, id] of tokenizer.ids) termOf[id] = term;
+  const terms = (ids: readonly number[]) => new Set(ids.map((id) => termOf[id]!));
   return {
-    name: new Set(indexTerms(identifierParts(sourceName(tool)))),
-    server: new Set(tool.origin.kind === 'mcp' ? indexTerms(identifierParts(tool.origin.server)) : []),
-    hint: new Set(indexTerms(words(tool.searchHint ?? ''))),
-    description: new Set(indexTerms(words(tool.description))),
-    params: new Set([
-      ...parameters.flatMap((p) => indexTerms(identifierParts(p.name))),
-      ...parameterValues(tool).flatMap((v) => indexTerms(identifierParts(v))),
-    ]),
-    paramDescriptions: new Set(parameters.flatMap((p) => indexTerms(words(p.description)))),
+    name: terms(fields.name),
+    server: terms(fields.server),
+    hint: terms(fields.hint),
+    description: terms(fields.description),
+    params: terms(fields.params),
+    paramDescriptions: terms(fields.paramDescriptions),
   };
 }
