@@ -62,7 +62,10 @@ export class ServerMentions {
     });
   }
 
-  /** The servers a request's own words (term ids) name: a distinctive word that is a server's whole name. */
+  /**
+   * The servers a request's own words (term ids) name: a word that is some server's whole name
+   * ("github") names every server whose name holds it distinctively (`github` and `github-actions`).
+   */
   mentioned(termIds: Iterable<number>): Set<number> {
     const out = new Set<number>();
     for (const t of termIds) {
