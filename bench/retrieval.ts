@@ -15,6 +15,7 @@ import {
   EVERYDAY_HOLDOUT,
   EVERYDAY_HOLDOUT_2,
   EVERYDAY_HOLDOUT_3,
+  EVERYDAY_HOLDOUT_4,
   EVERYDAY_SETS,
   loadSet,
   QUERY_SETS,
@@ -129,7 +130,16 @@ const PHRASING_SECTIONS: [set: string, title: string, about: string[]][] = [
     'Everyday holdout 3 by phrasing',
     [
       'A third set of new intents over the same catalog (`holdout-3.jsonl`), written from the catalog alone',
-      'after the second holdout was used up and committed before any ranking of it was seen; never tuned on:',
+      'after the second holdout was used up and committed before any ranking of it was seen. Read once, then',
+      "developed on (product words, values, the assistant's memory): a development set now.",
+    ],
+  ],
+  [
+    EVERYDAY_HOLDOUT_4,
+    'Everyday holdout 4 by phrasing',
+    [
+      'A fourth set of new intents over the same catalog (`holdout-4.jsonl`), written from the catalog alone',
+      'after the third holdout was used up and committed before any ranking of it was seen; never tuned on:',
       'the honest estimate for everyday requests.',
     ],
   ],
