@@ -16,6 +16,7 @@ import {
   EVERYDAY_HOLDOUT_2,
   EVERYDAY_HOLDOUT_3,
   EVERYDAY_HOLDOUT_4,
+  EVERYDAY_HOLDOUT_5,
   EVERYDAY_SETS,
   loadSet,
   QUERY_SETS,
@@ -139,7 +140,16 @@ const PHRASING_SECTIONS: [set: string, title: string, about: string[]][] = [
     'Everyday holdout 4 by phrasing',
     [
       'A fourth set of new intents over the same catalog (`holdout-4.jsonl`), written from the catalog alone',
-      'after the third holdout was used up and committed before any ranking of it was seen; never tuned on:',
+      'after the third holdout was used up and committed before any ranking of it was seen. Read once, then',
+      'developed on in the same session: a development set now.',
+    ],
+  ],
+  [
+    EVERYDAY_HOLDOUT_5,
+    'Everyday holdout 5 by phrasing',
+    [
+      'A fifth set of new intents over the same catalog (`holdout-5.jsonl`), written from the catalog alone',
+      'while the fourth was being developed on and committed before any ranking of it was seen; never tuned on:',
       'the honest estimate for everyday requests.',
     ],
   ],
