@@ -47,10 +47,10 @@ export interface HitExplanation {
   /** C14: the request names this tool's server ("in Notion"), which lifted it by `score`. */
   readonly serverNamed?: { readonly name: string; readonly score: number };
   /**
-   * C14: the request is a question and this tool's name is a change (create, push, reply …), so
-   * its score was multiplied by `factor`.
+   * C14: the request asks to see — it is a question, or a short request that names no action —
+   * and this tool's name is a change (create, push, reply …), so its score was multiplied by `factor`.
    */
-  readonly question?: { readonly factor: number };
+  readonly question?: { readonly factor: number; readonly because?: 'question' | 'no action' };
   /** Clause evidence: the clause of a multi-step task this tool answers best. */
   readonly clause?: { readonly text: string; readonly score: number };
   /** With an embedder: the tool's rank by embedding similarity and in the lexical ranking (1-based). */
@@ -104,7 +104,9 @@ export function formatExplanation(e: HitExplanation): string[] {
   if (e.nameMatch) lines.push(nameMatchLine(e.nameMatch));
   if (e.question)
     lines.push(
-      `question: the request asks to know and this tool's name is a change, so its score counts ×${e.question.factor}`,
+      e.question.because === 'no action'
+        ? `no action: the request names a thing and no action, and this tool's name is a change, so its score counts ×${e.question.factor}`
+        : `question: the request asks to know and this tool's name is a change, so its score counts ×${e.question.factor}`,
     );
   if (e.clause && e.clause.score > 0) lines.push(`clause evidence: +${round(e.clause.score)} for "${e.clause.text}"`);
   if (e.learned) {

@@ -95,7 +95,7 @@ describe('C12: never empty-handed', () => {
       ],
     ]);
     const pool = { ...poolOf(tools), servers };
-    const result = new ToolSearcher().search(pool, 'remember preferences', { explain: true });
+    const result = new ToolSearcher().search(pool, 'user preferences', { explain: true });
     expect(result.suggestedServers?.[0]?.server).toBe('memory');
     expect(result.suggestedServers?.[0]?.summary).toBe(
       'Knowledge Graph Memory: Remember facts about the user across chats.',

@@ -38,8 +38,8 @@ function logWith(records: [string, string][]): LearnedLog {
 describe('C13: the learned channel', () => {
   it('C13: a search like an earlier one that led to a tool ranks that tool first', () => {
     const log = logWith([
-      ['file a bug for the login page', 'mcp__linear__create_issue'],
-      ['file a bug about the login form', 'mcp__linear__create_issue'],
+      ['file a bug for the login page', 'mcp__github__create_issue'],
+      ['file a bug about the login form', 'mcp__github__create_issue'],
     ]);
     const pool = poolOf(tools);
     const plain = new ToolSearcher().search(pool, 'file a bug on the login page');
@@ -50,8 +50,8 @@ describe('C13: the learned channel', () => {
         explain: true,
       },
     );
-    expect(plain.matches[0]).not.toBe('mcp__linear__create_issue');
-    expect(learned.matches[0]).toBe('mcp__linear__create_issue');
+    expect(plain.matches[0]).not.toBe('mcp__github__create_issue');
+    expect(learned.matches[0]).toBe('mcp__github__create_issue');
     const lines = formatExplanation(learned.explanations![0]!);
     expect(lines.some((l) => /\d earlier search(es)? like this led here/.test(l))).toBe(true);
   });

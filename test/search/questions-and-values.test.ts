@@ -83,7 +83,7 @@ describe('C14: the values a request carries', () => {
     expect(kinds('open https://acme.com/report.pdf')).toEqual(['url:https://acme.com/report.pdf']);
     expect(kinds('what did a1b2c3d change')).toEqual(['commit:a1b2c3d']);
     expect(kinds('mail bob@example.com the notes')).toEqual(['email:bob@example.com']);
-    expect(kinds('every Monday at 10am')).toEqual(['time:10am']);
+    expect(kinds('every Monday at 10am')).toEqual(['time:10am', 'day:Monday']);
     expect(kinds('SELECT count(*) FROM users')).toEqual(['sql:SELECT count(*) FROM users']);
   });
 

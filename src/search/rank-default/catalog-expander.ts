@@ -32,6 +32,7 @@ export function catalogExpander(
   postings: Postings,
   wordIds: ReadonlyMap<string, number>,
   rankerOptions: DefaultRankerOptions,
+  productOnly: ReadonlySet<number> = new Set(),
 ): { expander: RareWordExpander; memos: ExpanderMemos } | undefined {
   const options = rankerOptions.expansion;
   const compounds = rankerOptions.compounds;
@@ -40,9 +41,10 @@ export function catalogExpander(
   const { ids, offsets } = postings;
   const explicit = rankerOptions.thesaurus;
   let thesaurus: Thesaurus | undefined;
+  // A glossary word only product fields hold is not a catalog word (tokenizer.ts productOnlyTerms).
   const df = (term: string): number => {
     const t = ids.get(term);
-    return t === undefined ? 0 : offsets[t + 1]! - offsets[t]!;
+    return t === undefined || productOnly.has(t) ? 0 : offsets[t + 1]! - offsets[t]!;
   };
   // Per index: a task's words come back in each of its clauses, and users repeat words. Bounded
   // by entries and by characters (word-memo.ts): a client's new long word each search must not grow them.

@@ -3,8 +3,14 @@ import { words } from '../text.js';
 import { STOP_WORDS, SYNONYMS, stem } from '../vocabulary.js';
 import type { Neighbour, Thesaurus } from '../thesaurus.js';
 import { indexTerms } from './tokenizer.js';
-import { channelMention, leadingVerbSense, questionSense, withoutNamingWords } from './verb-senses.js';
-import { valueShapes } from './value-shapes.js';
+import {
+  assistantMemorySense,
+  channelMention,
+  leadingVerbSense,
+  questionSense,
+  withoutNamingWords,
+} from './verb-senses.js';
+import { valueShapes, valueSpans } from './value-shapes.js';
 import type { DefaultRankerOptions } from './options.js';
 
 /** How a query word is expanded in one catalog: its document frequency there, and the neighbours. */
@@ -67,6 +73,11 @@ export interface QueryTermExtras {
   valueShapeWeight?: number;
   /** Requests of more words than this (tasks) take no value-shape words; absent: no bound. */
   valueShapeWords?: number;
+  /**
+   * Weight of a word found only inside a value (quoted text, an SQL statement) and of its
+   * synonyms, relative to the request's other words; absent or 1: no difference.
+   */
+  valueWordWeight?: number;
   /** `words(text)` when the caller has it already (it reads the request's words too); absent: computed here. */
   words?: readonly string[];
 }
@@ -97,21 +108,29 @@ export function weightedQueryTerms(
   const raw = withoutNamingWords(extras.words ?? words(text));
   const stems = indexTerms(raw);
   if (ownStems) for (const s of stems) ownStems.push(s);
-  for (const s of stems) terms.set(s, 1);
+  const valueWeight = extras.valueWordWeight ?? 1;
+  // A long task's quoted values often say what kind of data the tool serves ('usd-eur', "iPhone"):
+  // only a plain request's are lowered (bench/README.md, issue 31).
+  const inValue = valueWeight < 1 ? valueOnlyStems(text, raw.length <= (extras.valueShapeWords ?? Infinity)) : NONE;
+  for (const s of stems) {
+    terms.set(s, inValue.has(s) ? valueWeight : 1);
+    if (inValue.has(s)) origins.sources?.set(s, 'inside a value');
+  }
   if (extras.impliedWeight) applyImpliedSenses(text, raw, terms, extras.impliedWeight, origins);
   // A long task's values are mostly where to put its results ("save it to /root/report.md"), not
   // what to act on: there they pulled file tools above the task's own (bench/README.md, issue 31).
   if (extras.valueShapeWeight && raw.length <= (extras.valueShapeWords ?? Infinity))
     applyValueShapes(text, terms, extras.valueShapeWeight, origins);
-  applyVerbSense(raw, terms, origins);
+  if (raw.length > 0 && !inValue.has(stem(raw[0]!))) applyVerbSense(raw, terms, origins);
   if (synonymWeight > 0) {
     for (const stem of stems) {
-      const weight = synonymWeightOf(stem, synonymWeight, expander);
+      const weight = synonymWeightOf(stem, synonymWeight, expander) * (inValue.has(stem) ? valueWeight : 1);
       for (const synonym of SYNONYMS.get(stem) ?? [])
         raise(terms, synonym, weight, `synonym of ${stem}`, origins, stem);
     }
   }
-  if (expander && expander.options.weight > 0) expandRareWords(stems, terms, expander, origins);
+  if (expander && expander.options.weight > 0)
+    expandRareWords(inValue.size > 0 ? stems.filter((s) => !inValue.has(s)) : stems, terms, expander, origins);
   if (expander?.compounds) addCompoundTerms(raw, terms, expander, expander.compounds, origins);
   return terms;
 }
@@ -126,6 +145,24 @@ export function synonymWeightOf(stem: string, synonymWeight: number, expander?: 
   return absent !== undefined && absent > synonymWeight && expander!.df(stem) === 0 ? absent : synonymWeight;
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * C14: the stems found only inside the request's values (valueSpans): "type 'quarterly report'
+ * into the search box" is about typing, not reports. When the whole request is quoted, the quote
+ * is the request and nothing is lowered; an SQL statement is always a value (its shape says
+ * "sql query" instead).
+ */
+export function valueOnlyStems(text: string, plain = true): ReadonlySet<string> {
+  const { spans, rest, sql } = valueSpans(text, plain);
+  if (spans.length === 0) return NONE;
+  const outside = new Set(indexTerms(words(rest)));
+  if (outside.size === 0 && !sql) return NONE;
+  const inside = new Set<string>();
+  for (const s of indexTerms(words(spans.join(' ')))) if (!outside.has(s)) inside.add(s);
+  return inside;
+}
+
 /** C14: what the request implies: a plain question's list ("what files are in …"), a `#name`'s channel. */
 function applyImpliedSenses(
   text: string,
@@ -137,6 +174,7 @@ function applyImpliedSenses(
   for (const s of questionSense(raw) ?? []) raise(terms, s, weight, `question "${raw[0]} ${raw[1]}"`, origins);
   const channel = channelMention(text);
   if (channel) raise(terms, stem('channel'), weight, `channel ${channel}`, origins);
+  for (const s of assistantMemorySense(text) ?? []) raise(terms, s, weight, "the assistant's memory", origins);
 }
 
 /** C14: the words the request's values imply ("logs/app.log" → file, path; "a1b2c3d" → commit). */

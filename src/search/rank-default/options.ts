@@ -9,6 +9,8 @@ export interface DefaultRankerOptions {
   fields: {
     name: number;
     server: number;
+    /** C14: words for what the server's product is (src/search/products.ts). */
+    product: number;
     hint: number;
     description: number;
     params: number;
@@ -29,6 +31,8 @@ export interface DefaultRankerOptions {
   impliedWeight: number;
   /** C14: weight of the words a value in the request implies (a file path's "file", a URL's "url"); 0 turns it off. */
   valueShapeWeight: number;
+  /** C14: weight of a word found only inside a value of the request (quoted text, an SQL statement); 1 turns it off. */
+  valueWordWeight: number;
   /** C14: a request of more words than this is a task, whose values are mostly outputs: it takes no value-shape words. */
   valueShapeWords: number;
   /**
@@ -69,7 +73,7 @@ export interface DefaultRankerOptions {
 export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
   k1: 1.2,
   b: 0.75,
-  fields: { name: 3, server: 1, hint: 2, description: 1, params: 0.5, paramDescriptions: 0.3 },
+  fields: { name: 3, server: 1, product: 0.5, hint: 2, description: 1, params: 0.5, paramDescriptions: 0.3 },
   synonymWeight: 0.3,
   absentSynonymWeight: 0.6,
   serverWeight: 0.3,
@@ -78,6 +82,7 @@ export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
   impliedWeight: 1,
   valueShapeWeight: 0.5,
   valueShapeWords: 16,
+  valueWordWeight: 0.3,
   questionChangeFactor: 0.7,
   serverMentionWeight: 0.3,
   clauseWeight: 0.4,
@@ -91,6 +96,7 @@ export type FieldName = keyof DefaultRankerOptions['fields'];
 export const FIELD_NAMES: readonly FieldName[] = [
   'name',
   'server',
+  'product',
   'hint',
   'description',
   'params',

@@ -30,9 +30,17 @@ export function buildPostings(
   const termCount = termIds.size;
   const lastDoc = new Int32Array(termCount).fill(-1);
   const offsets = new Int32Array(termCount + 1);
+  // C14: tools holding the term in their own text. The product field (products.ts) is knowledge
+  // added to a tool, not its text: counting it would make "web" or "map" commoner for every tool.
+  const ownDf = new Int32Array(termCount);
+  const lastOwn = new Int32Array(termCount).fill(-1);
   docs.forEach((fields, i) => {
     for (const f of FIELD_NAMES) {
       for (const t of fields[f]) {
+        if (f !== 'product' && lastOwn[t] !== i) {
+          lastOwn[t] = i;
+          ownDf[t]!++;
+        }
         if (lastDoc[t] === i) continue;
         lastDoc[t] = i;
         offsets[t + 1]!++;
@@ -62,8 +70,9 @@ export function buildPostings(
   });
   const k1 = options.k1;
   for (let t = 0; t < termCount; t++) {
-    const df = offsets[t + 1]! - offsets[t]!;
-    if (df === 0) continue;
+    const all = offsets[t + 1]! - offsets[t]!;
+    if (all === 0) continue;
+    const df = ownDf[t]! > 0 ? ownDf[t]! : all;
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
     for (let j = offsets[t]!; j < offsets[t + 1]!; j++) {
       const tf = weight[j]!;

@@ -10,7 +10,8 @@
  * Both lists are English verbs as tool names use them, chosen from what the verbs mean, not from
  * any request set.
  */
-import { stem } from '../vocabulary.js';
+import { SYNONYMS, stem } from '../vocabulary.js';
+import { indexTerms } from './tokenizer.js';
 import type { TouchedSet } from './postings.js';
 
 /** Words that open a question asking for information. */
@@ -58,6 +59,49 @@ function isPoliteRequest(raw: readonly string[]): boolean {
   for (let i = 0; i + 1 < raw.length; i++)
     if (POLITE_MODALS.has(raw[i]!) && POLITE_SUBJECTS.has(raw[i + 1]!)) return true;
   return raw.includes('please');
+}
+
+/**
+ * C14 — a short request that names no action asks to see: "project milestones due dates", "page
+ * content as markdown", "dump memory" name a thing, and the tool that shows it serves them, not
+ * the one that creates or rewrites it. Only requests of at most SHORT_REQUEST_WORDS words: a
+ * longer sentence's action can hide in any phrasing ("tack the numbers onto results.txt").
+ */
+export const SHORT_REQUEST_WORDS = 6;
+
+/**
+ * Words of requests that ask for a change without being a change verb of tool names: storing,
+ * scheduling, linking, labelling, answering. With CHANGE_VERBS and their synonyms, a short
+ * request holding none of them names no action.
+ */
+const REQUEST_ACTIONS = new Set(
+  (
+    'store save remember memorize memorise note record log schedule reschedule book file raise open make mark ' +
+    'bump relate link connect attach label assign hand transfer share rsvp respond accept decline answer comment ' +
+    'forget rename resolve reopen mute unmute block unblock squash tack append fill'
+  )
+    .split(' ')
+    .map(stem),
+);
+
+/** Whether a short request (its stems) names no action at all; false for longer ones. */
+export function namesNoAction(stems: readonly string[], wordCount: number): boolean {
+  if (wordCount > SHORT_REQUEST_WORDS || stems.length === 0) return false;
+  for (const s of stems) {
+    if (CHANGE_VERBS.has(s) || REQUEST_ACTIONS.has(s)) return false;
+    for (const synonym of SYNONYMS.get(s) ?? []) if (CHANGE_VERBS.has(synonym)) return false;
+  }
+  return true;
+}
+
+/**
+ * Why a request asks to see rather than to change, or undefined when it may ask for a change:
+ * it is a question, or a short request that names no action.
+ */
+export function asksToSee(raw: readonly string[], endsWithQuestionMark: boolean): 'question' | 'no action' | undefined {
+  if (asksToKnow(raw, endsWithQuestionMark)) return 'question';
+  if (raw.length <= SHORT_REQUEST_WORDS && namesNoAction(indexTerms(raw), raw.length)) return 'no action';
+  return undefined;
 }
 
 /** Verbs of tool names that change state. */

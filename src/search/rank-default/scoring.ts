@@ -23,9 +23,9 @@ import { splitClauses } from './clauses.js';
 import { catalogExpander } from './catalog-expander.js';
 import { NameMatcher, type PlainRequest } from './name-match.js';
 import { ServerMentions } from './server-mention.js';
-import { asksToKnow, changeTools, lowerChangeTools } from './question-intent.js';
+import { asksToSee, changeTools, lowerChangeTools } from './question-intent.js';
 import { serverDocuments } from './server-documents.js';
-import { Tokenizer, fieldTerms, indexTerms } from './tokenizer.js';
+import { Tokenizer, fieldTerms, indexTerms, productOnlyTerms } from './tokenizer.js';
 import { type DefaultRankerOptions, FIELD_NAMES } from './options.js';
 import type { PairMemo, WordMemo } from '../word-memo.js';
 import {
@@ -51,8 +51,10 @@ export interface ScoreTrace {
   nameBonus?: Float64Array;
   /** Per tool: what naming its server in the request added (C14). */
   mentionLift?: Float64Array;
-  /** Per tool: 1 when the request is a question and the tool's name a change, so its score was lowered (C14). */
+  /** Per tool: 1 when the request asks to see and the tool's name is a change, so its score was lowered (C14). */
   lowered?: Uint8Array;
+  /** Why the request asks to see: a question, or a short request naming no action. */
+  loweredBecause?: 'question' | 'no action';
 }
 
 /** A whole request's weighted terms, its words, and what the name match reads of a plain one (C14). */
@@ -108,7 +110,7 @@ export class DefaultIndex implements RankerIndex {
     const docs = tools.map((t) => tokenizer.fields(t));
     this.postings = buildPostings(docs, tokenizer.ids, options);
     this.wordIds = tokenizer.wordIds;
-    this.expander = this.rareWordExpander();
+    this.expander = this.rareWordExpander(productOnlyTerms(docs));
     // Server-level documents: a server's name plus every tool's name and description.
     const servers = new Map<string, number>();
     this.serverOf = Int32Array.from(tools, (t) => {
@@ -136,8 +138,8 @@ export class DefaultIndex implements RankerIndex {
     }
   }
 
-  private rareWordExpander(): RareWordExpander | undefined {
-    const built = catalogExpander(this.postings, this.wordIds, this.options);
+  private rareWordExpander(productOnly: ReadonlySet<number>): RareWordExpander | undefined {
+    const built = catalogExpander(this.postings, this.wordIds, this.options, productOnly);
     if (built) Object.assign(this.memos, built.memos);
     return built?.expander;
   }
@@ -160,6 +162,7 @@ export class DefaultIndex implements RankerIndex {
       impliedWeight: this.options.impliedWeight,
       valueShapeWeight: this.options.valueShapeWeight,
       valueShapeWords: this.options.valueShapeWords,
+      valueWordWeight: this.options.valueWordWeight,
     });
   }
 
@@ -177,6 +180,7 @@ export class DefaultIndex implements RankerIndex {
       impliedWeight: this.options.impliedWeight,
       valueShapeWeight: this.options.valueShapeWeight,
       valueShapeWords: this.options.valueShapeWords,
+      valueWordWeight: this.options.valueWordWeight,
     });
     if (raw.length > this.options.plainRequestWords) return { terms, words: raw };
     return { terms, words: raw, plain: { concepts, synonymCover: this.options.nameSynonymCover } };
@@ -244,10 +248,14 @@ export class DefaultIndex implements RankerIndex {
     if (this.options.clauseWeight > 0) this.addClauseEvidence(text, scores, trace);
     if (trace) trace.nameBonus = new Float64Array(scores.length);
     this.nameMatch?.add(terms, scores, this.touched, this.options.nameWeight, plain, trace?.nameBonus);
-    if (this.changes && asksToKnow(raw, text.trimEnd().endsWith('?'))) {
+    const seeing = this.changes ? asksToSee(raw, text.trimEnd().endsWith('?')) : undefined;
+    if (seeing) {
       const { questionChangeFactor } = this.options;
-      const lowered = lowerChangeTools(scores, this.touched, this.changes, questionChangeFactor, !!trace);
-      if (trace) trace.lowered = lowered;
+      const lowered = lowerChangeTools(scores, this.touched, this.changes!, questionChangeFactor, !!trace);
+      if (trace) {
+        trace.lowered = lowered;
+        trace.loweredBecause = seeing;
+      }
     }
     return scores;
   }
@@ -375,7 +383,9 @@ export class DefaultIndex implements RankerIndex {
           }),
         ...(this.nameMatch && { nameMatch: this.nameMatch.describe(i, terms, trace.nameBonus![i]!, plain) }),
         ...(mentionLift > 0 && { serverNamed: { name: this.serverNames[s]!, score: mentionLift } }),
-        ...(trace.lowered?.[i] === 1 && { question: { factor: this.options.questionChangeFactor } }),
+        ...(trace.lowered?.[i] === 1 && {
+          question: { factor: this.options.questionChangeFactor, because: trace.loweredBecause ?? 'question' },
+        }),
         ...(beforeQuestion - trace.nameBonus![i]! > withServer &&
           trace.bestClause &&
           trace.bestClause[i]! >= 0 && {

@@ -23,6 +23,7 @@ export function serverDocuments(
   const serverDocs: Fields[] = serverNames.map(() => ({
     name: [],
     server: [],
+    product: [],
     hint: [],
     description: [],
     params: [],
@@ -33,6 +34,7 @@ export function serverDocuments(
     if (s < 0) return;
     const doc = serverDocs[s]!;
     if (doc.server.length === 0) for (const t of d.server) doc.server.push(t);
+    if (doc.product.length === 0) for (const t of d.product) doc.product.push(t);
     for (const t of d.name) doc.name.push(t);
     // A loop, not push(...spread): a server with huge descriptions would overflow the call stack.
     for (const t of d.description) doc.description.push(t);

@@ -1,6 +1,7 @@
 /** C6 — the default ranker's tokenizer: index terms per field, cached per word (stems, stop words, synonyms). */
 import type { ToolSpec } from '../../core/tool.js';
 import { identifierParts, parameterValues, schemaParameters, sourceName, words } from '../text.js';
+import { productWords } from '../products.js';
 import { STOP_WORDS, stem } from '../vocabulary.js';
 import type { FieldName } from './options.js';
 
@@ -62,11 +63,21 @@ export class Tokenizer {
     return out;
   }
 
+  /** C14: the words for what the server's product is (a database, a browser …), cached per server. */
+  product(server: string): number[] {
+    const key = `\u0001${server}`;
+    let out = this.cache.get(key);
+    if (!out) this.cache.set(key, (out = this.termIds(productWords(server))));
+    return out;
+  }
+
   fields(tool: ToolSpec): Fields {
     const parameters = schemaParameters(tool);
+    const mcp = tool.origin.kind === 'mcp';
     return {
       name: this.identifier(sourceName(tool)),
-      server: tool.origin.kind === 'mcp' ? this.identifier(tool.origin.server) : [],
+      server: mcp ? this.identifier(tool.origin.server) : [],
+      product: mcp ? this.product(tool.origin.server) : [],
       hint: this.text(tool.searchHint ?? ''),
       description: this.text(tool.description),
       // C14: the values a parameter accepts are words for what the tool does (state: open | closed).
@@ -77,6 +88,24 @@ export class Tokenizer {
       paramDescriptions: concatIds(parameters.map((p) => this.text(p.description))),
     };
   }
+}
+
+/**
+ * C14: the term ids only product fields hold — glossary words (products.ts) no tool's own text
+ * uses. They score, but they are not words of the catalog: rare-word expansion must not reach
+ * them (a thesaurus neighbour of "notion" is "chat"), and a request word they hold keeps
+ * standing in for its synonyms as a word no tool contains.
+ */
+export function productOnlyTerms(docs: readonly Fields[]): Set<number> {
+  const product = new Set<number>();
+  const own = new Set<number>();
+  for (const d of docs) {
+    for (const t of d.product) product.add(t);
+    for (const field of [d.name, d.server, d.hint, d.description, d.params, d.paramDescriptions])
+      for (const t of field) own.add(t);
+  }
+  for (const t of own) product.delete(t);
+  return product;
 }
 
 /** Concatenate cached id arrays; the common one-or-none case reuses the cached array itself. */
@@ -100,6 +129,7 @@ export function fieldTerms(tool: ToolSpec, maxChars: number): Record<FieldName, 
   return {
     name: terms(fields.name),
     server: terms(fields.server),
+    product: terms(fields.product),
     hint: terms(fields.hint),
     description: terms(fields.description),
     params: terms(fields.params),

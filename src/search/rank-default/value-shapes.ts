@@ -11,7 +11,7 @@
 
 /** One kind of value found in a request: the text that showed it and the stems it implies. */
 export interface ValueShape {
-  readonly kind: 'url' | 'file' | 'image' | 'commit' | 'email' | 'time' | 'sql';
+  readonly kind: 'url' | 'file' | 'image' | 'commit' | 'email' | 'time' | 'sql' | 'write' | 'ticket' | 'repo' | 'day';
   readonly text: string;
   /** Words that tools taking such a value use for it (stemmed by the caller). */
   readonly implies: readonly string[];
@@ -53,6 +53,46 @@ const EMAIL = /\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+\b/i;
 const CLOCK_OR_DATE = /\b(?:\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}|\d{4}-\d{2}-\d{2})\b/i;
 
 /**
+ * A day of one's week ("Thursday", "tomorrow"): what people plan by, so a request naming one is
+ * about their calendar's events (a birth date or a log's timestamp is written as a date instead).
+ */
+const WEEKDAY = /\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow)\b/i;
+
+/**
+ * A code host's `owner/name` ("vercel/next.js", "acme/api#482"): two names joined by one slash,
+ * not a rooted or relative path (no leading /, ~ or .), with no further slash, the name not a
+ * file name. A two-folder path ("src/hooks") and a branch ("feature/login") have the same shape
+ * and are read as a repository too: at half weight, "repository" and "owner" lift the code host's
+ * tools (which take an owner) a little over local git's (measured on the everyday sets, issue 31).
+ */
+const OWNER_REPO = /(?:^|[\s(`'"])([a-z0-9][\w-]*\/[a-z0-9][\w.-]*?)(#\d+)?(?=$|[\s)`'",!?:;]|\.(?:\s|$))/i;
+
+/** A shell redirect into a file ("echo … > notes.txt", ">> results.txt"): the command writes it. */
+const REDIRECT = /(?:^|\s)(>>?)\s*[\w~./-]+\s*$/;
+
+/**
+ * A tracker's issue key: a project's capital letters, a dash and a number ("ENG-88", "ONB-12"),
+ * the notation Linear and Jira share. Standards and versions written the same way are not keys.
+ */
+const ISSUE_KEY = /(?:^|[\s(`'"])([A-Z][A-Z0-9]{1,9}-\d{1,6})(?=$|[\s)`'",.!?:;])/;
+const NOT_ISSUE_KEYS = new Set([
+  'UTF',
+  'SHA',
+  'ISO',
+  'RFC',
+  'CVE',
+  'COVID',
+  'MP',
+  'GPT',
+  'PEP',
+  'ES',
+  'TLS',
+  'SSL',
+  'HTTP',
+  'IPV',
+]);
+
+/**
  * An SQL statement: its opening keyword, what it names (a column list, `*`, a table) and the clause
  * keyword every such statement has ("select the rows you want from the list" is English: its
  * words between select and from are no column list).
@@ -90,7 +130,70 @@ export function valueShapes(text: string): ValueShape[] {
   if (email) out.push({ kind: 'email', text: email[0], implies: ['email'] });
   const sql = SQL_STATEMENT.exec(rest);
   if (sql) out.push({ kind: 'sql', text: sql[0], implies: ['sql', 'query'] });
+  const repo = OWNER_REPO.exec(rest);
+  if (repo && !file?.[1]?.includes(repo[1]!))
+    out.push({ kind: 'repo', text: repo[0].trim(), implies: ['repository', 'owner'] });
+  const redirect = REDIRECT.exec(rest);
+  if (redirect) out.push({ kind: 'write', text: redirect[0].trim(), implies: ['write', 'file'] });
+  const key = ISSUE_KEY.exec(rest);
+  if (key && !NOT_ISSUE_KEYS.has(key[1]!.slice(0, key[1]!.indexOf('-'))))
+    out.push({ kind: 'ticket', text: key[1]!, implies: ['issue'] });
   const when = CLOCK_OR_DATE.exec(rest);
   if (when) out.push({ kind: 'time', text: when[0], implies: ['time', 'date'] });
+  const day = WEEKDAY.exec(rest);
+  if (day) out.push({ kind: 'day', text: day[0], implies: ['event', 'date'] });
   return out;
+}
+
+/**
+ * Quoted text: what to type, the label to find, the title to give ("type 'quarterly report' into
+ * the search box", "is there a 'Cancel subscription' link"). The opening quote follows a space or
+ * the start and the closing one precedes a space, punctuation or the end, so an apostrophe inside a
+ * word ("don't", "user's") opens nothing.
+ */
+const QUOTED =
+  /(?:^|[\s([{:=])(?:'([^'\n]{1,200})'|"([^"\n]{1,200})"|`([^`\n]{1,200})`|‘([^’\n]{1,200})’|“([^”\n]{1,200})”)(?=$|[\s)\]}.,!?:;])/g;
+
+/** The parts of a request that are values, not words for the tool: an SQL statement, quoted text, web addresses. */
+export interface ValueSpans {
+  /** The texts of the spans. */
+  readonly spans: readonly string[];
+  /** The request with the spans taken out. */
+  readonly rest: string;
+  /** Whether one span is an SQL statement (its words are a query's, whatever else the request says). */
+  readonly sql: boolean;
+}
+
+/**
+ * C14: the spans of `text` that are values. An SQL statement runs from its keyword to the end of
+ * the request ("SELECT … FROM orders WHERE status = 'pending'"): its table and column names say
+ * what the data is, not which tool runs it. In a plain request (`plain`), quoted text and web
+ * addresses are values too: "https://staging.acme.io/login" is not about staging or logins. File
+ * paths are not taken out: their folders often say what the file is ("/root/pdf/…", "the
+ * /root/git directory"), and lowering them cost LiveMCPBench 0.008 (bench/README.md, issue 31).
+ * Read only up to MAX_VALUE_SHAPE_CHARS, like the shapes.
+ */
+export function valueSpans(text: string, plain = true): ValueSpans {
+  if (text.length > MAX_VALUE_SHAPE_CHARS) return { spans: [], rest: text, sql: false };
+  const spans: string[] = [];
+  let rest = text;
+  const sql = SQL_STATEMENT.exec(text);
+  if (sql) {
+    spans.push(text.slice(sql.index));
+    rest = text.slice(0, sql.index);
+  }
+  if (!plain) return { spans, rest, sql: sql !== null };
+  rest = rest.replace(QUOTED, (match, ...groups: (string | undefined)[]) => {
+    const quoted = groups.slice(0, 5).find((g) => g !== undefined)!;
+    // One quoted word is a name the tool may serve ("the word "kalem"", "symbol 'usd-eur'"); a
+    // phrase is text to type, send or find ('quarterly report', 'Cancel subscription').
+    if (!/\S\s+\S/.test(quoted)) return match;
+    spans.push(quoted);
+    return ' ';
+  });
+  rest = rest.replace(ANY_URL, (url) => {
+    spans.push(url);
+    return ' ';
+  });
+  return { spans, rest, sql: sql !== null };
 }

@@ -78,3 +78,17 @@ export function withoutNamingWords(raw: readonly string[]): readonly string[] {
 export function channelMention(text: string): string | undefined {
   return /(?:^|[\s(])(#[a-z][\w-]*)/i.exec(text)?.[1];
 }
+
+/**
+ * What people say when they mean the assistant's own memory: "what you know about Alice", "keep
+ * in mind that …", "for future reference", "note that …", "the people I've told you about". The
+ * phrases address the assistant as the one who keeps the facts, which tools say as memory and
+ * knowledge (a knowledge graph, stored memories).
+ */
+const ASSISTANT_MEMORY =
+  /\b(?:you\s+(?:know|remember|recall|have\s+(?:on|about|stored|saved))|you(?:'ve|\s+have)\s+(?:got\s+)?(?:on|about|stored|saved|learned)|told\s+you|keep\s+in\s+mind|for\s+future\s+reference|(?:^|[.;:!]\s*)note(?::|\s+that)|make\s+a\s+note|(?:don'?t|never)\s+forget)\b/i;
+
+/** C14: the stems a request about the assistant's own memory implies, or undefined. */
+export function assistantMemorySense(text: string): string[] | undefined {
+  return ASSISTANT_MEMORY.test(text.slice(0, 2_000)) ? [stem('memory'), stem('knowledge')] : undefined;
+}
