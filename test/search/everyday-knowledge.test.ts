@@ -16,7 +16,8 @@ import {
 import { valueOnlyStems } from '../../src/search/rank-default/expansion.js';
 import { namesNoAction } from '../../src/search/rank-default/question-intent.js';
 import { valueShapes } from '../../src/search/rank-default/value-shapes.js';
-import { assistantMemorySense } from '../../src/search/rank-default/verb-senses.js';
+import { phrasalSenses } from '../../src/search/rank-default/phrasal-verbs.js';
+import { assistantMemorySense, leadingVerbSense } from '../../src/search/rank-default/verb-senses.js';
 import { indexTerms } from '../../src/search/rank-default/tokenizer.js';
 import { words } from '../../src/search/text.js';
 import { realTools } from '../fixtures/real-servers/index.js';
@@ -150,5 +151,30 @@ describe('C14: a short request that names no action asks to see', () => {
     expect(get(top(query, 10, { questionChangeFactor: 1 }))).toBeGreaterThan(
       create(top(query, 10, { questionChangeFactor: 1 })),
     );
+  });
+});
+
+describe('C14: a phrasal verb means its own action', () => {
+  const senses = (text: string) => phrasalSenses(words(text)).map((p) => p.phrase);
+
+  it('C14: verb and particle, with a pronoun between them or not', () => {
+    expect(senses('pull up the README of next.js')).toEqual(['pull up']);
+    expect(senses('I need a gitignore, set one up')).toEqual(['set up']);
+    expect(senses('get rid of the old monitor')).toEqual(['get rid']);
+    expect(senses('push the standup to 10:30')).toEqual([]);
+    expect(senses('pull the latest changes')).toEqual([]);
+  });
+
+  it('C14: "pull up" reads instead of pulling from a remote', () => {
+    const query = 'Pull up the last 50 lines of logs/app.log';
+    expect(top(query, 3)).not.toContain('git/git_pull');
+    expect(top(query, 3).some((id) => /read_(text_)?file$/.test(id))).toBe(true);
+  });
+
+  it('C14: "leave a" / "drop a" add a new one; "drop the" keeps its own sense', () => {
+    expect(leadingVerbSense(words('drop a comment on the roadmap page'))?.senses).toContain('creat');
+    expect(leadingVerbSense(words('drop the users table'))).toBeUndefined();
+    const query = 'Leave a comment on the Q4 Roadmap page in Notion';
+    expect(top(query, 1)).toEqual(['notion/API-create-a-comment']);
   });
 });

@@ -10,6 +10,7 @@ import {
   questionSense,
   withoutNamingWords,
 } from './verb-senses.js';
+import { phrasalSenses } from './phrasal-verbs.js';
 import { valueShapes, valueSpans } from './value-shapes.js';
 import type { DefaultRankerOptions } from './options.js';
 
@@ -122,8 +123,10 @@ export function weightedQueryTerms(
   if (extras.valueShapeWeight && raw.length <= (extras.valueShapeWords ?? Infinity))
     applyValueShapes(text, terms, extras.valueShapeWeight, origins);
   if (raw.length > 0 && !inValue.has(stem(raw[0]!))) applyVerbSense(raw, terms, origins);
+  const phrasal = applyPhrasalVerbs(raw, terms, origins);
   if (synonymWeight > 0) {
     for (const stem of stems) {
+      if (phrasal.has(stem)) continue;
       const weight = synonymWeightOf(stem, synonymWeight, expander) * (inValue.has(stem) ? valueWeight : 1);
       for (const synonym of SYNONYMS.get(stem) ?? [])
         raise(terms, synonym, weight, `synonym of ${stem}`, origins, stem);
@@ -189,6 +192,22 @@ function applyVerbSense(raw: readonly string[], terms: Map<string, number>, orig
   if (!sense) return;
   terms.delete(sense.verb);
   for (const s of sense.senses) raise(terms, s, 1, `verb sense of ${raw[0]}`, origins, sense.verb);
+}
+
+/**
+ * C14: a phrasal verb counts as the action it means ("pull up" → show, read; "get rid of" →
+ * delete): its own words leave the request, with their synonyms. Returns those words' stems.
+ */
+function applyPhrasalVerbs(raw: readonly string[], terms: Map<string, number>, origins: Origins): Set<string> {
+  const gone = new Set<string>();
+  for (const sense of phrasalSenses(raw)) {
+    for (const w of sense.words) {
+      terms.delete(w);
+      gone.add(w);
+    }
+    for (const s of sense.senses) raise(terms, s, 1, `phrasal verb "${sense.phrase}"`, origins, sense.words[0]);
+  }
+  return gone;
 }
 
 /**

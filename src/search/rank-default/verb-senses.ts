@@ -17,13 +17,25 @@ const VERB_SENSES: ReadonlyMap<string, readonly string[]> = new Map([
 const ARTICLES = new Set(['a', 'an', 'the', 'new']);
 
 /**
+ * Leading verbs that mean "put a new one there" only before "a" or "an": "leave a comment", "drop a
+ * note in #ops", "put an out-of-office on my calendar", "stick a :tada: on it". Before "the" they
+ * keep their own sense ("drop the table" deletes it).
+ */
+const ADDING_VERBS: ReadonlyMap<string, readonly string[]> = new Map(
+  ['leave', 'drop', 'put', 'stick'].map((verb) => [verb, ['create', 'add']] as const),
+);
+const INDEFINITE_ARTICLES = new Set(['a', 'an']);
+
+/**
  * When the request opens with such a verb and an article, the verb's stem and the stems it
  * stands for; else undefined. `raw` is the request's lowercase words.
  */
 export function leadingVerbSense(raw: readonly string[]): { verb: string; senses: string[] } | undefined {
-  const senses = raw.length >= 3 ? VERB_SENSES.get(raw[0]!) : undefined;
-  if (!senses || !ARTICLES.has(raw[1]!)) return undefined;
-  return { verb: stem(raw[0]!), senses: senses.map(stem) };
+  if (raw.length < 3) return undefined;
+  const senses = ARTICLES.has(raw[1]!) ? VERB_SENSES.get(raw[0]!) : undefined;
+  const adding = INDEFINITE_ARTICLES.has(raw[1]!) ? ADDING_VERBS.get(raw[0]!) : undefined;
+  const found = senses ?? adding;
+  return found ? { verb: stem(raw[0]!), senses: found.map(stem) } : undefined;
 }
 
 /** Question words that, followed by a plural noun, ask for a list ("which bugs are open"). */
