@@ -148,6 +148,8 @@ const REQUEST_WORDS: readonly (readonly [string, readonly string[]])[] = [
   ['whoami', ['user', 'self']],
   // Everyday git and shell words.
   ['shelve', ['stash']],
+  ['pr', ['pull', 'request']],
+  ['prs', ['pull', 'request']],
   ['origin', ['remote']],
   ['squash', ['merge']],
   ['undo', ['reset', 'revert']],

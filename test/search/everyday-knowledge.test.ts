@@ -119,6 +119,7 @@ describe("C14: the assistant's own memory", () => {
       'For future reference: I prefer tabs',
       'Which of the people I told you about know Python?',
       'Note that the Atlas project depends on Billing',
+      'forget my address',
     ])
       expect(assistantMemorySense(text), text).toBeDefined();
     for (const text of ['take a note in Notion about the launch', 'do you have git installed?'])
@@ -174,6 +175,7 @@ describe('C14: a phrasal verb means its own action', () => {
   it('C14: "leave a" / "drop a" add a new one; "drop the" keeps its own sense', () => {
     expect(leadingVerbSense(words('drop a comment on the roadmap page'))?.senses).toContain('creat');
     expect(leadingVerbSense(words('drop the users table'))).toBeUndefined();
+    expect(leadingVerbSense(words('book a meeting with Bob'))?.senses).toContain('schedul');
     const query = 'Leave a comment on the Q4 Roadmap page in Notion';
     expect(top(query, 1)).toEqual(['notion/API-create-a-comment']);
   });

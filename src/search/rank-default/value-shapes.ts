@@ -141,7 +141,7 @@ export function valueShapes(text: string): ValueShape[] {
   const when = CLOCK_OR_DATE.exec(rest);
   if (when) out.push({ kind: 'time', text: when[0], implies: ['time', 'date'] });
   const day = WEEKDAY.exec(rest);
-  if (day) out.push({ kind: 'day', text: day[0], implies: ['event', 'date'] });
+  if (day) out.push({ kind: 'day', text: day[0], implies: ['event'] });
   return out;
 }
 

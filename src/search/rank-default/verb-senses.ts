@@ -12,6 +12,7 @@ const VERB_SENSES: ReadonlyMap<string, readonly string[]> = new Map([
   ['log', ['create', 'record']],
   ['raise', ['create']],
   ['lodge', ['create', 'submit']],
+  ['book', ['create', 'schedule']],
 ]);
 
 const ARTICLES = new Set(['a', 'an', 'the', 'new']);
@@ -98,7 +99,7 @@ export function channelMention(text: string): string | undefined {
  * knowledge (a knowledge graph, stored memories).
  */
 const ASSISTANT_MEMORY =
-  /\b(?:you\s+(?:know|remember|recall|have\s+(?:on|about|stored|saved))|you(?:'ve|\s+have)\s+(?:got\s+)?(?:on|about|stored|saved|learned)|told\s+you|keep\s+in\s+mind|for\s+future\s+reference|(?:^|[.;:!]\s*)note(?::|\s+that)|make\s+a\s+note|(?:don'?t|never)\s+forget)\b/i;
+  /\b(?:you\s+(?:know|remember|recall|have\s+(?:on|about|stored|saved))|you(?:'ve|\s+have)\s+(?:got\s+)?(?:on|about|stored|saved|learned)|told\s+you|keep\s+in\s+mind|for\s+future\s+reference|(?:^|[.;:!]\s*)note(?::|\s+that)|make\s+a\s+note|(?:don'?t|never)\s+forget|^\s*forget)\b/i;
 
 /** C14: the stems a request about the assistant's own memory implies, or undefined. */
 export function assistantMemorySense(text: string): string[] | undefined {
