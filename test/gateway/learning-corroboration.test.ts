@@ -91,7 +91,7 @@ describe('C14 learning that needs corroboration (HTTP, two clients)', () => {
     const { config } = writeConfig();
     const served = await serveHttp({ config });
     const target = 'mcp__memory__search_nodes';
-    const query = 'look up alice in the knowledge graph';
+    const query = 'check the knowledge graph for alice';
     try {
       const bare = await httpClient(served.http!.url);
       await bare.call('tool_search', { query: `select:${target}` });
@@ -128,7 +128,7 @@ describe('C14 learning that needs corroboration (HTTP, two clients)', () => {
       const third = await httpClient(served.http!.url);
       expect((await matches(third, later))[0]).not.toBe(target);
       const taught: string[][] = [];
-      for (const query of ['look up alice in the knowledge graph', 'search the graph for alice']) {
+      for (const query of ['check the knowledge graph for alice', 'search the graph for alice']) {
         const client = await httpClient(served.http!.url);
         expect(await matches(client, query)).toContain(target);
         expect((await client.call(target, { query: 'alice' })).isError).not.toBe(true);

@@ -15,7 +15,7 @@ import { statelessClient, statelessRequestId, usageKey } from '../../src/gateway
 import { eraClient } from './eras-clients.js';
 import { stdioGateway } from '../fixtures/stdio-gateway.js';
 
-const QUERY = 'look up alice in the knowledge graph';
+const QUERY = 'check the knowledge graph for alice';
 const TARGET = 'mcp__memory__search_nodes';
 
 function writeConfig(learning: unknown): { dir: string; config: string; learned: string } {
