@@ -75,8 +75,8 @@ export interface QueryTermExtras {
   /** Requests of more words than this (tasks) take no value-shape words; absent: no bound. */
   valueShapeWords?: number;
   /**
-   * Weight of a word found only inside a value (quoted text, an SQL statement) and of its
-   * synonyms, relative to the request's other words; absent or 1: no difference.
+   * Weight of a word found only inside a value (a quoted phrase, a web address, an SQL
+   * statement) and of its synonyms, relative to the request's other words; absent or 1: no difference.
    */
   valueWordWeight?: number;
   /** `words(text)` when the caller has it already (it reads the request's words too); absent: computed here. */

@@ -31,7 +31,7 @@ export interface DefaultRankerOptions {
   impliedWeight: number;
   /** C14: weight of the words a value in the request implies (a file path's "file", a URL's "url"); 0 turns it off. */
   valueShapeWeight: number;
-  /** C14: weight of a word found only inside a value of the request (quoted text, an SQL statement); 1 turns it off. */
+  /** C14: weight of a word found only inside a value of the request (a quoted phrase, a web address, an SQL statement); 1 turns it off. */
   valueWordWeight: number;
   /** C14: a request of more words than this is a task, whose values are mostly outputs: it takes no value-shape words. */
   valueShapeWords: number;
