@@ -151,6 +151,8 @@ const REQUEST_WORDS: readonly (readonly [string, readonly string[]])[] = [
   ['pr', ['pull', 'request']],
   ['prs', ['pull', 'request']],
   ['origin', ['remote']],
+  ['ci', ['status', 'checks']],
+  ['availability', ['free', 'busy']],
   ['squash', ['merge']],
   ['undo', ['reset', 'revert']],
   ['reassign', ['assign', 'update']],

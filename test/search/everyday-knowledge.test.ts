@@ -17,7 +17,7 @@ import { valueOnlyStems } from '../../src/search/rank-default/expansion.js';
 import { namesNoAction } from '../../src/search/rank-default/question-intent.js';
 import { valueShapes } from '../../src/search/rank-default/value-shapes.js';
 import { phrasalSenses } from '../../src/search/rank-default/phrasal-verbs.js';
-import { assistantMemorySense, leadingVerbSense } from '../../src/search/rank-default/verb-senses.js';
+import { assistantMemorySense, leadingVerbSense, movedInTime } from '../../src/search/rank-default/verb-senses.js';
 import { indexTerms } from '../../src/search/rank-default/tokenizer.js';
 import { words } from '../../src/search/text.js';
 import { realTools } from '../fixtures/real-servers/index.js';
@@ -81,6 +81,7 @@ describe('C14: the values of a request are not words for its tool', () => {
     expect(lowered("Type 'quarterly report' into the search box")).toEqual(['quarterli', 'report']);
     expect(lowered('open https://staging.acme.io/login')).toEqual(expect.arrayContaining(['stage', 'login']));
     expect(lowered('SELECT count(*) FROM events')).toEqual(expect.arrayContaining(['count', 'event']));
+    expect(lowered('File a bug on acme/checkout-web: the button does nothing')).toEqual(['acm', 'checkout', 'web']);
     expect(lowered('the word "kalem"')).toEqual([]);
     expect(lowered('"read a file"')).toEqual([]);
     expect(lowered("don't touch the user's files")).toEqual([]);
@@ -89,6 +90,12 @@ describe('C14: the values of a request are not words for its tool', () => {
   it('C14: an SQL statement goes to the SQL tool, not to the tools its table is named like', () => {
     expect(top('SELECT count(*) FROM events', 1)).toEqual(['postgres/query']);
     expect(top('SELECT count(*) FROM events', 1, { valueWordWeight: 1 })).not.toEqual(['postgres/query']);
+  });
+
+  it('C14: an SQL statement is run whatever the length of the request', () => {
+    const query = 'run SELECT customer_id, SUM(total) FROM orders GROUP BY 1 ORDER BY 2 DESC LIMIT 10';
+    expect(words(query).length).toBeGreaterThan(16);
+    expect(top(query, 1)).toEqual(['postgres/query']);
   });
 
   it('C14: a phrase to type does not pull tools named like it', () => {
@@ -120,6 +127,8 @@ describe("C14: the assistant's own memory", () => {
       'Which of the people I told you about know Python?',
       'Note that the Atlas project depends on Billing',
       'forget my address',
+      'You already know Marco. Record that Marco leads Atlas',
+      'That detail you stored about Sam is wrong',
     ])
       expect(assistantMemorySense(text), text).toBeDefined();
     for (const text of ['take a note in Notion about the launch', 'do you have git installed?'])
@@ -178,5 +187,21 @@ describe('C14: a phrasal verb means its own action', () => {
     expect(leadingVerbSense(words('book a meeting with Bob'))?.senses).toContain('schedul');
     const query = 'Leave a comment on the Q4 Roadmap page in Notion';
     expect(top(query, 1)).toEqual(['notion/API-create-a-comment']);
+  });
+});
+
+describe('C14: moving something to a time reschedules it', () => {
+  it('C14: push or move with a clock time or a weekday stands for updating an event', () => {
+    expect(movedInTime(words('push the standup to 10:30'), true)?.senses).toEqual(['updat', 'event', 'time']);
+    expect(movedInTime(words('push the branch to origin'), false)).toBeUndefined();
+    const query = 'Move my Thursday 1:1 with Sam to 4pm';
+    expect(top(query, 3)).toContain('google-calendar/update-event');
+    expect(top(query, 3).some((id) => id.endsWith('move_file'))).toBe(false);
+    expect(top('move notes.txt into archive/', 1)[0]).toMatch(/move_file$/);
+  });
+
+  it('C14: "take back" undoes', () => {
+    expect(phrasalSenses(words('take back the last commit')).map((p) => p.phrase)).toEqual(['take back']);
+    expect(top('Take back the last commit but leave my edits in place', 3)).toContain('git/git_reset');
   });
 });

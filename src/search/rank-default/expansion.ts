@@ -7,11 +7,12 @@ import {
   assistantMemorySense,
   channelMention,
   leadingVerbSense,
+  movedInTime,
   questionSense,
   withoutNamingWords,
 } from './verb-senses.js';
 import { phrasalSenses } from './phrasal-verbs.js';
-import { valueShapes, valueSpans } from './value-shapes.js';
+import { type ValueShape, valueShapes, valueSpans } from './value-shapes.js';
 import type { DefaultRankerOptions } from './options.js';
 
 /** How a query word is expanded in one catalog: its document frequency there, and the neighbours. */
@@ -120,8 +121,18 @@ export function weightedQueryTerms(
   if (extras.impliedWeight) applyImpliedSenses(text, raw, terms, extras.impliedWeight, origins);
   // A long task's values are mostly where to put its results ("save it to /root/report.md"), not
   // what to act on: there they pulled file tools above the task's own (bench/README.md, issue 31).
-  if (extras.valueShapeWeight && raw.length <= (extras.valueShapeWords ?? Infinity))
-    applyValueShapes(text, terms, extras.valueShapeWeight, origins);
+  // An SQL statement is what to run whatever the request's length (a task does not save to one).
+  const shapes = extras.valueShapeWeight
+    ? applyValueShapes(text, terms, extras.valueShapeWeight, origins, raw.length > (extras.valueShapeWords ?? Infinity))
+    : [];
+  const moved = movedInTime(
+    raw,
+    shapes.some((k) => k === 'time' || k === 'day'),
+  );
+  if (moved) {
+    terms.delete(moved.verb);
+    for (const s of moved.senses) raise(terms, s, 1, `${moved.verb} to a time`, origins, moved.verb);
+  }
   if (raw.length > 0 && !inValue.has(stem(raw[0]!))) applyVerbSense(raw, terms, origins);
   const phrasal = applyPhrasalVerbs(raw, terms, origins);
   if (synonymWeight > 0) {
@@ -180,10 +191,24 @@ function applyImpliedSenses(
   for (const s of assistantMemorySense(text) ?? []) raise(terms, s, weight, "the assistant's memory", origins);
 }
 
-/** C14: the words the request's values imply ("logs/app.log" → file, path; "a1b2c3d" → commit). */
-function applyValueShapes(text: string, terms: Map<string, number>, weight: number, origins: Origins): void {
-  for (const shape of valueShapes(text))
+/**
+ * C14: the words the request's values imply ("logs/app.log" → file, path; "a1b2c3d" → commit);
+ * `sqlOnly`, a long task's: only an SQL statement's. Returns the kinds applied.
+ */
+function applyValueShapes(
+  text: string,
+  terms: Map<string, number>,
+  weight: number,
+  origins: Origins,
+  sqlOnly: boolean,
+): ValueShape['kind'][] {
+  const kinds: ValueShape['kind'][] = [];
+  for (const shape of valueShapes(text)) {
+    if (sqlOnly && shape.kind !== 'sql') continue;
+    kinds.push(shape.kind);
     for (const word of shape.implies) raise(terms, stem(word), weight, `${shape.kind} ${shape.text}`, origins);
+  }
+  return kinds;
 }
 
 /** C14: a leading verb that tools use as a noun ("file a ticket") counts as the verb it is. */

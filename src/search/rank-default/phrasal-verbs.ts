@@ -17,6 +17,7 @@ const PHRASAL_VERBS: readonly (readonly [forms: string, particles: string, sense
   ['get gets got getting', 'rid', 'delete remove'],
   ['throw throws threw thrown throwing', 'away out', 'delete remove'],
   ['take takes took taken taking', 'off out down', 'remove delete'],
+  ['take takes took taken taking', 'back', 'undo reset revert'],
   ['set sets setting', 'up', 'create'],
   ['put puts putting', 'back', 'restore revert'],
   ['fill fills filled filling', 'in out', 'fill'],

@@ -67,6 +67,9 @@ const WEEKDAY = /\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow)\b/i;
  */
 const OWNER_REPO = /(?:^|[\s(`'"])([a-z0-9][\w-]*\/[a-z0-9][\w.-]*?)(#\d+)?(?=$|[\s)`'",!?:;]|\.(?:\s|$))/i;
 
+/** Every owner/repo, for taking them out as values. */
+const ANY_OWNER_REPO = new RegExp(OWNER_REPO.source, 'gi');
+
 /** A shell redirect into a file ("echo … > notes.txt", ">> results.txt"): the command writes it. */
 const REDIRECT = /(?:^|\s)(>>?)\s*[\w~./-]+\s*$/;
 
@@ -167,8 +170,11 @@ export interface ValueSpans {
 /**
  * C14: the spans of `text` that are values. An SQL statement runs from its keyword to the end of
  * the request ("SELECT … FROM orders WHERE status = 'pending'"): its table and column names say
- * what the data is, not which tool runs it. In a plain request (`plain`), quoted text and web
- * addresses are values too: "https://staging.acme.io/login" is not about staging or logins. File
+ * what the data is, not which tool runs it. In a plain request (`plain`), quoted phrases, web
+ * addresses and owner/repo names are values too: "https://staging.acme.io/login" is not about
+ * staging or logins, "acme/checkout-web" not about checkouts. (In a long task a quoted phrase is
+ * often the API's own name, "the 'Get Productos' API"; a single quoted word names what the tool
+ * serves, "the word "kalem"".) File
  * paths are not taken out: their folders often say what the file is ("/root/pdf/…", "the
  * /root/git directory"), and lowering them cost LiveMCPBench 0.008 (bench/README.md, issue 31).
  * Read only up to MAX_VALUE_SHAPE_CHARS, like the shapes.
@@ -194,6 +200,11 @@ export function valueSpans(text: string, plain = true): ValueSpans {
   rest = rest.replace(ANY_URL, (url) => {
     spans.push(url);
     return ' ';
+  });
+  rest = rest.replace(ANY_OWNER_REPO, (match, name: string) => {
+    if (FILE_NAME.test(` ${name}`)) return match;
+    spans.push(name);
+    return match.replace(name, ' ');
   });
   return { spans, rest, sql: sql !== null };
 }

@@ -99,9 +99,35 @@ export function channelMention(text: string): string | undefined {
  * knowledge (a knowledge graph, stored memories).
  */
 const ASSISTANT_MEMORY =
-  /\b(?:you\s+(?:know|remember|recall|have\s+(?:on|about|stored|saved))|you(?:'ve|\s+have)\s+(?:got\s+)?(?:on|about|stored|saved|learned)|told\s+you|keep\s+in\s+mind|for\s+future\s+reference|(?:^|[.;:!]\s*)note(?::|\s+that)|make\s+a\s+note|(?:don'?t|never)\s+forget|^\s*forget)\b/i;
+  /\b(?:you\s+(?:already\s+|still\s+)?(?:know|remember|recall|stored|saved|noted|recorded|have\s+(?:on|about|stored|saved))|you(?:'ve|\s+have)\s+(?:got\s+)?(?:on|about|stored|saved|learned)|told\s+you|keep\s+in\s+mind|for\s+future\s+reference|(?:^|[.;:!]\s*)note(?::|\s+that)|make\s+a\s+note|(?:don'?t|never)\s+forget|^\s*forget)\b/i;
 
 /** C14: the stems a request about the assistant's own memory implies, or undefined. */
 export function assistantMemorySense(text: string): string[] | undefined {
   return ASSISTANT_MEMORY.test(text.slice(0, 2_000)) ? [stem('memory'), stem('knowledge')] : undefined;
+}
+
+/** Verbs that, with a time or a day in the request, move something in time. */
+const MOVING_VERBS = new Set([
+  'push',
+  'pushed',
+  'move',
+  'moved',
+  'shift',
+  'shifted',
+  'bump',
+  'bumped',
+  'postpone',
+  'delay',
+]);
+
+/**
+ * C14 — "push the standup to 10:30", "move my Thursday 1:1 to 4pm": a moving verb in a request that
+ * names a time or a day reschedules something, not a git push or a file move. Returns the verb's
+ * stem and the stems it stands for, or undefined. `hasTime`: the request holds a clock time or a
+ * weekday (value-shapes.ts).
+ */
+export function movedInTime(raw: readonly string[], hasTime: boolean): { verb: string; senses: string[] } | undefined {
+  if (!hasTime) return undefined;
+  const verb = raw.find((w) => MOVING_VERBS.has(w));
+  return verb ? { verb: stem(verb), senses: ['update', 'event', 'time'].map(stem) } : undefined;
 }
