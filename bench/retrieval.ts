@@ -17,6 +17,7 @@ import {
   EVERYDAY_HOLDOUT_3,
   EVERYDAY_HOLDOUT_4,
   EVERYDAY_HOLDOUT_5,
+  EVERYDAY_HOLDOUT_6,
   EVERYDAY_SETS,
   loadSet,
   QUERY_SETS,
@@ -149,7 +150,16 @@ const PHRASING_SECTIONS: [set: string, title: string, about: string[]][] = [
     'Everyday holdout 5 by phrasing',
     [
       'A fifth set of new intents over the same catalog (`holdout-5.jsonl`), written from the catalog alone',
-      'while the fourth was being developed on and committed before any ranking of it was seen; never tuned on:',
+      'while the fourth was being developed on and committed before any ranking of it was seen. Read once, then',
+      'developed on (five more rules): a development set now.',
+    ],
+  ],
+  [
+    EVERYDAY_HOLDOUT_6,
+    'Everyday holdout 6 by phrasing',
+    [
+      'A sixth set of new intents over the same catalog (`holdout-6.jsonl`), written from the catalog alone',
+      'while the fifth was being developed on and committed before any ranking of it was seen; never tuned on:',
       'the honest estimate for everyday requests.',
     ],
   ],
