@@ -93,6 +93,7 @@ export const EVERYDAY_HOLDOUT_3 = 'everyday-holdout-3';
 export const EVERYDAY_HOLDOUT_4 = 'everyday-holdout-4';
 export const EVERYDAY_HOLDOUT_5 = 'everyday-holdout-5';
 export const EVERYDAY_HOLDOUT_6 = 'everyday-holdout-6';
+export const EVERYDAY_HOLDOUT_7 = 'everyday-holdout-7';
 
 export function holdoutSet(): BenchSet {
   return { name: EVERYDAY_HOLDOUT, tools: realTools(), queries: holdoutRequests() };
@@ -118,6 +119,10 @@ export function holdout6Set(): BenchSet {
   return { name: EVERYDAY_HOLDOUT_6, tools: realTools(), queries: holdoutRequests(6) };
 }
 
+export function holdout7Set(): BenchSet {
+  return { name: EVERYDAY_HOLDOUT_7, tools: realTools(), queries: holdoutRequests(7) };
+}
+
 /** The everyday sets by name: all three measured whole, per phrasing, outside the dev sets' mean. */
 export const EVERYDAY_SETS: ReadonlyMap<string, () => BenchSet> = new Map([
   [EVERYDAY, everydaySet],
@@ -127,6 +132,7 @@ export const EVERYDAY_SETS: ReadonlyMap<string, () => BenchSet> = new Map([
   [EVERYDAY_HOLDOUT_4, holdout4Set],
   [EVERYDAY_HOLDOUT_5, holdout5Set],
   [EVERYDAY_HOLDOUT_6, holdout6Set],
+  [EVERYDAY_HOLDOUT_7, holdout7Set],
 ]);
 
 /** Per-subset key, as `subset_of` in baseline_bm25.py; the everyday set's subsets are its phrasings. */

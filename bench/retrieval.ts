@@ -18,6 +18,7 @@ import {
   EVERYDAY_HOLDOUT_4,
   EVERYDAY_HOLDOUT_5,
   EVERYDAY_HOLDOUT_6,
+  EVERYDAY_HOLDOUT_7,
   EVERYDAY_SETS,
   loadSet,
   QUERY_SETS,
@@ -161,6 +162,14 @@ const PHRASING_SECTIONS: [set: string, title: string, about: string[]][] = [
       'A sixth set of new intents over the same catalog (`holdout-6.jsonl`), written from the catalog alone',
       'while the fifth was being developed on and committed before any ranking of it was seen; never tuned on:',
       'the honest estimate for everyday requests.',
+    ],
+  ],
+  [
+    EVERYDAY_HOLDOUT_7,
+    'Everyday holdout 7 by phrasing',
+    [
+      'A seventh set (`holdout-7.jsonl`), written by a second helper at the same time as the sixth, from the',
+      'catalog alone, and committed before any ranking of it was seen; never tuned on: the second estimate.',
     ],
   ],
 ];
