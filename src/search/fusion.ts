@@ -17,9 +17,10 @@
  * moved to 1/2/0.25/0.5 (1/5/0.5/1 had left StableToolBench one query below static), after the
  * fourth back to 1/5/0.5/1 (the two cells are within 0.003 of each other on every set it reads).
  * Measured through `--embeddings-url` with USE-lite on every query: no dev set below static (R@5
- * −0.000 … +0.041). On the everyday requests the encoder no longer helps the fourth round's keyword
- * ranker at R@5: the clean holdout 0.883 → 0.875, the developed-on sets −0.009 … +0.007, MRR
- * within ±0.002 (bench/results/embeddings.md): USE-lite alone finds under half of these tools.
+ * +0.000 … +0.041). On the everyday requests the encoder adds next to nothing to the fourth round's
+ * keyword ranker: the two clean holdouts 0.903 → 0.906 and 0.878 → 0.878 at R@5, the developed-on
+ * sets −0.011 … +0.005, MRR within ±0.004 (bench/results/embeddings.md): USE-lite alone finds under
+ * half of these tools.
  */
 import type { ToolSpec } from '../core/tool.js';
 import type { FusionGate } from './explain.js';
