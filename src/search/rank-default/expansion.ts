@@ -129,11 +129,10 @@ export function weightedQueryTerms(
     raw,
     shapes.some((k) => k === 'time' || k === 'day'),
   );
-  if (moved) {
-    terms.delete(moved.verb);
-    for (const s of moved.senses) raise(terms, s, 1, `${moved.verb} to a time`, origins, moved.verb);
-  }
-  if (raw.length > 0 && !inValue.has(stem(raw[0]!))) applyVerbSense(raw, terms, origins);
+  if (moved) replaceVerb(moved, terms, `${moved.verb} to a time`, origins);
+  // A leading verb that is part of a value (a quoted title, an SQL statement) keeps its own sense.
+  const leading = leadingVerbSense(raw);
+  if (leading && !inValue.has(leading.verb)) replaceVerb(leading, terms, `verb sense of ${raw[0]}`, origins);
   const phrasal = applyPhrasalVerbs(raw, terms, origins);
   if (synonymWeight > 0) {
     for (const stem of stems) {
@@ -211,12 +210,19 @@ function applyValueShapes(
   return kinds;
 }
 
-/** C14: a leading verb that tools use as a noun ("file a ticket") counts as the verb it is. */
-function applyVerbSense(raw: readonly string[], terms: Map<string, number>, origins: Origins): void {
-  const sense = leadingVerbSense(raw);
-  if (!sense) return;
+/**
+ * C14: a verb that means another action counts as that action: a leading verb tools use as a noun
+ * ("file a ticket"), a moving verb with a time ("push the standup to 10:30"). Its own stem leaves
+ * the request; what it stands for comes in at full weight, standing in for it in the name match.
+ */
+function replaceVerb(
+  sense: { verb: string; senses: readonly string[] },
+  terms: Map<string, number>,
+  source: string,
+  origins: Origins,
+): void {
   terms.delete(sense.verb);
-  for (const s of sense.senses) raise(terms, s, 1, `verb sense of ${raw[0]}`, origins, sense.verb);
+  for (const s of sense.senses) raise(terms, s, 1, source, origins, sense.verb);
 }
 
 /**
