@@ -18,7 +18,6 @@ import { namesNoAction } from '../../src/search/rank-default/question-intent.js'
 import { valueShapes } from '../../src/search/rank-default/value-shapes.js';
 import { phrasalSenses } from '../../src/search/rank-default/phrasal-verbs.js';
 import { assistantMemorySense, leadingVerbSense, movedInTime } from '../../src/search/rank-default/verb-senses.js';
-import { indexTerms } from '../../src/search/rank-default/tokenizer.js';
 import { words } from '../../src/search/text.js';
 import { realTools } from '../fixtures/real-servers/index.js';
 import { mcp, ranked } from './helpers.js';
@@ -143,7 +142,7 @@ describe("C14: the assistant's own memory", () => {
 });
 
 describe('C14: a short request that names no action asks to see', () => {
-  const noAction = (text: string) => namesNoAction(indexTerms(words(text)), words(text).length);
+  const noAction = (text: string) => namesNoAction(words(text));
 
   it('C14: a noun phrase names no action; a verb, a longer sentence or an action word does', () => {
     expect(noAction('project milestones due dates')).toBe(true);

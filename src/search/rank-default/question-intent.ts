@@ -61,6 +61,28 @@ function isPoliteRequest(raw: readonly string[]): boolean {
   return raw.includes('please');
 }
 
+/** Verbs of tool names that change state. */
+const CHANGE_VERBS = new Set(
+  (
+    'create add delete remove update edit set write push merge move rename post send reply close commit reset ' +
+    'drop insert upload fork assign archive cancel kill clear clean apply approve publish submit revert restore ' +
+    'modify replace patch invite toggle enable disable install deploy lock unlock subscribe unsubscribe stash ' +
+    'pull checkout rebase cherry tag star unstar pin unpin react dismiss unresolve'
+  )
+    .split(' ')
+    .map(stem),
+);
+
+/** Verbs of tool names that read: a name holding one of these reads, whatever else it holds. */
+const READ_VERBS = new Set(
+  (
+    'get list search find read show fetch query lookup look view describe check inspect status info count ' +
+    'retrieve download browse explore diff log history'
+  )
+    .split(' ')
+    .map(stem),
+);
+
 /**
  * C14 — a short request that names no action asks to see: "project milestones due dates", "page
  * content as markdown", "dump memory" name a thing, and the tool that shows it serves them, not
@@ -84,9 +106,11 @@ const REQUEST_ACTIONS = new Set(
     .map(stem),
 );
 
-/** Whether a short request (its stems) names no action at all; false for longer ones. */
-export function namesNoAction(stems: readonly string[], wordCount: number): boolean {
-  if (wordCount > SHORT_REQUEST_WORDS || stems.length === 0) return false;
+/** Whether a short request (its lowercase words) names no action at all; false for longer ones. */
+export function namesNoAction(raw: readonly string[]): boolean {
+  if (raw.length > SHORT_REQUEST_WORDS) return false;
+  const stems = indexTerms(raw);
+  if (stems.length === 0) return false;
   for (const s of stems) {
     if (CHANGE_VERBS.has(s) || REQUEST_ACTIONS.has(s)) return false;
     for (const synonym of SYNONYMS.get(s) ?? []) if (CHANGE_VERBS.has(synonym)) return false;
@@ -100,31 +124,9 @@ export function namesNoAction(stems: readonly string[], wordCount: number): bool
  */
 export function asksToSee(raw: readonly string[], endsWithQuestionMark: boolean): 'question' | 'no action' | undefined {
   if (asksToKnow(raw, endsWithQuestionMark)) return 'question';
-  if (raw.length <= SHORT_REQUEST_WORDS && namesNoAction(indexTerms(raw), raw.length)) return 'no action';
+  if (namesNoAction(raw)) return 'no action';
   return undefined;
 }
-
-/** Verbs of tool names that change state. */
-const CHANGE_VERBS = new Set(
-  (
-    'create add delete remove update edit set write push merge move rename post send reply close commit reset ' +
-    'drop insert upload fork assign archive cancel kill clear clean apply approve publish submit revert restore ' +
-    'modify replace patch invite toggle enable disable install deploy lock unlock subscribe unsubscribe stash ' +
-    'pull checkout rebase cherry tag star unstar pin unpin react dismiss unresolve'
-  )
-    .split(' ')
-    .map(stem),
-);
-
-/** Verbs of tool names that read: a name holding one of these reads, whatever else it holds. */
-const READ_VERBS = new Set(
-  (
-    'get list search find read show fetch query lookup look view describe check inspect status info count ' +
-    'retrieve download browse explore diff log history'
-  )
-    .split(' ')
-    .map(stem),
-);
 
 /** Whether a tool's name parts (stems) name a change and no reading. */
 export function namesAChange(nameStems: Iterable<string>): boolean {
