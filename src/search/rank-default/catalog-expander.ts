@@ -32,19 +32,20 @@ export function catalogExpander(
   postings: Postings,
   wordIds: ReadonlyMap<string, number>,
   rankerOptions: DefaultRankerOptions,
-  productOnly: ReadonlySet<number> = new Set(),
 ): { expander: RareWordExpander; memos: ExpanderMemos } | undefined {
   const options = rankerOptions.expansion;
   const compounds = rankerOptions.compounds;
   const expands = options.weight > 0 && options.neighbours > 0;
   if (!expands && !(compounds.split > 0 || compounds.join > 0)) return undefined;
-  const { ids, offsets } = postings;
+  const { ids, offsets, ownDf } = postings;
   const explicit = rankerOptions.thesaurus;
   let thesaurus: Thesaurus | undefined;
-  // A glossary word only product fields hold is not a catalog word (tokenizer.ts productOnlyTerms).
+  // A glossary word only product fields hold is not a catalog word (products.ts): rare-word
+  // expansion must not reach it (a thesaurus neighbour of "notion" is "chat"), and a request word it
+  // is keeps standing in for its synonyms as a word no tool contains.
   const df = (term: string): number => {
     const t = ids.get(term);
-    return t === undefined || productOnly.has(t) ? 0 : offsets[t + 1]! - offsets[t]!;
+    return t === undefined || ownDf[t] === 0 ? 0 : offsets[t + 1]! - offsets[t]!;
   };
   // Per index: a task's words come back in each of its clauses, and users repeat words. Bounded
   // by entries and by characters (word-memo.ts): a client's new long word each search must not grow them.

@@ -17,6 +17,11 @@ export interface Postings {
    * only grows while postings are added, and the largest running sum is the largest final score.
    */
   nonNegative: boolean;
+  /**
+   * C14: per term id, the tools holding it in their own text (every field but `product`). A term
+   * with postings and 0 here is a glossary word only product fields hold (products.ts).
+   */
+  ownDf: Int32Array;
 }
 
 export function buildPostings(
@@ -81,7 +86,7 @@ export function buildPostings(
   }
   let nonNegative = true;
   for (let j = 0; j < total && nonNegative; j++) nonNegative = weight[j]! >= 0;
-  return { ids: termIds, offsets, doc, weight, nonNegative };
+  return { ids: termIds, offsets, doc, weight, nonNegative, ownDf };
 }
 
 /** Add `weight ×` each query term's postings into `scores`. */

@@ -25,7 +25,7 @@ import { NameMatcher, type PlainRequest } from './name-match.js';
 import { ServerMentions } from './server-mention.js';
 import { asksToSee, changeTools, lowerChangeTools } from './question-intent.js';
 import { serverDocuments } from './server-documents.js';
-import { Tokenizer, fieldTerms, indexTerms, productOnlyTerms } from './tokenizer.js';
+import { Tokenizer, fieldTerms, indexTerms } from './tokenizer.js';
 import { type DefaultRankerOptions, FIELD_NAMES } from './options.js';
 import type { PairMemo, WordMemo } from '../word-memo.js';
 import {
@@ -110,7 +110,7 @@ export class DefaultIndex implements RankerIndex {
     const docs = tools.map((t) => tokenizer.fields(t));
     this.postings = buildPostings(docs, tokenizer.ids, options);
     this.wordIds = tokenizer.wordIds;
-    this.expander = this.rareWordExpander(productOnlyTerms(docs));
+    this.expander = this.rareWordExpander();
     // Server-level documents: a server's name plus every tool's name and description.
     const servers = new Map<string, number>();
     this.serverOf = Int32Array.from(tools, (t) => {
@@ -138,8 +138,8 @@ export class DefaultIndex implements RankerIndex {
     }
   }
 
-  private rareWordExpander(productOnly: ReadonlySet<number>): RareWordExpander | undefined {
-    const built = catalogExpander(this.postings, this.wordIds, this.options, productOnly);
+  private rareWordExpander(): RareWordExpander | undefined {
+    const built = catalogExpander(this.postings, this.wordIds, this.options);
     if (built) Object.assign(this.memos, built.memos);
     return built?.expander;
   }

@@ -90,24 +90,6 @@ export class Tokenizer {
   }
 }
 
-/**
- * C14: the term ids only product fields hold — glossary words (products.ts) no tool's own text
- * uses. They score, but they are not words of the catalog: rare-word expansion must not reach
- * them (a thesaurus neighbour of "notion" is "chat"), and a request word they hold keeps
- * standing in for its synonyms as a word no tool contains.
- */
-export function productOnlyTerms(docs: readonly Fields[]): Set<number> {
-  const product = new Set<number>();
-  const own = new Set<number>();
-  for (const d of docs) {
-    for (const t of d.product) product.add(t);
-    for (const field of [d.name, d.server, d.hint, d.description, d.params, d.paramDescriptions])
-      for (const t of field) own.add(t);
-  }
-  for (const t of own) product.delete(t);
-  return product;
-}
-
 /** Concatenate cached id arrays; the common one-or-none case reuses the cached array itself. */
 export function concatIds(parts: number[][]): number[] {
   if (parts.length === 0) return [];
