@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCatalogFile, loadQueriesFile, type QueryEntry } from '../src/cli/catalog-file.js';
 import type { ToolSpec } from '../src/core/tool.js';
-import { everydayRequests, holdoutRequests, realTools } from '../test/fixtures/real-servers/index.js';
+import { everydayRequests, HOLDOUT_COUNT, holdoutRequests, realTools } from '../test/fixtures/real-servers/index.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const DATA_DIR = process.env.TOOLSEARCH_DATA ?? resolve(HERE, '../../shared/data/tool-retrieval');
@@ -83,56 +83,25 @@ export function everydaySet(): BenchSet {
 
 /**
  * The everyday holdouts (C14): new intents over the same catalog, each written before any ranking
- * of it was seen, reported apart from the six sets and from `everyday`. The first was read once
- * per candidate rule, then developed on (issue 31's third session); the second was read once and
- * then developed on in the same session; the third (`everyday-holdout-3`) is the clean estimate.
+ * of it was seen, reported apart from the six sets and from `everyday`. Each was read once as an
+ * estimate and then, all but the newest, developed on; docs/search-quality.md tells which is which
+ * (the sixth and seventh are the estimate of the final ranker).
  */
 export const EVERYDAY_HOLDOUT = 'everyday-holdout';
-export const EVERYDAY_HOLDOUT_2 = 'everyday-holdout-2';
-export const EVERYDAY_HOLDOUT_3 = 'everyday-holdout-3';
-export const EVERYDAY_HOLDOUT_4 = 'everyday-holdout-4';
-export const EVERYDAY_HOLDOUT_5 = 'everyday-holdout-5';
-export const EVERYDAY_HOLDOUT_6 = 'everyday-holdout-6';
-export const EVERYDAY_HOLDOUT_7 = 'everyday-holdout-7';
 
-export function holdoutSet(): BenchSet {
-  return { name: EVERYDAY_HOLDOUT, tools: realTools(), queries: holdoutRequests() };
+/** Holdout `n`'s set name (1-based): `everyday-holdout`, `everyday-holdout-2`, … */
+export function holdoutName(n: number): string {
+  return n === 1 ? EVERYDAY_HOLDOUT : `${EVERYDAY_HOLDOUT}-${n}`;
 }
 
-export function holdout2Set(): BenchSet {
-  return { name: EVERYDAY_HOLDOUT_2, tools: realTools(), queries: holdoutRequests(2) };
+export function holdoutSet(n = 1): BenchSet {
+  return { name: holdoutName(n), tools: realTools(), queries: holdoutRequests(n) };
 }
 
-export function holdout3Set(): BenchSet {
-  return { name: EVERYDAY_HOLDOUT_3, tools: realTools(), queries: holdoutRequests(3) };
-}
-
-export function holdout4Set(): BenchSet {
-  return { name: EVERYDAY_HOLDOUT_4, tools: realTools(), queries: holdoutRequests(4) };
-}
-
-export function holdout5Set(): BenchSet {
-  return { name: EVERYDAY_HOLDOUT_5, tools: realTools(), queries: holdoutRequests(5) };
-}
-
-export function holdout6Set(): BenchSet {
-  return { name: EVERYDAY_HOLDOUT_6, tools: realTools(), queries: holdoutRequests(6) };
-}
-
-export function holdout7Set(): BenchSet {
-  return { name: EVERYDAY_HOLDOUT_7, tools: realTools(), queries: holdoutRequests(7) };
-}
-
-/** The everyday sets by name: all three measured whole, per phrasing, outside the dev sets' mean. */
+/** The everyday sets by name: the set and every holdout, measured whole, per phrasing, outside the dev sets' mean. */
 export const EVERYDAY_SETS: ReadonlyMap<string, () => BenchSet> = new Map([
   [EVERYDAY, everydaySet],
-  [EVERYDAY_HOLDOUT, holdoutSet],
-  [EVERYDAY_HOLDOUT_2, holdout2Set],
-  [EVERYDAY_HOLDOUT_3, holdout3Set],
-  [EVERYDAY_HOLDOUT_4, holdout4Set],
-  [EVERYDAY_HOLDOUT_5, holdout5Set],
-  [EVERYDAY_HOLDOUT_6, holdout6Set],
-  [EVERYDAY_HOLDOUT_7, holdout7Set],
+  ...Array.from({ length: HOLDOUT_COUNT }, (_, k) => [holdoutName(k + 1), () => holdoutSet(k + 1)] as const),
 ]);
 
 /** Per-subset key, as `subset_of` in baseline_bm25.py; the everyday set's subsets are its phrasings. */

@@ -13,13 +13,8 @@ import {
   distractorSet,
   EVERYDAY,
   EVERYDAY_HOLDOUT,
-  EVERYDAY_HOLDOUT_2,
-  EVERYDAY_HOLDOUT_3,
-  EVERYDAY_HOLDOUT_4,
-  EVERYDAY_HOLDOUT_5,
-  EVERYDAY_HOLDOUT_6,
-  EVERYDAY_HOLDOUT_7,
   EVERYDAY_SETS,
+  holdoutName,
   loadSet,
   QUERY_SETS,
   type BenchSet,
@@ -120,7 +115,7 @@ const PHRASING_SECTIONS: [set: string, title: string, about: string[]][] = [
     ],
   ],
   [
-    EVERYDAY_HOLDOUT_2,
+    holdoutName(2),
     'Everyday holdout 2 by phrasing',
     [
       'A second set of new intents over the same catalog (`holdout-2.jsonl`), written from the catalog alone',
@@ -129,7 +124,7 @@ const PHRASING_SECTIONS: [set: string, title: string, about: string[]][] = [
     ],
   ],
   [
-    EVERYDAY_HOLDOUT_3,
+    holdoutName(3),
     'Everyday holdout 3 by phrasing',
     [
       'A third set of new intents over the same catalog (`holdout-3.jsonl`), written from the catalog alone',
@@ -138,7 +133,7 @@ const PHRASING_SECTIONS: [set: string, title: string, about: string[]][] = [
     ],
   ],
   [
-    EVERYDAY_HOLDOUT_4,
+    holdoutName(4),
     'Everyday holdout 4 by phrasing',
     [
       'A fourth set of new intents over the same catalog (`holdout-4.jsonl`), written from the catalog alone',
@@ -147,7 +142,7 @@ const PHRASING_SECTIONS: [set: string, title: string, about: string[]][] = [
     ],
   ],
   [
-    EVERYDAY_HOLDOUT_5,
+    holdoutName(5),
     'Everyday holdout 5 by phrasing',
     [
       'A fifth set of new intents over the same catalog (`holdout-5.jsonl`), written from the catalog alone',
@@ -156,7 +151,7 @@ const PHRASING_SECTIONS: [set: string, title: string, about: string[]][] = [
     ],
   ],
   [
-    EVERYDAY_HOLDOUT_6,
+    holdoutName(6),
     'Everyday holdout 6 by phrasing',
     [
       'A sixth set of new intents over the same catalog (`holdout-6.jsonl`), written from the catalog alone',
@@ -165,7 +160,7 @@ const PHRASING_SECTIONS: [set: string, title: string, about: string[]][] = [
     ],
   ],
   [
-    EVERYDAY_HOLDOUT_7,
+    holdoutName(7),
     'Everyday holdout 7 by phrasing',
     [
       'A seventh set (`holdout-7.jsonl`), written by a second helper at the same time as the sixth, from the',
