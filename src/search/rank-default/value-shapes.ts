@@ -157,7 +157,7 @@ export function valueShapes(text: string): ValueShape[] {
 const QUOTED =
   /(?:^|[\s([{:=])(?:'([^'\n]{1,200})'|"([^"\n]{1,200})"|`([^`\n]{1,200})`|‘([^’\n]{1,200})’|“([^”\n]{1,200})”)(?=$|[\s)\]}.,!?:;])/g;
 
-/** The parts of a request that are values, not words for the tool: an SQL statement, quoted text, web addresses. */
+/** The parts of a request that are values, not words for the tool: an SQL statement, quoted text, web addresses, owner/repo names. */
 export interface ValueSpans {
   /** The texts of the spans. */
   readonly spans: readonly string[];
@@ -174,10 +174,9 @@ export interface ValueSpans {
  * addresses and owner/repo names are values too: "https://staging.acme.io/login" is not about
  * staging or logins, "acme/checkout-web" not about checkouts. (In a long task a quoted phrase is
  * often the API's own name, "the 'Get Productos' API"; a single quoted word names what the tool
- * serves, "the word "kalem"".) File
- * paths are not taken out: their folders often say what the file is ("/root/pdf/…", "the
- * /root/git directory"), and lowering them cost LiveMCPBench 0.008 (bench/README.md, issue 31).
- * Read only up to MAX_VALUE_SHAPE_CHARS, like the shapes.
+ * serves, "the word "kalem"".) File paths are not taken out: their folders often say what the
+ * file is ("/root/pdf/…", "the /root/git directory"), and lowering them cost LiveMCPBench 0.008
+ * (bench/README.md, issue 31). Read only up to MAX_VALUE_SHAPE_CHARS, like the shapes.
  */
 export function valueSpans(text: string, plain = true): ValueSpans {
   if (text.length > MAX_VALUE_SHAPE_CHARS) return { spans: [], rest: text, sql: false };
