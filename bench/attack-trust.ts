@@ -66,7 +66,7 @@ async function rugPullBetweenStarts(): Promise<string[]> {
   const call = await callFails(second, 'lookup_invoice');
   await second.trust?.flush(); // the hold is written, as an operator would find it
   await new PinFile(join(scene.stateDir, 'tool-pins.json')).update(
-    (doc) => approve(doc, 'billing', 'lookup_invoice', new Date().toISOString()).doc,
+    (doc) => approve(doc, { server: 'billing', tool: 'lookup_invoice', now: new Date().toISOString() }).doc,
   );
   const letIn = await until(() => second.hub.catalog.has(NAME));
   await second.close();

@@ -9,11 +9,12 @@
  * ordinary text such as `Array<string>` or `a < b` is left as written.
  *
  * Look-alikes are found too: the text is also read folded — format characters (zero-width and
- * other Cf) removed, NFKC-normalized (fullwidth `＜`, `<｜im_start｜>`), common Cyrillic/Greek
- * homoglyphs mapped to Latin (`ѕystem`) and `&lt;` / `&#60;` / `&#x3c;` decoded. When the folded
+ * other Cf, variation selectors) removed, NFKC-normalized (fullwidth `＜`, `<｜im_start｜>`), the
+ * Latin look-alikes of confusables.txt mapped to Latin (`ѕystem`, confusables-table.ts) and `&lt;` / `&#60;` / `&#x3c;` decoded. When the folded
  * text holds a structural tag the folded text is what is kept, neutralized; otherwise the text is
  * kept exactly as written.
  */
+import { LATIN_LOOKALIKES } from './confusables-table.js';
 import { ANNOUNCE_TAG, DELTA_TAG, LOADED_TAG, SNAPSHOT_TAG } from './markers.js';
 
 /** Tag names (lowercase) that frame prompts, tool calls or our own announcements. */
@@ -63,69 +64,9 @@ export function neutralizeStructuralTags(text: string): string {
   return text.replace(STRUCTURAL_TAG_PATTERN, '&lt;$1').replace(SPECIAL_TOKEN_PATTERN, '&lt;|');
 }
 
-/** Cyrillic and Greek letters that render like the Latin letters of our tag names. */
-const HOMOGLYPHS: Readonly<Record<string, string>> = {
-  а: 'a',
-  в: 'b',
-  е: 'e',
-  к: 'k',
-  м: 'm',
-  н: 'h',
-  о: 'o',
-  р: 'p',
-  с: 'c',
-  т: 't',
-  у: 'y',
-  х: 'x',
-  ѕ: 's',
-  і: 'i',
-  ј: 'j',
-  ԁ: 'd',
-  ԛ: 'q',
-  ԝ: 'w',
-  ɡ: 'g',
-  ո: 'n',
-  ս: 'u',
-  А: 'A',
-  В: 'B',
-  Е: 'E',
-  К: 'K',
-  М: 'M',
-  Н: 'H',
-  О: 'O',
-  Р: 'P',
-  С: 'C',
-  Т: 'T',
-  У: 'Y',
-  Х: 'X',
-  Ѕ: 'S',
-  І: 'I',
-  Ј: 'J',
-  α: 'a',
-  ε: 'e',
-  ι: 'i',
-  κ: 'k',
-  ν: 'v',
-  ο: 'o',
-  ρ: 'p',
-  τ: 't',
-  υ: 'u',
-  χ: 'x',
-  Α: 'A',
-  Β: 'B',
-  Ε: 'E',
-  Ι: 'I',
-  Κ: 'K',
-  Μ: 'M',
-  Ν: 'N',
-  Ο: 'O',
-  Ρ: 'P',
-  Τ: 'T',
-  Υ: 'Y',
-  Χ: 'X',
-};
-const HOMOGLYPH_PATTERN = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`, 'g');
-const FORMAT_CHARACTERS = /\p{Cf}/gu;
+const HOMOGLYPH_PATTERN = new RegExp(`[${[...LATIN_LOOKALIKES.keys()].join('')}]`, 'gu');
+/** Format characters (zero-width, bidi, tags) and variation selectors: invisible, and they split words. */
+const FORMAT_CHARACTERS = /\p{Cf}|[\u{FE00}-\u{FE0F}]|[\u{E0100}-\u{E01EF}]/gu;
 const LT_ENTITY = /&(?:lt|#0*60|#x0*3c);?/gi;
 const GT_ENTITY = /&(?:gt|#0*62|#x0*3e);?/gi;
 
@@ -134,7 +75,7 @@ export function foldLookalikes(text: string): string {
   return text
     .replace(FORMAT_CHARACTERS, '')
     .normalize('NFKC')
-    .replace(HOMOGLYPH_PATTERN, (c) => HOMOGLYPHS[c] ?? c)
+    .replace(HOMOGLYPH_PATTERN, (c) => LATIN_LOOKALIKES.get(c) ?? c)
     .replace(LT_ENTITY, '<')
     .replace(GT_ENTITY, '>');
 }

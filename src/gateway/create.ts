@@ -30,6 +30,7 @@ import { Learner } from '../usage/learner.js';
 import { LearnedFileStore } from '../usage/file-store.js';
 import { profileLearnedPath } from '../usage/paths.js';
 import { TrustGate } from '../mcp/trust-gate.js';
+import { SessionStoreConfigError } from './errors.js';
 import { defaultPinsPath, PinFile } from '../mcp/pin-store.js';
 import { resolveTrust } from '../mcp/trust-config.js';
 
@@ -138,10 +139,14 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
       : undefined;
   /** Sessions, the bus and learning: only with a session store. */
   const redis = storeUrl !== undefined ? connection : undefined;
-  const trust = await trustGate(config, options, redis, logger);
+  const trust = await trustGate(config, options, redis, logger).catch(async (error: unknown) => {
+    await connection?.close();
+    throw error;
+  });
   const hub = new McpHub(config, {
     ...(connection && { credentials: connection.credentials }),
     ...(trust && { trust }),
+    ...(resolveTrust(config.toolSearch.trust, false).markResults && { markResults: true }),
     ...options.hub,
     logger,
     limits,
@@ -274,6 +279,9 @@ async function trustGate(
 ): Promise<TrustGate | undefined> {
   const settings = resolveTrust(config.toolSearch.trust, options.trustByDefault === true);
   if (!settings.enabled) return undefined;
+  // G10/G6: pins another Redis client could rewrite are signed; without the secret, no start.
+  const unsigned = redis?.pins.problem;
+  if (unsigned !== undefined) throw new SessionStoreConfigError(unsigned);
   const backend = redis?.pins ?? new PinFile(defaultPinsPath(options.hub?.stateDir));
   const gate = new TrustGate(backend, { newServers: settings.newServers, logger });
   const written = config.unexpanded ?? config.servers;

@@ -28,6 +28,8 @@ export interface HubOptions {
   credentials?: CredentialSource;
   /** G10: pins and the scanner's holds (trust-gate.ts); `load()` it before `start()` (servers wait until it is loaded). Absent: off. */
   trust?: TrustGate;
+  /** G10: mark suspicious spans in tool results' text (`toolSearch.trust.markResults`). Default off: results pass verbatim. */
+  markResults?: boolean;
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;

@@ -14,6 +14,7 @@ import { errorMessage } from '../util/errors.js';
 import { Catalog } from '../core/catalog.js';
 import { DEFAULT_LIMITS, type Limits } from '../core/limits.js';
 import { neutralizeUntrusted } from '../core/untrusted.js';
+import { markedResult } from './marked-results.js';
 import { isStdioServer, type HubConfig, type ServerConfig } from './config.js';
 import { diffServers, type ServerChanges } from './reload-plan.js';
 import type { ToolRules } from './tool-rules.js';
@@ -208,7 +209,10 @@ export class McpHub {
     this.feed.refuseHeld(server, toolName);
     const { connection, timeoutMs, done } = await this.connectionFor(server, session);
     try {
-      return await connection.callTool(toolName, args, { ...options, timeoutMs });
+      return markedResult(
+        await connection.callTool(toolName, args, { ...options, timeoutMs }),
+        this.options.markResults,
+      );
     } catch (error) {
       this.signInLost(server, connection, error);
       throw new UpstreamError(server, `failed to run "${toolName}": ${this.redact(errorMessage(error))}`);

@@ -2,7 +2,8 @@
  * G10 — the config's trust settings, in one place:
  *
  *     "toolSearch": {
- *       "trust": { "enabled": true, "newServers": "quarantine" },   // default: enabled under `serve`, "trust"
+ *       "trust": { "enabled": true, "newServers": "quarantine",    // default: enabled under `serve`, "trust"
+ *                  "markResults": true },                          // default false: results pass verbatim
  *       "allow": ["read", "open-world"]                            // classes any client may use (default: all)
  *     },
  *     "mcpServers": { "scratch": { "command": "…", "trust": "off" } } // this server is never pinned
@@ -25,6 +26,7 @@ export const trustSettingsSchema = z.union([
         error: 'expected "trust" (the default: pinned on first use) or "quarantine" (waits for approval)',
       })
       .optional(),
+    markResults: z.boolean().optional(),
   }),
 ]);
 
@@ -36,10 +38,16 @@ export type TrustSettingsConfig = z.infer<typeof trustSettingsSchema>;
 export interface TrustSettings {
   readonly enabled: boolean;
   readonly newServers: 'trust' | 'quarantine';
+  /** Mark suspicious spans in tool results' text (off: results pass verbatim). */
+  readonly markResults: boolean;
 }
 
 /** The config's `toolSearch.trust` with defaults; `byDefault` is whether pinning is on when the config is silent. */
 export function resolveTrust(config: TrustSettingsConfig | undefined, byDefault: boolean): TrustSettings {
-  if (typeof config === 'boolean') return { enabled: config, newServers: 'trust' };
-  return { enabled: config?.enabled ?? (config !== undefined || byDefault), newServers: config?.newServers ?? 'trust' };
+  if (typeof config === 'boolean') return { enabled: config, newServers: 'trust', markResults: false };
+  return {
+    enabled: config?.enabled ?? (config !== undefined || byDefault),
+    newServers: config?.newServers ?? 'trust',
+    markResults: config?.markResults ?? false,
+  };
 }

@@ -6,12 +6,23 @@
  *
  * The rules, in order, for each listed tool of a server:
  * 1. pinned and the hash is the same → used (a tool removed and listed again unchanged included);
+ *    a pin of scheme 1 (made before `_meta`, `icons` and `execution` were pinned) whose hash is the
+ *    listing's scheme-1 hash is the same tool: re-pinned under scheme 2 and used (definition.ts);
  * 2. pinned and the hash differs → held as `changed` (its old and new text kept for a diff);
  * 3. not pinned, on a server waiting for approval (`newServers: "quarantine"`) → held `new-server`;
  * 4. not pinned, a high-severity scanner finding → held `findings`, even on first sight;
  * 5. otherwise pinned now: trust on first use.
  */
-import { definitionHash, definitionOf, type ListedTool, type ToolDefinition } from './definition.js';
+import {
+  definitionHash,
+  definitionOf,
+  HASH_SCHEME,
+  legacyHash,
+  type ListedTool,
+  parseHash,
+  type ToolDefinition,
+} from './definition.js';
+import { diffCommand } from './commands.js';
 import { type Finding, holdsOnSight, type OtherTool, scanDefinition, type ToolOwners, toolOwners } from './scanner.js';
 
 export interface PinnedVersion {
@@ -19,6 +30,8 @@ export interface PinnedVersion {
   readonly definition: ToolDefinition;
   /** ISO time it was pinned (first use or approval). */
   readonly at: string;
+  /** Which fields `hash` covers (definition.ts `HASH_SCHEME`); absent: scheme 1. */
+  readonly scheme?: number;
 }
 
 export type HoldReason = 'changed' | 'new-server' | 'findings';
@@ -30,11 +43,22 @@ export interface HeldVersion {
   readonly findings: readonly Finding[];
   /** ISO time it was first held in this form. */
   readonly since: string;
+  /** Which fields `hash` covers; absent: scheme 1. */
+  readonly scheme?: number;
 }
+
+/** How many distinct held versions are remembered: two already mean "approve by hash". */
+const HELD_HASHES_KEPT = 4;
 
 export interface ToolRecord {
   pinned?: PinnedVersion;
   held?: HeldVersion;
+  /**
+   * The distinct texts held since the last approval (their hashes, the newest last), kept when the
+   * server reverts or stops listing the tool: an approval without a hash is allowed only while
+   * this holds one, so a text swapped in after the operator's review is never pinned unseen.
+   */
+  heldHashes?: string[];
 }
 
 export interface ServerRecord {
@@ -116,21 +140,26 @@ export function reviewServer(doc: PinsDocument, input: ReviewInput): Review {
     const definition = definitionOf(tool);
     const hash = definitionHash(definition);
     const entry = (record.tools[tool.name] ??= {});
+    upgradeScheme1Pin(entry, hash, definition);
     const hold = holdReason(entry, record, hash, () => scanDefinition(definition, input));
     if (hold === undefined) {
-      entry.pinned ??= { hash, definition, at: input.now };
+      entry.pinned ??= { hash, definition, at: input.now, scheme: HASH_SCHEME };
       delete entry.held;
       continue;
     }
-    const since = entry.held?.hash === hash ? entry.held.since : input.now;
-    entry.held = { hash, definition, reason: hold.reason, findings: hold.findings, since };
+    const same = entry.held !== undefined && sameHeldVersion(entry.held, hash, definition);
+    entry.heldHashes = heldHashesAfter(entry, hash, same);
+    const since = same ? entry.held!.since : input.now;
+    entry.held = { hash, definition, reason: hold.reason, findings: hold.findings, since, scheme: HASH_SCHEME };
     held.set(tool.name, entry.held);
   }
-  // A held version of a tool the server no longer lists is nothing to approve; its pin stays.
+  // A held version of a tool the server no longer lists is nothing to approve; its pin stays, and
+  // so does the count of versions held (a tool that vanishes and comes back with other text is
+  // still approved by hash only).
   for (const [name, entry] of Object.entries(record.tools)) {
     if (listed.has(name) || !entry.held) continue;
+    entry.heldHashes = heldHashesAfter(entry, entry.held.hash, true);
     delete entry.held;
-    if (!entry.pinned) delete record.tools[name];
   }
   if (before !== undefined && JSON.stringify(record) === JSON.stringify(before)) return { doc, held };
   return { doc: { ...doc, servers: { ...doc.servers, [input.server]: record } }, held };
@@ -150,6 +179,29 @@ function serverRecord(doc: PinsDocument, known: ServerRecord | undefined, input:
   };
 }
 
+/**
+ * A scheme-1 pin (before `_meta`, `icons` and `execution` were pinned) whose hash is this listing's
+ * scheme-1 hash is the same tool: pinned again under scheme 2 with the listing's whole definition,
+ * keeping when it was pinned. What those three fields held at the upgrade is trusted (first use).
+ */
+function upgradeScheme1Pin(entry: ToolRecord, hash: string, definition: ToolDefinition): void {
+  const pinned = entry.pinned;
+  if (!pinned || pinned.scheme !== undefined || pinned.hash === hash) return;
+  if (pinned.hash === legacyHash(definition)) entry.pinned = { ...pinned, hash, definition, scheme: HASH_SCHEME };
+}
+
+/** The held text is this one (a scheme-1 held hash compared as scheme 1). */
+function sameHeldVersion(held: HeldVersion, hash: string, definition: ToolDefinition): boolean {
+  return held.hash === hash || (held.scheme === undefined && held.hash === legacyHash(definition));
+}
+
+/** The held hashes with `hash` counted (a scheme-1 held hash, the same text, is replaced by it). */
+function heldHashesAfter(entry: ToolRecord, hash: string, sameAsHeld: boolean): string[] {
+  const known = entry.heldHashes ?? (entry.held ? [entry.held.hash] : []);
+  const hashes = sameAsHeld && entry.held ? known.map((h) => (h === entry.held!.hash ? hash : h)) : known;
+  return hashes.includes(hash) ? hashes : [...hashes, hash].slice(-HELD_HASHES_KEPT);
+}
+
 function holdReason(
   entry: ToolRecord,
   record: ServerRecord,
@@ -165,28 +217,73 @@ function holdReason(
 
 export interface Approval {
   readonly doc: PinsDocument;
-  /** Tools pinned by this approval (their own names). */
-  readonly approved: readonly string[];
+  /** Tools pinned by this approval (their own names) and the hash each was pinned with. */
+  readonly approved: readonly { readonly tool: string; readonly hash: string }[];
+  /** Why nothing was approved, one line per tool (empty when the approval went through). */
+  readonly refused: readonly string[];
+}
+
+export interface ApprovalRequest {
+  readonly server: string;
+  /** One tool (its own name), or every held tool of the server. */
+  readonly tool?: string;
+  /** The held hash the operator reviewed (`tools diff` prints it); only with `tool`. */
+  readonly hash?: string;
+  readonly now: string;
 }
 
 /**
- * Pin what is held for `server` (one tool, or all of them, which also ends the server's wait for
- * approval). Approving a held definition pins exactly that text: a later change is held again.
+ * Pin what is held for a server (one tool, or all of them, which also ends the server's wait for
+ * approval), exactly the text held: a later change is held again. All or nothing: when one tool
+ * may not be approved, nothing is, and `refused` says why:
+ * - with a hash: the held text must be that one (it changed since the review otherwise);
+ * - without one: the tool must have been held in one version only since its last approval (a
+ *   second version may be a swap after the review: the operator names the one they read).
  */
-export function approve(doc: PinsDocument, server: string, tool: string | undefined, now: string): Approval {
+export function approve(doc: PinsDocument, request: ApprovalRequest): Approval {
   const next = structuredClone(doc);
-  const record = next.servers[server];
-  if (!record) return { doc, approved: [] };
-  const approved: string[] = [];
+  const record = next.servers[request.server];
+  if (!record) return { doc, approved: [], refused: [] };
+  const approved: { tool: string; hash: string }[] = [];
+  const refused: string[] = [];
+  const wanted = request.hash === undefined ? undefined : parseHash(request.hash);
+  if (request.hash !== undefined && wanted === undefined)
+    refused.push(
+      `"${request.hash}" is not a tool hash (sha256: and 64 hex digits, as "toolsearch tools diff" prints it)`,
+    );
+  else if (request.hash !== undefined && request.tool === undefined)
+    refused.push('a hash approves one tool: name it with --tool');
   for (const [name, entry] of Object.entries(record.tools)) {
-    if (tool !== undefined && name !== tool) continue;
-    if (!entry.held) continue;
-    entry.pinned = { hash: entry.held.hash, definition: entry.held.definition, at: now };
-    delete entry.held;
-    approved.push(name);
+    if ((request.tool !== undefined && name !== request.tool) || !entry.held || refused.length > 0) continue;
+    const why = approvalRefusal(request.server, name, entry, wanted);
+    if (why !== undefined) refused.push(why);
+    else approved.push({ tool: name, hash: entry.held.hash });
   }
-  if (tool === undefined) delete record.waiting;
-  return { doc: approved.length > 0 || tool === undefined ? next : doc, approved };
+  if (refused.length > 0) return { doc, approved: [], refused };
+  for (const { tool } of approved) {
+    const entry = record.tools[tool]!;
+    entry.pinned = {
+      hash: entry.held!.hash,
+      definition: entry.held!.definition,
+      at: request.now,
+      ...(entry.held!.scheme !== undefined && { scheme: entry.held!.scheme }),
+    };
+    delete entry.held;
+    delete entry.heldHashes;
+  }
+  if (request.tool === undefined) delete record.waiting;
+  return { doc: approved.length > 0 || request.tool === undefined ? next : doc, approved, refused };
+}
+
+/** Why this held tool may not be approved as asked, or undefined when it may. */
+function approvalRefusal(server: string, tool: string, entry: ToolRecord, wanted: string | undefined) {
+  const held = entry.held!;
+  if (wanted !== undefined && wanted !== held.hash)
+    return `"${tool}" of "${server}" is held as ${held.hash} now, not the ${wanted} you reviewed: its definition changed since. Review it again with "${diffCommand(server, tool)}"`;
+  const versions = entry.heldHashes?.length ?? 1;
+  if (wanted === undefined && versions > 1)
+    return `"${tool}" of "${server}" was held in ${versions} different versions since it was last approved, so approving it needs the hash of the one you reviewed: "${diffCommand(server, tool)}" prints it and the command to run`;
+  return undefined;
 }
 
 /** One row of `toolsearch tools`. */

@@ -5,14 +5,28 @@
  *
  * `high` findings hold a tool even on first sight (it waits for an operator); `medium` ones are
  * shown (CLI, status page) and do not hold. Rules look for text aimed at the model rather than the
- * user: hidden characters, orders to ignore what came before or to keep something from the user,
- * `<IMPORTANT>`-style tags, paths where secrets live, other servers' tools named in a description
- * (shadowing), and strings shaped like credentials.
+ * user: hidden characters (variation selectors that smuggle bytes included), orders to ignore what
+ * came before or to keep something from the user, `<IMPORTANT>`-style tags, fake `### System:`
+ * blocks, HTML comments, markdown images whose URL carries data out, paths where secrets live,
+ * base64 that decodes to any of these, other servers' tools named in a description (shadowing),
+ * and strings shaped like credentials.
+ *
+ * Phrases are matched on the folded text (fold.ts): look-alike letters of other scripts, fullwidth
+ * forms and invisible characters do not hide a phrase. A paraphrase without the rules' words is
+ * not caught: these are fixed rules, not a judge of meaning.
+ *
+ * G5: the work is bounded: a definition's first SCAN_CHARS characters over at most SCAN_FIELDS
+ * texts are scanned (past that a `high` finding holds the tool for a person to look at; base64 is
+ * decoded within that text, payloads.ts), and at most MAX_FINDINGS findings are kept (the last
+ * says how many more, and is `high` when one of them was).
  */
 import type { ToolDefinition } from './definition.js';
-import { fieldTexts } from './fields.js';
+import { type FieldText, fieldTexts } from './fields.js';
+import { foldText } from './fold.js';
+import { encodedInstructions, imageLinks } from './payloads.js';
+import { INVISIBLE, PHRASES, phraseMatches, type Severity, SMUGGLING_SELECTORS } from './phrases.js';
 
-export type Severity = 'high' | 'medium';
+export type { Severity };
 
 export interface Finding {
   /** The rule's stable id (`hidden-unicode`, `override-instructions`, …). */
@@ -38,63 +52,6 @@ export interface ScanContext {
   readonly owners?: ToolOwners;
 }
 
-/** Characters a reader does not see but a model reads: zero-width, bidirectional controls, tags. */
-const INVISIBLE =
-  /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\uFFF9-\uFFFB]|[\u{E0000}-\u{E007F}]/gu;
-
-interface PhraseRule {
-  readonly rule: string;
-  readonly severity: Severity;
-  readonly pattern: RegExp;
-  readonly why: string;
-}
-
-/** Phrases matched on the text with invisible characters removed, case-insensitive. */
-const PHRASES: readonly PhraseRule[] = [
-  {
-    rule: 'directive-tag',
-    severity: 'high',
-    pattern:
-      /<\s*\/?\s*(important|system|instructions?|admin|critical|hidden|secret)\b[^>]{0,40}>|\[\/?INST\]|<\|im_start\|>/i,
-    why: 'an <IMPORTANT>-style tag: orders dressed up as structure for the model',
-  },
-  {
-    rule: 'override-instructions',
-    severity: 'high',
-    pattern:
-      /\b(ignore|disregard|forget|override)\b.{0,20}\b(all\s+)?(previous|prior|above|earlier|other|system|your)\b.{0,20}\b(instructions?|prompts?|rules|messages|guidelines)\b/is,
-    why: 'tells the model to set aside its instructions',
-  },
-  {
-    rule: 'conceal-from-user',
-    severity: 'high',
-    pattern:
-      /\b(do\s*n[o']t|never|without)\b.{0,20}\b(tell|telling|mention|mentioning|inform|informing|reveal|revealing|notify|notifying|show|showing|alert|alerting)\b.{0,20}\bthe\s+user\b|\bkeep\s+(this|it)\s+(secret|hidden|confidential)\b/is,
-    why: 'tells the model to keep something from the user',
-  },
-  {
-    rule: 'secret-place',
-    severity: 'high',
-    pattern:
-      /~\/\.ssh\b|\bid_(rsa|dsa|ecdsa|ed25519)\b|\.aws\/credentials|(^|[\s'"`(/=:])\.env\b|\.netrc\b|\.npmrc\b|\.pgpass\b|\.git-credentials\b|\.docker\/config\.json|\.kube\/config\b|\bcredentials\.json\b|\/etc\/shadow\b/i,
-    why: 'names a file where secrets live (SSH keys, cloud credentials, .env files)',
-  },
-  {
-    // Wallet and crypto tools take keys as arguments for a living: worth showing, not holding.
-    rule: 'key-material',
-    severity: 'medium',
-    pattern: /\bprivate[\s_-]?keys?\b|\bseed\s+phrase\b|\bmnemonic\b/i,
-    why: 'mentions private keys or seed phrases',
-  },
-  {
-    rule: 'model-directive',
-    severity: 'medium',
-    pattern:
-      /\bbefore\s+(answering|responding|replying|using\s+any\s+other\s+tool)\b|\byou\s+must\s+(always|first|also)\b|\b(always|first|also)\s+(call|invoke|run)\s+(the\s+)?[`'"]?[A-Za-z][\w-]*_[\w-]+/i,
-    why: 'gives the model orders about other steps of its work',
-  },
-];
-
 interface SecretShape {
   readonly label: string;
   readonly pattern: RegExp;
@@ -111,16 +68,26 @@ const SECRET_SHAPES: readonly SecretShape[] = [
   { label: 'a JSON web token', pattern: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/ },
 ];
 
+/** G5: the scanner's budget per definition: characters and texts read, findings kept. */
+export const SCAN_CHARS = 1_048_576;
+export const SCAN_FIELDS = 20_000;
+export const MAX_FINDINGS = 50;
+
 /** Every finding for one definition, in field order, each rule at most once per field. */
 export function scanDefinition(definition: ToolDefinition, context: ScanContext): Finding[] {
   const findings: Finding[] = [];
-  for (const { field, text } of fieldTexts(definition)) {
+  const { texts, cut } = withinBudget(fieldTexts(definition, SCAN_FIELDS + 1));
+  for (const { field, text } of texts) {
     findings.push(...hiddenCharacters(field, text));
-    const plain = text.replace(INVISIBLE, '');
+    const plain = foldText(text);
     for (const phrase of PHRASES) {
-      if (phrase.pattern.test(plain))
+      if (phraseMatches(phrase, plain))
         findings.push({ rule: phrase.rule, severity: phrase.severity, field, message: `${phrase.why} (${field})` });
     }
+    const image = imageFinding(field, plain);
+    if (image) findings.push(image);
+    const encoded = encodedFinding(field, plain);
+    if (encoded) findings.push(encoded);
     for (const shape of SECRET_SHAPES) {
       if (shape.pattern.test(plain))
         findings.push({
@@ -133,7 +100,46 @@ export function scanDefinition(definition: ToolDefinition, context: ScanContext)
     const shadowing = shadowingFinding(field, plain, context);
     if (shadowing) findings.push(shadowing);
   }
-  return findings;
+  if (cut)
+    findings.push({
+      rule: 'too-large',
+      severity: 'high',
+      field: cut,
+      message: `too much text to scan (more than ${SCAN_FIELDS} texts or ${SCAN_CHARS} characters; the rest starts at ${cut}): held for a person to read`,
+    });
+  return keptFindings(findings);
+}
+
+/** The first MAX_FINDINGS - 1 findings and one line for the rest (`high` when one of them is). */
+function keptFindings(findings: Finding[]): Finding[] {
+  if (findings.length <= MAX_FINDINGS) return findings;
+  const rest = findings.slice(MAX_FINDINGS - 1);
+  const high = rest.filter((f) => f.severity === 'high').length;
+  return [
+    ...findings.slice(0, MAX_FINDINGS - 1),
+    {
+      rule: 'more-findings',
+      severity: high > 0 ? 'high' : 'medium',
+      field: rest[0]!.field,
+      message: `${rest.length} more findings (${high} high), from ${rest[0]!.field} on: "toolsearch tools diff --full" shows the whole text`,
+    },
+  ];
+}
+
+/** The texts within SCAN_FIELDS and SCAN_CHARS, and the field where the budget ran out. */
+function withinBudget(all: readonly FieldText[]): { texts: FieldText[]; cut?: string } {
+  const texts: FieldText[] = [];
+  let chars = 0;
+  for (const [index, item] of all.entries()) {
+    if (index >= SCAN_FIELDS) return { texts, cut: item.field };
+    if (chars + item.text.length > SCAN_CHARS) {
+      texts.push({ field: item.field, text: item.text.slice(0, SCAN_CHARS - chars) });
+      return { texts, cut: item.field };
+    }
+    chars += item.text.length;
+    texts.push(item);
+  }
+  return { texts };
 }
 
 /** Whether any finding holds the tool on its own. */
@@ -141,18 +147,54 @@ export function holdsOnSight(findings: readonly Finding[]): boolean {
   return findings.some((f) => f.severity === 'high');
 }
 
+const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+
 function hiddenCharacters(field: string, text: string): Finding[] {
   const found = [...new Set(text.match(INVISIBLE) ?? [])];
-  if (found.length === 0) return [];
-  const codes = found.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(', ');
+  const smuggling = text.match(SMUGGLING_SELECTORS) ?? [];
+  const selectors = [...new Set(smuggling.join('').replace(/[\x00-\x7f]/g, ''))].slice(0, 8);
+  const codes = [...found, ...selectors].map(codePoint).join(', ');
+  if (codes === '') return [];
   return [
     {
       rule: 'hidden-unicode',
       severity: 'high',
       field,
-      message: `invisible or bidirectional characters (${codes}) in ${field}: text a reviewer cannot see`,
+      message: `invisible or bidirectional characters (${codes}${selectors.length > 0 ? ': variation selectors that can carry hidden bytes' : ''}) in ${field}: text a reviewer cannot see`,
     },
   ];
+}
+
+function imageFinding(field: string, text: string): Finding | undefined {
+  let plain: string | undefined;
+  for (const { url, carriesData } of imageLinks(text)) {
+    if (carriesData)
+      return {
+        rule: 'image-exfiltration',
+        severity: 'high',
+        field,
+        message: `an image link whose URL carries data (${url.slice(0, 80)}) in ${field}: a client that shows it sends that data out`,
+      };
+    plain ??= url;
+  }
+  if (plain === undefined) return undefined;
+  return {
+    rule: 'image-link',
+    severity: 'medium',
+    field,
+    message: `an image link (${plain.slice(0, 80)}) in ${field}: a client that shows it fetches that URL`,
+  };
+}
+
+function encodedFinding(field: string, text: string): Finding | undefined {
+  for (const { phrase } of encodedInstructions(text))
+    return {
+      rule: 'encoded-instructions',
+      severity: 'high',
+      field,
+      message: `base64 text in ${field} that decodes to what the ${phrase.rule} rule holds a tool for (${phrase.why})`,
+    };
+  return undefined;
 }
 
 /** An order near another server's tool name is shadowing; the name alone is worth showing. */

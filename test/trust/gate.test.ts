@@ -45,7 +45,9 @@ describe('G10 trust gate', () => {
     expect((await file.read()).servers['billing']?.tools['lookup_invoice']?.held?.reason).toBe('changed');
 
     // `toolsearch tools approve` in another process: a second handle on the same file.
-    await new PinFile(file.path).update((doc) => approve(doc, 'billing', 'lookup_invoice', 'now').doc);
+    await new PinFile(file.path).update(
+      (doc) => approve(doc, { server: 'billing', tool: 'lookup_invoice', now: 'now' }).doc,
+    );
     await gate.refresh();
     expect(gate.isHeld('billing', 'lookup_invoice')).toBe(false);
     expect(changes).toBe(1);
@@ -83,7 +85,7 @@ describe('G10 trust gate', () => {
       expect(stack.hub.catalog.has('mcp__crm__ping')).toBe(false);
       expect(stack.hub.catalog.hiddenTool('mcp__crm__ping')?.reason).toContain('added after the first run');
       await stack.trust!.flush();
-      await stack.trust!.backend.update((doc) => approve(doc, 'crm', undefined, 'now').doc);
+      await stack.trust!.backend.update((doc) => approve(doc, { server: 'crm', now: 'now' }).doc);
       await stack.trust!.refresh();
       await waitFor(() => stack.hub.catalog.has('mcp__crm__ping'), 'crm after its approval');
     } finally {

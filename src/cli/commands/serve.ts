@@ -15,7 +15,6 @@ import { collectTrustedProxies, parseHostPort, parseLimitOption, resolveToken } 
 import { createStderrLogger, isLogLevel, type LogLevel, type Logger } from '../../util/log.js';
 import { createGatewayFromConfig, serveSessionSettings, type GatewayStack } from '../../gateway/create.js';
 import { readHubConfig } from '../../mcp/config.js';
-import { heldToolViews } from '../../trust/held-view.js';
 import { addEmbeddingsOptions, embeddingsFromFlags, type EmbeddingsFlags } from '../embeddings-options.js';
 import { isLoopbackHost, startHttpGateway, type RunningHttpGateway } from '../../gateway/transports/http/server.js';
 import { UnauthenticatedBindError } from '../../gateway/errors.js';
@@ -321,7 +320,7 @@ export async function runServe(
         config: () => stack.reloader?.status(),
         activity,
         profiles: () => profiles?.status() ?? [],
-        ...(stack.trust && { held: () => heldToolViews(stack.trust!.document) }),
+        ...(stack.trust && { pins: () => stack.trust!.document }),
         privateProfiles: () => profiles?.withOwnToken() ?? [],
       },
       GATEWAY_SERVER_INFO.version,

@@ -10,7 +10,7 @@ import { SessionStoreConfigError } from '../errors.js';
 import { RedisNotificationBus, type RedisPublisher, type RedisSubscriber } from './bus.js';
 import type { CredentialSource } from '../../mcp/remote/oauth/store.js';
 import { redisCredentials } from './credentials.js';
-import { RedisPins } from './pins.js';
+import { pinSecretFromEnv, RedisPins } from './pins.js';
 import { RedisLearnedStore, type RedisStreamClient } from './learned-store.js';
 import { watchRedisHealth, type RedisEventSource } from './health.js';
 import { RedisSessionStore, type RedisEvalClient } from './store.js';
@@ -114,7 +114,9 @@ export async function connectRedisBackend(url: string, options: RedisBackendOpti
         display: connection.display,
       }),
     credentials: redisCredentials(client, prefix, connection.display),
-    pins: new RedisPins(client, `${prefix}trust:pins`, connection.display),
+    pins: new RedisPins(client, `${prefix}trust:pins`, connection.display, () =>
+      pinSecretFromEnv(env, (path) => readFileSync(path, 'utf8')),
+    ),
     // One per name: a profile a reload removes and adds again finds its subscription (an idle one
     // is kept until the process ends; names are few and come from the operator's config).
     profileSessions: (profile) => {

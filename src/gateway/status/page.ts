@@ -145,7 +145,7 @@ export function statusPageHtml(nonce: string): string {
       li.dataset.tool = h.server + '/' + h.tool;
       li.append(el('b', h.server + ' / ' + h.tool), el('div', h.why, 'error'), el('pre', h.findings.concat(h.diff).join('\\n')), el('code', h.approve));
       return li;
-    }));
+    }), ...(s.held && s.heldTotal > s.held.length ? [el('li', (s.heldTotal - s.held.length) + ' more held: toolsearch tools --held lists them all', 'muted')] : []));
     renderConfig(s.config);
   }
   function renderConfig(config) {

@@ -20,7 +20,8 @@ import type { GatewayActivity, RecentSearch, ServerCalls } from './activity.js';
 import { readiness } from './readiness.js';
 import { statusPageHtml } from './page.js';
 import { summarizeGateway, type CatalogSummary } from './summary.js';
-import type { HeldToolView } from '../../trust/held-view.js';
+import { type HeldToolView, HeldViews } from '../../trust/held-view.js';
+import type { PinsDocument } from '../../trust/pins.js';
 
 export const HEALTH_PATH = '/healthz';
 /** Readiness (also `/healthz?ready=1`): 503 while a server connects for the first time, failed or is quarantined. */
@@ -45,8 +46,8 @@ export interface StatusSource {
   readonly activity?: GatewayActivity;
   /** G9: the profiles served (`/mcp/<name>`) and their servers. */
   profiles?(): readonly StatusProfile[];
-  /** G10: tools held until an operator approves them (absent: trust is off). */
-  held?(): readonly HeldToolView[];
+  /** G10: the trust gate's pins, for the tools held until an operator approves them (absent: trust is off). */
+  pins?(): PinsDocument;
   /**
    * G3: profiles with a token of their own. The status data is read with the gateway's token,
    * which cannot use those endpoints, so their searches are listed without the query text.
@@ -83,7 +84,9 @@ export interface StatusSnapshot {
   /** G9: calls per server with p50/p99 latency. */
   readonly calls?: readonly ServerCalls[];
   readonly profiles?: readonly StatusProfile[];
+  /** G10: the first HELD_SHOWN held tools (their diffs bounded); `heldTotal` counts them all. */
   readonly held?: readonly HeldToolView[];
+  readonly heldTotal?: number;
   readonly pendingServers: readonly string[];
   readonly failedServers: readonly FailedServer[];
   /** G7: the config file and how its last reload went (a refused file says why). */
@@ -113,6 +116,8 @@ export interface StatusSearchAnswer {
 const COUNTED = 'exact o200k_base count (OpenAI GPT-4o/4.1/5); an estimate for Claude';
 const SEARCH_RESULTS = 10;
 const QUERY_CHARS = 500;
+/** G5: held tools in one status answer (the page polls every 3 s; `toolsearch tools --held` lists them all). */
+export const HELD_SHOWN = 20;
 
 export function countStates(servers: readonly ServerStatus[]): Record<ServerState, number> {
   const states: Record<ServerState, number> = {
@@ -134,6 +139,7 @@ export function countStates(servers: readonly ServerStatus[]): Record<ServerStat
 export function statusReporter(source: StatusSource, version: string): () => Promise<StatusSnapshot> {
   const startedAt = source.startedAt ?? Date.now();
   let memo: { version: number; summary: CatalogSummary } | undefined;
+  const held = new HeldViews();
   return async () => {
     const catalog = source.gateway.catalog;
     if (memo?.version !== catalog.version)
@@ -160,12 +166,19 @@ export function statusReporter(source: StatusSource, version: string): () => Pro
         calls: source.activity.serverCalls(),
       }),
       ...(source.profiles && { profiles: source.profiles() }),
-      ...(source.held && { held: source.held() }),
+      ...heldPart(source, held),
       pendingServers: catalog.pendingServers,
       failedServers: catalog.failedServers,
       ...(config && { config }),
     };
   };
+}
+
+/** G10/G5: each held version's view is made once (`HeldViews`) and a poll lists at most HELD_SHOWN. */
+function heldPart(source: StatusSource, views: HeldViews): { held?: readonly HeldToolView[]; heldTotal?: number } {
+  if (!source.pins) return {};
+  const { views: held, total } = views.list(source.pins(), HELD_SHOWN);
+  return { held, heldTotal: total };
 }
 
 /**
