@@ -209,10 +209,8 @@ export class McpHub {
     this.feed.refuseHeld(server, toolName);
     const { connection, timeoutMs, done } = await this.connectionFor(server, session);
     try {
-      return markedResult(
-        await connection.callTool(toolName, args, { ...options, timeoutMs }),
-        this.options.markResults,
-      );
+      const result = await connection.callTool(toolName, args, { ...options, timeoutMs });
+      return markedResult(result, this.options.markResults);
     } catch (error) {
       this.signInLost(server, connection, error);
       throw new UpstreamError(server, `failed to run "${toolName}": ${this.redact(errorMessage(error))}`);

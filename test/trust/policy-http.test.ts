@@ -94,7 +94,7 @@ describe('G10 policy classes over HTTP', () => {
     expect(held?.why).toContain('the scanner found');
     expect(held?.findings.join('\n')).toContain('high: invisible or bidirectional characters (U+200B)');
     expect(held?.diff.some((line) => line.startsWith('+ ') && line.includes('<IMPORTANT>'))).toBe(true);
-    expect(held?.approve).toBe('toolsearch tools approve billing --tool notes_sync');
+    expect(held?.approve).toMatch(/^toolsearch tools approve billing --tool notes_sync --hash sha256:[0-9a-f]{64}$/);
     expect(await (await fetch(`${started.base}/status`)).text()).toContain('id="held-panel"');
   }, 90_000);
 });
