@@ -389,7 +389,7 @@ async function unpinnedFields(): Promise<string> {
     const reached = [
       all.includes('phishing.html') && '_meta.ui.resourceUri',
       all.includes('evil.example') && 'icons',
-      all.includes('"required"') && 'execution',
+      all.includes('"taskSupport":"required"') && 'execution',
     ].filter(Boolean);
     const held = Object.entries(pinsOf(s))
       .filter(([, t]) => t.held)
@@ -473,16 +473,19 @@ async function redisRewrite(): Promise<string> {
     const key = 'toolsearch:trust:pins';
     const raw = (await other.get(key)) ?? '';
     const json = raw.startsWith('{') ? raw : raw.slice(raw.indexOf('\n') + 1);
-    const doc = JSON.parse(json) as {
+    type Doc = {
       servers: Record<
         string,
         { tools: Record<string, { pinned?: unknown; held?: { hash: string; definition: unknown } }> }
       >;
     };
+    // Signed values wrap the document as {seq, doc}; unsigned ones (before) are the document.
+    const parsed = JSON.parse(json) as Doc | { seq: number; doc: Doc };
+    const doc = 'doc' in parsed ? parsed.doc : parsed;
     const entry = doc.servers['billing']!.tools['lookup_invoice']!;
     entry.pinned = { hash: entry.held!.hash, definition: entry.held!.definition, at: new Date().toISOString() };
     delete entry.held;
-    const forged = JSON.stringify(doc);
+    const forged = JSON.stringify('doc' in parsed ? { seq: parsed.seq + 1, doc } : doc);
     await other.set(key, raw.startsWith('{') ? forged : `${raw.slice(0, raw.indexOf('\n'))}\n${forged}`);
     const t = performance.now();
     const served = await until(() => loads(c, 'mcp__billing__lookup_invoice'), 10_000);

@@ -6,9 +6,9 @@
 import { markSuspicious } from '../trust/result-marks.js';
 import type { UpstreamCallResult } from './connection.js';
 
-/** The result with its text marked when `enabled` (else as it came). */
-export function markedResult(result: UpstreamCallResult, enabled = true): UpstreamCallResult {
-  if (!enabled || !Array.isArray(result.content)) return result;
+/** The result with its text marked when `enabled` is true (else as it came: off unless opted in). */
+export function markedResult(result: UpstreamCallResult, enabled: boolean | undefined): UpstreamCallResult {
+  if (enabled !== true || !Array.isArray(result.content)) return result;
   let marks = 0;
   const content = result.content.map((item: unknown) => {
     if (item === null || typeof item !== 'object') return item;
