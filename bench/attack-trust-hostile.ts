@@ -1,5 +1,5 @@
 /**
- * `npm run bench:attack:trust` (second part) — issue 41's trust cases, each against a real
+ * `npm run bench:attack:trust-hostile` — the trust attacks of the fourth hostile round, each against a real
  * `toolsearch serve --http` process and the real `toolsearch tools` CLI of a source tree, so
  * before and after are one command apart:
  *
