@@ -83,9 +83,10 @@ export function everydaySet(): BenchSet {
 
 /**
  * The everyday holdouts (C14): new intents over the same catalog, each written before any ranking
- * of it was seen, reported apart from the six sets and from `everyday`. Each was read once as an
- * estimate and then, all but the newest, developed on; docs/search-quality.md tells which is which
- * (the sixth and seventh are the estimate of the final ranker).
+ * of it was seen, reported apart from the six sets and from `everyday`. Each is read once as an
+ * estimate; the first five were then developed on, the sixth and seventh were read once at the end
+ * of the last round and never tuned on, and the eighth, written this round, is the clean estimate
+ * (docs/search-quality.md tells which is which).
  */
 export const EVERYDAY_HOLDOUT = 'everyday-holdout';
 

@@ -155,8 +155,8 @@ const PHRASING_SECTIONS: [set: string, title: string, about: string[]][] = [
     'Everyday holdout 6 by phrasing',
     [
       'A sixth set of new intents over the same catalog (`holdout-6.jsonl`), written from the catalog alone',
-      'while the fifth was being developed on and committed before any ranking of it was seen; never tuned on:',
-      'the honest estimate for everyday requests.',
+      'while the fifth was being developed on and committed before any ranking of it was seen. Read once at the',
+      'end of the last round, never tuned on.',
     ],
   ],
   [
@@ -164,7 +164,16 @@ const PHRASING_SECTIONS: [set: string, title: string, about: string[]][] = [
     'Everyday holdout 7 by phrasing',
     [
       'A seventh set (`holdout-7.jsonl`), written by a second helper at the same time as the sixth, from the',
-      'catalog alone, and committed before any ranking of it was seen; never tuned on: the second estimate.',
+      'catalog alone, and committed before any ranking of it was seen. Read once at the end of the last round,',
+      'never tuned on.',
+    ],
+  ],
+  [
+    holdoutName(8),
+    'Everyday holdout 8 by phrasing',
+    [
+      'An eighth set of new intents over the same catalog (`holdout-8.jsonl`), written this round from the catalog',
+      'alone, checked against every older set, and committed before any ranking of it was seen: the clean estimate.',
     ],
   ],
 ];
