@@ -85,8 +85,8 @@ export function everydaySet(): BenchSet {
  * The everyday holdouts (C14): new intents over the same catalog, each written before any ranking
  * of it was seen, reported apart from the six sets and from `everyday`. Each is read once as an
  * estimate; the first five were then developed on, the sixth and seventh were read once at the end
- * of the last round and never tuned on, and the eighth, written this round, is the clean estimate
- * (docs/search-quality.md tells which is which).
+ * of the last round and never tuned on, and the eighth and ninth, written this round, are the clean
+ * estimate (docs/search-quality.md tells which is which).
  */
 export const EVERYDAY_HOLDOUT = 'everyday-holdout';
 

@@ -176,6 +176,15 @@ const PHRASING_SECTIONS: [set: string, title: string, about: string[]][] = [
       'alone, checked against every older set, and committed before any ranking of it was seen: the clean estimate.',
     ],
   ],
+  [
+    holdoutName(9),
+    'Everyday holdout 9 by phrasing',
+    [
+      'A ninth set (`holdout-9.jsonl`), written this round after the eighth in a different voice and domain, from',
+      'the catalog alone, checked against every older set and the eighth, and committed before any ranking of it',
+      'was seen: the second clean estimate.',
+    ],
+  ],
 ];
 for (const [set, title, about] of PHRASING_SECTIONS) {
   const rows = byPhrasing.get(set)!;
