@@ -1,5 +1,6 @@
 /**
- * `npm run bench:attack-round3 -- [--root DIR]` — issue 32's six broken cases, each against a real
+ * `npm run bench:attack-round3 -- [--root DIR]` — issue 32's six broken cases (and its item 10, the
+ * parked 2026-07-28 call), each against a real
  * `toolsearch serve --http` (or `auth login`) process on loopback, bounded in count and time.
  * `--root DIR` runs the gateway from another source tree (e.g. an export of the commit before the
  * fixes, with this repo's node_modules linked in), so before and after are one command apart:
@@ -20,8 +21,9 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { credentialBytes } from '../test/fixtures/credentials.js';
+import { type ModernResult, modernToolCall } from '../test/fixtures/raw-http.js';
 import { listenRequestBody, listenRequestHeaders } from '../test/fixtures/listen-request.js';
 import { FIXTURE_SERVER, OAUTH_SERVER, PEER_SERVER } from '../test/fixtures/servers/index.js';
 
@@ -89,8 +91,13 @@ function memory(pid: number): { rss: number; peak: number } {
   }
 }
 
-async function client(url: string, token = TOKEN): Promise<Client> {
-  const c = new Client({ name: 'round3', version: '1' });
+async function client(url: string, token = TOKEN, asked?: string[]): Promise<Client> {
+  const c = new Client({ name: 'round3', version: '1' }, { capabilities: asked ? { elicitation: {} } : {} });
+  // A 2025 client answering the questions asked during its calls (elicitation), recording them.
+  c.setRequestHandler(ElicitRequestSchema, async (request) => {
+    asked?.push(request.params.message);
+    return { action: 'accept', content: { name: 'Alice' } };
+  });
   await c.connect(
     new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
   );
@@ -316,6 +323,63 @@ async function statusLeak(): Promise<string> {
   return status.includes('078-05-1120') ? "the profile's raw query is READABLE" : "the profile's query is not shown";
 }
 
+/**
+ * Case 10 (issue 32, item 10): a 2026-07-28 call parks on `input_required` and its client never
+ * comes back; a 2025 session's own call on the same shared server then asks its client something,
+ * 2 s and 10 s after the park. And the guard (a second gateway, so no grace period of the first
+ * part's calls is in the way): the parked call's second question, sent while that session's call
+ * runs, must still be refused, never shown to it.
+ */
+async function parkedCall(): Promise<string> {
+  const config = { mcpServers: { peer: { command: process.execPath, args: [PEER_SERVER] } } };
+  const auth = { headers: { authorization: `Bearer ${TOKEN}` } };
+  const asked: string[] = [];
+  let gw = await serve(config);
+  let alice = await client(gw.url, TOKEN, asked);
+  // A search waits for a server still connecting: after it, the peer is up.
+  const connected = () => alice.callTool({ name: 'tool_search', arguments: { query: 'select:mcp__peer__ask' } });
+  await connected();
+  const parked = await modernToolCall(gw.url, 'mcp__peer__ask', { message: 'for the 2026 user' }, auth);
+  const parkedAt = performance.now();
+  const outcomes: string[] = [];
+  for (const at of [2_000, 10_000]) {
+    await sleep(Math.max(0, parkedAt + at - performance.now()));
+    const answer = text(await alice.callTool({ name: 'mcp__peer__ask', arguments: { message: `for Alice at ${at}` } }));
+    const refused = /requests of \d+ client sessions/.test(answer);
+    outcomes.push(
+      `+${at / 1000} s: ${refused ? 'refused ("requests of 2 client sessions are in flight")' : answer.includes('Alice') ? 'reached Alice' : answer.slice(0, 80)}`,
+    );
+  }
+  await alice.close();
+  await gw.stop();
+
+  gw = await serve(config);
+  alice = await client(gw.url, TOKEN, asked);
+  await connected();
+  await alice.callTool({ name: 'tool_search', arguments: { query: 'select:mcp__peer__hold' } });
+  const args = { first: 'first for the 2026 user', second: 'second for the 2026 user' };
+  const twice = await modernToolCall(gw.url, 'mcp__peer__ask_then', args, auth);
+  const twiceAt = performance.now();
+  const [key] = Object.keys(twice.inputRequests ?? {});
+  await alice.callTool({ name: 'mcp__peer__hold', arguments: { ms: 200 } });
+  const holdMs = Math.round(performance.now() - twiceAt - 200);
+  const done: ModernResult = await modernToolCall(gw.url, 'mcp__peer__ask_then', args, {
+    ...auth,
+    retry: {
+      inputResponses: { [key!]: { action: 'accept', content: { name: 'p' } } },
+      requestState: twice.requestState!,
+    },
+  });
+  const second = (JSON.parse((done.content ?? [])[0]?.text ?? '[]') as string[])[1] ?? '';
+  const leaked = asked.some((message) => message.includes('2026 user'));
+  await alice.close();
+  await gw.stop();
+  return (
+    `parked call: ${parked.resultType}; Alice's own question ${outcomes.join(', ')}; ` +
+    `the parked call's second question, sent ${holdMs} ms after it parked while Alice's call runs: ${/^error/.test(second) ? 'refused' : 'answered'}, ${leaked ? 'SHOWN TO ALICE' : 'never shown to Alice'}`
+  );
+}
+
 const cases: Array<[string, () => Promise<string>]> = [
   ['1 search flood (60 × 3.5 MB new words, 256 MiB heap)', () => searchFlood([])],
   ...(ROOT === here
@@ -331,6 +395,7 @@ const cases: Array<[string, () => Promise<string>]> = [
   ['4 labels (2,000 made-up 2 KB tool names)', labels],
   ['5 subscriptions/listen naming 20,000 URIs', listen],
   ['6 status read with the gateway token', statusLeak],
+  ['10 a parked 2026-07-28 call that never comes back, and a 2025 session asking on the same server', parkedCall],
 ];
 const onlyIndex = process.argv.indexOf('--only');
 const only = onlyIndex >= 0 ? process.argv[onlyIndex + 1]!.split(',') : undefined;

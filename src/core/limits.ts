@@ -33,6 +33,8 @@ export interface Limits {
   readonly idleSessionTimeoutMs: number;
   /** How long an ended or cancelled call still claims the sampling, elicitation and logs its server sends (ms; 0: none). */
   readonly attributionGraceMs: number;
+  /** How long a 2026-07-28 call parked on `input_required` still claims what its server sends (ms; 0: none); then, until its retry, nothing. */
+  readonly parkedAttributionMs: number;
   /** Total time of one upstream call that keeps reporting progress (progress restarts the per-call timeout, never this). */
   readonly callTotalTimeoutMs: number;
   /** Minimum time between two starts of one server's list refresh (list_changed bursts coalesce). */
@@ -75,6 +77,8 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   sessions: 1_000,
   idleSessionTimeoutMs: 30 * 60 * 1000,
   attributionGraceMs: 30_000,
+  // Long enough for a second question sent with a parked call's first; short beside a person answering it.
+  parkedAttributionMs: 1_000,
   resourceUriChars: 16_384,
   callTotalTimeoutMs: 60 * 60 * 1000,
   subscriptionsPerSession: 1_000,
@@ -103,6 +107,7 @@ export const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as readonly LimitName[];
 const ZERO_MEANS_OFF: ReadonlySet<LimitName> = new Set([
   'idleSessionTimeoutMs',
   'attributionGraceMs',
+  'parkedAttributionMs',
   'refreshMinGapMs',
   // Per-session HTTP bounds (issue 21).
   'streamQueuedBytes',

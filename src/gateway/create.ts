@@ -191,6 +191,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     ...(toolSearch.sessionCost !== undefined && { sessionCost: toolSearch.sessionCost }),
     operatorRoots: operatorRoots(config, options.root),
     attributionGraceMs: limits.attributionGraceMs,
+    parkedAttributionMs: limits.parkedAttributionMs,
     subscriptionsPerSession: limits.subscriptionsPerSession,
     ...codeModeOption(toolSearch.codeMode, options.codeMode === true),
     searchQueryChars: limits.searchQueryChars,

@@ -39,6 +39,8 @@ export interface GatewayOptions {
   operatorRoots?: (server: string) => Array<{ uri: string; name?: string }>;
   /** G5: how long an ended call still claims its server's sampling, elicitation and logs (ms). */
   attributionGraceMs?: number;
+  /** G5/G8: how long a parked 2026 call still claims what its server sends (ms). */
+  parkedAttributionMs?: number;
   /** G5: resource subscriptions one session may hold. */
   subscriptionsPerSession?: number;
   /** G5: characters of one `tool_search` query accepted (`searchQueryChars`; default 16,384). */

@@ -141,6 +141,7 @@ export class ToolsearchGateway {
       logger: this.logger,
       ...(options.operatorRoots !== undefined && { operatorRoots: options.operatorRoots }),
       ...(options.attributionGraceMs !== undefined && { attributionGraceMs: options.attributionGraceMs }),
+      ...(options.parkedAttributionMs !== undefined && { parkedAttributionMs: options.parkedAttributionMs }),
       ...(options.subscriptionsPerSession !== undefined && {
         subscriptionsPerSession: options.subscriptionsPerSession,
       }),

@@ -55,6 +55,8 @@ export interface GatewayProxyOptions {
   operatorRoots?: (server: string) => Array<{ uri: string; name?: string }>;
   /** How long an ended request still claims what its server sends (ms). */
   attributionGraceMs?: number;
+  /** G8: how long a parked 2026 call still claims what its server sends (ms). */
+  parkedAttributionMs?: number;
   /** Resource subscriptions one session may hold. */
   subscriptionsPerSession?: number;
   /** G9: a profile's servers (live: a reload updates the set); what others offer besides tools is not this gateway's. */
@@ -94,6 +96,7 @@ export class GatewayProxy implements ProxyContext {
       liveSessions: options.liveSessions,
       ...(options.operatorRoots !== undefined && { operatorRoots: options.operatorRoots }),
       ...(options.attributionGraceMs !== undefined && { graceMs: options.attributionGraceMs }),
+      ...(options.parkedAttributionMs !== undefined && { parkedMs: options.parkedAttributionMs }),
       isolates: (server) => this.upstream?.isolated?.isolates(server) ?? false,
     });
     this.notifications = new SessionNotifications(options.send, options.sendAll);
