@@ -39,6 +39,8 @@ export interface Limits {
   readonly callTotalTimeoutMs: number;
   /** Minimum time between two starts of one server's list refresh (list_changed bursts coalesce). */
   readonly refreshMinGapMs: number;
+  /** How long the gateway works on one server's tool listing (pinning, admission, the catalog update) before other requests get a turn (ms). */
+  readonly listingSliceMs: number;
   /** Resource subscriptions one session may hold; past it `resources/subscribe` is refused. */
   readonly subscriptionsPerSession: number;
   /** Characters of a resource URI a client may read, subscribe to or complete; longer ones are refused before routing. */
@@ -83,6 +85,8 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   callTotalTimeoutMs: 60 * 60 * 1000,
   subscriptionsPerSession: 1_000,
   refreshMinGapMs: 1_000,
+  // A request that arrives while a 20,000-tool listing is applied waits about this long, not for all of it.
+  listingSliceMs: 10,
   // Per-session HTTP bounds (issue 21): stream queues and the initialize rate.
   streamQueuedBytes: 8 * 1024 * 1024,
   initializePerMinute: 600,

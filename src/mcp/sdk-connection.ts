@@ -13,7 +13,7 @@ import {
   type ClientCapabilities,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { PaginatedResultSchema, ResultSchema, ToolSchema } from '@modelcontextprotocol/core';
+import { PaginatedResultSchema, ResultSchema } from '@modelcontextprotocol/core';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type Limits } from '../core/limits.js';
 import { isStdioServer, type ServerConfig } from './config.js';
@@ -31,12 +31,13 @@ import type {
   UpstreamTool,
 } from './connection.js';
 import { walkPages } from './pagination.js';
+import { ListedTools } from './listed-tools.js';
 import { VERSION } from '../util/version.js';
 import { MCP_APPS_CAPABILITY, MCP_APPS_EXTENSION } from '../core/visibility.js';
 import { connectOptions, eraOf, isTransportMismatch, isUnsupportedVersion, negotiation } from './remote/eras.js';
 import { memoryKey, type ServerMemory, type ServerMemoryStore } from './remote/memory.js';
 import { createTransport, type TransportKind, transportPlan } from './remote/transport.js';
-import { describeIssue, identityOf, LenientToolsPageSchema, requestOptions, toolNameOf } from './sdk-wire.js';
+import { identityOf, LenientToolsPageSchema, requestOptions } from './sdk-wire.js';
 
 export const HUB_CLIENT_INFO = { name: 'toolsearch-hub', version: VERSION } as const;
 
@@ -67,6 +68,8 @@ class SdkConnection implements McpConnection {
   private exit: { code: number | null; signal: string | null } | undefined;
   /** Set when an HTTP message passed upstreamMessageBytes: the connection is closed and made again. */
   private tooLarge: MessageTooLargeError | undefined;
+  /** The last tools/list's tools (listed-tools.ts). */
+  private readonly listed = new ListedTools();
 
   private subscription: McpSubscription | undefined;
   /** G7: the OAuth of an HTTP server (one per connection, shared by its transport attempts). */
@@ -329,13 +332,8 @@ class SdkConnection implements McpConnection {
       },
     );
     if (walk.truncated) this.events.onLimit?.(walk.truncated.message);
-    const tools: UpstreamTool[] = [];
-    for (const raw of walk.items) {
-      const tool = ToolSchema.safeParse(raw);
-      if (tool.success) tools.push(tool.data as UpstreamTool);
-      else this.events.onInvalidTool?.(toolNameOf(raw), describeIssue(tool.error));
-    }
-    return tools;
+    const onInvalid = (name: string, why: string) => this.events.onInvalidTool?.(name, why);
+    return this.listed.validate(walk.items, onInvalid, this.limits.listingSliceMs);
   }
 
   listResources(): Promise<UpstreamResource[]> {
