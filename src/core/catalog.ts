@@ -7,7 +7,8 @@
  */
 import { DuplicateToolError, UnknownToolError } from './errors.js';
 import { isProviderSafeName, MCP_PREFIX, qualifyMcpName, toProviderSafeName } from './names.js';
-import { defineTool, describeOrigin, type ServerInfo, type ToolInput, type ToolOrigin, type ToolSpec } from './tool.js';
+import { defineTool, describeOrigin, type ServerInfo, type ToolInput, type ToolSpec } from './tool.js';
+import { type DraftPool, ServerToolsDraft } from './server-tools-draft.js';
 import { isModelVisible } from './visibility.js';
 
 export interface CatalogDelta {
@@ -72,6 +73,11 @@ export function admitTool(input: ToolInput): ToolSpec {
   return defineTool({ ...input, name, ...(originalName !== undefined && { originalName }) });
 }
 
+/** The name `admitTool` gives an input, without building the tool. */
+function admittedName(input: ToolInput): string {
+  return isAdmitted(input) ? input.name : modelFacingName(input);
+}
+
 type Listener = (delta: CatalogDelta) => void;
 
 export class Catalog implements PoolView {
@@ -83,6 +89,11 @@ export class Catalog implements PoolView {
    * grew the heap for good).
    */
   private readonly byServer = new Map<string, Map<string, ToolSpec>>();
+  /** What a server's drafts read: the input each of its specs was made from (draftServerTools). */
+  private readonly draftPool: DraftPool = { admit: admitTool, nameOf: admittedName, madeFrom: new WeakMap() };
+  /** Per server with tools: a number no other change of the pool had, stamped at its tools' last change. */
+  private readonly serverStamps = new Map<string, number>();
+  private stamps = 0;
   private readonly pending = new Set<string>();
   private failed = new Map<string, string>();
   /** G7: per server, hidden tools by model-facing name. */
@@ -282,28 +293,57 @@ export class Catalog implements PoolView {
    * anything changes.
    */
   setServerTools(server: string, tools: Iterable<Omit<ToolInput, 'origin'>>): CatalogDelta {
-    // One origin object for the server's tools (read-only): 50k tools held 50k equal copies.
-    const origin: ToolOrigin = { kind: 'mcp', server };
-    const specs = [...tools].map((t) => admitTool({ ...t, origin }));
-    const before = new Map(this.serverTools(server).map((t) => [t.name, t] as const));
+    const draft = this.draftServerTools(server);
+    for (const tool of tools) draft.add(tool);
+    return this.commitServerTools(draft);
+  }
+
+  /**
+   * The same in two steps: draft the server's next tools (each `add` admits one; a caller may
+   * spread them over time, the pool serving the previous tools meanwhile), then commit at once.
+   */
+  draftServerTools(server: string): ServerToolsDraft {
+    const base = this.byServer.get(server) ?? new Map();
+    return new ServerToolsDraft(server, base, this.serverRevision(server), this.draftPool);
+  }
+
+  /** The stamp of the server's tools' last change (0: it has none), to tell whether a draft's base is current. */
+  private serverRevision(server: string): number {
+    return this.serverStamps.get(server) ?? 0;
+  }
+
+  /**
+   * Apply a draft: only what differs from the pool changes (an unchanged listing leaves every
+   * spec, and so every cache keyed by the pool, in place). A draft made before the server's tools
+   * changed otherwise (it failed, it was removed) is drafted again from its inputs.
+   */
+  commitServerTools(draft: ServerToolsDraft): CatalogDelta {
+    const { server } = draft;
+    if (draft.revision !== this.serverRevision(server)) return this.setServerTools(server, draft.inputs);
+    if (draft.unchanged) return this.emit({ added: [], removed: [] }, this.clearPendingOrFailed(server));
+    const before = this.byServer.get(server) ?? new Map<string, ToolSpec>();
     const previous = new Set(before.keys());
-    this.checkNoDuplicates(specs, previous);
-    for (const name of previous) this.delete(name);
-    for (const spec of specs) this.insert(spec);
-    const now = new Set(specs.map((s) => s.name));
-    const wasPending = this.pending.delete(server);
-    const wasFailed = this.clearFailed(server);
-    const changed = specs
-      .filter((s) => before.has(s.name) && definitionChanged(before.get(s.name)!, s))
-      .map((s) => s.name);
+    this.checkNoDuplicates(draft.specs, previous);
+    const now = new Set(draft.specs.map((s) => s.name));
+    const removed = [...previous].filter((n) => !now.has(n));
+    const added = [...now].filter((n) => !previous.has(n));
+    for (const name of removed) this.delete(name);
+    for (const spec of draft.specs) {
+      const held = before.get(spec.name);
+      if (held !== spec) this.insert(spec, held);
+    }
+    const wasPendingOrFailed = this.clearPendingOrFailed(server);
+    const changed = draft.changed;
     return this.emit(
-      {
-        added: [...now].filter((n) => !previous.has(n)),
-        removed: [...previous].filter((n) => !now.has(n)),
-        ...(changed.length > 0 && { changed }),
-      },
-      wasPending || wasFailed || changed.length > 0,
+      { added, removed, ...(changed.length > 0 && { changed }) },
+      wasPendingOrFailed || changed.length > 0,
     );
+  }
+
+  /** The server's tools are in (again): it is no longer pending or failed; whether it was. */
+  private clearPendingOrFailed(server: string): boolean {
+    const wasPending = this.pending.delete(server);
+    return this.clearFailed(server) || wasPending;
   }
 
   /**
@@ -337,15 +377,21 @@ export class Catalog implements PoolView {
     }
   }
 
-  /** Store an admitted spec (callers admit first: admitting twice would qualify twice). */
-  private insert(spec: ToolSpec): ToolSpec {
+  /**
+   * Store an admitted spec (callers admit first: admitting twice would qualify twice). `replaces`:
+   * the spec of that name it takes the place of, in its position (a changed tool stays where it was).
+   */
+  private insert(spec: ToolSpec, replaces?: ToolSpec): ToolSpec {
     const existing = this.byName.get(spec.name);
-    if (existing) throw new DuplicateToolError(spec.name, describeOrigin(existing.origin), describeOrigin(spec.origin));
+    if (existing && existing !== replaces)
+      throw new DuplicateToolError(spec.name, describeOrigin(existing.origin), describeOrigin(spec.origin));
+    if (replaces?.id !== undefined) this.byId.delete(replaces.id);
     this.byName.set(spec.name, spec);
     if (spec.origin.kind === 'mcp') {
       let tools = this.byServer.get(spec.origin.server);
       if (!tools) this.byServer.set(spec.origin.server, (tools = new Map()));
       tools.set(spec.name, spec);
+      this.serverStamps.set(spec.origin.server, ++this.stamps);
     }
     this.toolsSnapshot = undefined;
     this.upstreamIndex = undefined;
@@ -358,9 +404,13 @@ export class Catalog implements PoolView {
     if (!tool) return false;
     this.byName.delete(name);
     if (tool.origin.kind === 'mcp') {
-      const tools = this.byServer.get(tool.origin.server);
+      const { server } = tool.origin;
+      const tools = this.byServer.get(server);
       tools?.delete(name);
-      if (tools?.size === 0) this.byServer.delete(tool.origin.server);
+      if (tools?.size === 0) {
+        this.byServer.delete(server);
+        this.serverStamps.delete(server);
+      } else this.serverStamps.set(server, ++this.stamps);
     }
     this.toolsSnapshot = undefined;
     this.upstreamIndex = undefined;
@@ -374,27 +424,6 @@ export class Catalog implements PoolView {
     for (const listener of this.listeners) listener(delta);
     return delta;
   }
-}
-
-/**
- * Whether a re-listed tool differs from what the pool held under the same name. Compared as JSON
- * of everything a client or the ranker sees (the handler is not data and is left out).
- */
-function definitionChanged(a: ToolSpec, b: ToolSpec): boolean {
-  const view = (t: ToolSpec) =>
-    JSON.stringify([
-      t.description,
-      t.inputSchema,
-      t.searchHint,
-      t.alwaysLoad,
-      t.defer,
-      t.critical,
-      t.originalName,
-      t.meta,
-      t.mcpFields,
-      t.inputSchemaDialect,
-    ]);
-  return view(a) !== view(b);
 }
 
 /**
