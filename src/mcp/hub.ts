@@ -328,9 +328,11 @@ export class McpHub {
       await connection.connect(abort.signal);
       const tools = await raceAbort(connection.listTools(), abort.signal);
       const features = await raceAbort(fetchServerFeatures(connection, this.logger), abort.signal);
-      if (this.closed || entry.connection !== connection) return void (await connection.close());
+      const current = () => !this.closed && entry.connection === connection;
+      if (!current()) return void (await connection.close());
       this.feed.recordServerInfo(entry.name, connection);
-      this.feed.applyTools(entry, tools);
+      await this.feed.applyTools(entry, tools, current); // G5: in slices (feed.applyTools)
+      if (!current()) return void (await connection.close());
       setEntryState(entry, 'connected');
       entry.backoff.connected(Date.now());
       // After `connected`: listeners (subscriptions remade on reconnect) may call the server at once.

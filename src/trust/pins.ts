@@ -11,6 +11,7 @@
  * 4. not pinned, a high-severity scanner finding → held `findings`, even on first sight;
  * 5. otherwise pinned now: trust on first use.
  */
+import { drain, type Steps } from '../util/slices.js';
 import { definitionHash, definitionOf, type ListedTool, type ToolDefinition } from './definition.js';
 import { type Finding, holdsOnSight, type OtherTool, scanDefinition, type ToolOwners, toolOwners } from './scanner.js';
 
@@ -92,6 +93,26 @@ export interface ReviewInput {
   readonly owners: ToolOwners;
   readonly newServers: NewServerRule;
   readonly now: string;
+  /** Hashes and findings already computed for this listing (a review run again on a newer document). */
+  readonly memo?: ReviewMemo;
+}
+
+export interface HashedTool {
+  readonly definition: ToolDefinition;
+  readonly hash: string;
+}
+
+/** What a review computes per listed tool, kept for the same listing's next review. */
+export interface ReviewMemo {
+  readonly hashes: WeakMap<ListedTool, HashedTool>;
+  /** Scanner findings by definition hash. */
+  readonly findings: Map<string, Finding[]>;
+  /** The hash of a tool its server listed before exactly so (a server listing the same tools again). */
+  readonly earlier?: (tool: ListedTool) => HashedTool | undefined;
+}
+
+export function reviewMemo(earlier?: (tool: ListedTool) => HashedTool | undefined): ReviewMemo {
+  return { hashes: new WeakMap(), findings: new Map(), ...(earlier && { earlier }) };
 }
 
 export interface Review {
@@ -99,49 +120,106 @@ export interface Review {
   readonly doc: PinsDocument;
   /** Held tools by their own name. */
   readonly held: ReadonlyMap<string, HeldVersion>;
+  /** Tools held in a form they were not held in before this listing (a hold to report). */
+  readonly newlyHeld: readonly string[];
 }
 
 /**
  * Apply one server's listing to the pins: what is used, what is held, what gets pinned. Only the
- * server's own record is copied and compared (a gateway of thousands of servers reviews each
- * listing in time proportional to that server, not to the whole document).
+ * server's own record is compared, and only the tools whose record changes are copied (a gateway
+ * of thousands of servers, or a server of 20,000 tools listing again unchanged, reviews in time
+ * proportional to that listing and allocates for what changed).
  */
 export function reviewServer(doc: PinsDocument, input: ReviewInput): Review {
-  const before = doc.servers[input.server];
-  const record = serverRecord(doc, before, input);
+  return drain(reviewSteps(doc, input));
+}
+
+/** `reviewServer` as steps, one per listed tool, so a gateway can run it in slices (util/slices.ts). */
+export function* reviewSteps(doc: PinsDocument, input: ReviewInput): Steps<Review> {
+  const known = doc.servers[input.server];
+  const fresh = known === undefined || known.config !== input.config;
+  const base = fresh ? freshRecord(doc, known, input) : known;
+  const memo = input.memo ?? reviewMemo();
+  /** Tool records that differ from `base` (undefined: removed). */
+  const changed = new Map<string, ToolRecord | undefined>();
+  const current = (name: string) => (changed.has(name) ? changed.get(name) : base.tools[name]);
   const held = new Map<string, HeldVersion>();
+  const newlyHeld: string[] = [];
   const listed = new Set<string>();
   for (const tool of input.tools) {
     listed.add(tool.name);
-    const definition = definitionOf(tool);
-    const hash = definitionHash(definition);
-    const entry = (record.tools[tool.name] ??= {});
-    const hold = holdReason(entry, record, hash, () => scanDefinition(definition, input));
-    if (hold === undefined) {
-      entry.pinned ??= { hash, definition, at: input.now };
-      delete entry.held;
-      continue;
+    const entry = current(tool.name);
+    const next = reviewTool(entry, base, tool, input, memo);
+    if (next !== entry) changed.set(tool.name, next);
+    if (next.held) {
+      held.set(tool.name, next.held);
+      if (entry?.held?.hash !== next.held.hash) newlyHeld.push(tool.name);
     }
-    const since = entry.held?.hash === hash ? entry.held.since : input.now;
-    entry.held = { hash, definition, reason: hold.reason, findings: hold.findings, since };
-    held.set(tool.name, entry.held);
+    yield;
   }
   // A held version of a tool the server no longer lists is nothing to approve; its pin stays.
-  for (const [name, entry] of Object.entries(record.tools)) {
-    if (listed.has(name) || !entry.held) continue;
-    delete entry.held;
-    if (!entry.pinned) delete record.tools[name];
+  for (const name of Object.keys(base.tools)) {
+    const entry = current(name);
+    if (listed.has(name) || !entry?.held) continue;
+    changed.set(name, entry.pinned ? { pinned: entry.pinned } : undefined);
   }
-  if (before !== undefined && JSON.stringify(record) === JSON.stringify(before)) return { doc, held };
-  return { doc: { ...doc, servers: { ...doc.servers, [input.server]: record } }, held };
+  if (!fresh && changed.size === 0) return { doc, held, newlyHeld };
+  const tools = { ...base.tools };
+  for (const [name, entry] of changed) {
+    if (entry) tools[name] = entry;
+    else delete tools[name];
+  }
+  const record: ServerRecord = { ...base, tools };
+  return { doc: { ...doc, servers: { ...doc.servers, [input.server]: record } }, held, newlyHeld };
 }
 
-/**
- * A copy of the server's record to change; a server the pins do not know, or whose config an
- * operator changed, starts afresh.
- */
-function serverRecord(doc: PinsDocument, known: ServerRecord | undefined, input: ReviewInput): ServerRecord {
-  if (known && known.config === input.config) return structuredClone(known);
+/** One listed tool's record after this listing: `entry` itself when nothing about it changes. */
+function reviewTool(
+  entry: ToolRecord | undefined,
+  record: ServerRecord,
+  tool: ListedTool,
+  input: ReviewInput,
+  memo: ReviewMemo,
+): ToolRecord {
+  const { definition, hash } = hashed(tool, memo);
+  // The common case first (a pinned tool listed again unchanged), with nothing allocated for it.
+  if (entry?.pinned?.hash === hash && !entry.held) return entry;
+  const scan = () => {
+    let findings = memo.findings.get(hash);
+    if (!findings) memo.findings.set(hash, (findings = scanDefinition(definition, input)));
+    return findings;
+  };
+  const hold = holdReason(entry ?? {}, record, hash, scan);
+  if (hold === undefined) {
+    if (entry?.pinned && !entry.held) return entry;
+    return { pinned: entry?.pinned ?? { hash, definition, at: input.now } };
+  }
+  const since = entry?.held?.hash === hash ? entry.held.since : input.now;
+  const was = entry?.held;
+  if (was && was.hash === hash && was.reason === hold.reason && was.since === since && sameFindings(was, hold))
+    return entry!;
+  return { ...entry, held: { hash, definition, reason: hold.reason, findings: hold.findings, since } };
+}
+
+function hashed(tool: ListedTool, memo: ReviewMemo): HashedTool {
+  let known = memo.hashes.get(tool);
+  if (!known) {
+    known = memo.earlier?.(tool);
+    if (!known) {
+      const definition = definitionOf(tool);
+      known = { definition, hash: definitionHash(definition) };
+    }
+    memo.hashes.set(tool, known);
+  }
+  return known;
+}
+
+function sameFindings(a: { findings: readonly Finding[] }, b: { findings: readonly Finding[] }): boolean {
+  return a.findings.length === b.findings.length && JSON.stringify(a.findings) === JSON.stringify(b.findings);
+}
+
+/** A server the pins do not know, or whose config an operator changed, starts afresh. */
+function freshRecord(doc: PinsDocument, known: ServerRecord | undefined, input: ReviewInput): ServerRecord {
   const addedLater = doc.baseline !== undefined || known !== undefined;
   return {
     config: input.config,
