@@ -14,7 +14,7 @@
  * Printed per case: what the attack left (memory of the gateway process from /proc, series and
  * bytes of /metrics, upstream subscriptions, whether an opener ran, whether a query leaked).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -23,6 +23,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { credentialBytes } from '../test/fixtures/credentials.js';
+import { processMemory, serveProcess } from './serve-process.js';
 import { type ModernResult, modernToolCall } from '../test/fixtures/raw-http.js';
 import { listenRequestBody, listenRequestHeaders } from '../test/fixtures/listen-request.js';
 import { FIXTURE_SERVER, OAUTH_SERVER, PEER_SERVER } from '../test/fixtures/servers/index.js';
@@ -35,61 +36,12 @@ const TOKEN = 'round3-token';
 const dir = mkdtempSync(join(tmpdir(), 'ts-round3-'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Running {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  stop(): Promise<void>;
-}
-
 /** `toolsearch serve --http` of ROOT with this config; resolves once it listens. */
-async function serve(config: object, args: string[] = [], node: string[] = [], env: NodeJS.ProcessEnv = {}) {
-  const file = join(dir, `mcp-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(file, JSON.stringify(config));
-  const child = spawn(
-    process.execPath,
-    [
-      ...node,
-      '--import',
-      'tsx',
-      join(ROOT, 'src/cli/main.ts'),
-      'serve',
-      '--http',
-      '127.0.0.1:0',
-      '--config',
-      file,
-    ].concat(['--settle-ms', '15000'], args),
-    { cwd: ROOT, env: { ...process.env, TOOLSEARCH_TOKEN: TOKEN, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  for (let i = 0; i < 600 && !/listening on (\S+)/.test(output); i++) await sleep(50);
-  const url = /listening on (\S+)/.exec(output)?.[1];
-  if (!url) throw new Error(`the gateway did not listen: ${output.slice(-2000)}`);
-  return {
-    child,
-    url,
-    output: () => output,
-    stop: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null || child.signalCode !== null) return done();
-        child.once('exit', () => done());
-        child.kill('SIGKILL');
-      }),
-  } satisfies Running;
+function serve(config: object, args: string[] = [], node: string[] = [], env: NodeJS.ProcessEnv = {}) {
+  return serveProcess(config, { root: ROOT, dir, args, node, env: { TOOLSEARCH_TOKEN: TOKEN, ...env } });
 }
 
-/** VmRSS and VmHWM (peak) of a process, MiB. */
-function memory(pid: number): { rss: number; peak: number } {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kib = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-    return { rss: Math.round(kib('VmRSS') / 1024), peak: Math.round(kib('VmHWM') / 1024) };
-  } catch {
-    return { rss: 0, peak: 0 };
-  }
-}
+const memory = processMemory;
 
 async function client(url: string, token = TOKEN, asked?: string[]): Promise<Client> {
   const c = new Client({ name: 'round3', version: '1' }, { capabilities: asked ? { elicitation: {} } : {} });
@@ -332,52 +284,70 @@ async function statusLeak(): Promise<string> {
  */
 async function parkedCall(): Promise<string> {
   const config = { mcpServers: { peer: { command: process.execPath, args: [PEER_SERVER] } } };
-  const auth = { headers: { authorization: `Bearer ${TOKEN}` } };
   const asked: string[] = [];
-  let gw = await serve(config);
-  let alice = await client(gw.url, TOKEN, asked);
-  // A search waits for a server still connecting: after it, the peer is up.
-  const connected = () => alice.callTool({ name: 'tool_search', arguments: { query: 'select:mcp__peer__ask' } });
-  await connected();
-  const parked = await modernToolCall(gw.url, 'mcp__peer__ask', { message: 'for the 2026 user' }, auth);
+  const first = await withGateway(config, asked, (url, alice) => neverComesBack(url, alice));
+  const second = await withGateway(config, asked, (url, alice) => secondQuestion(url, alice));
+  const leaked = asked.some((message) => message.includes('2026 user'));
+  return `${first}; ${second}, ${leaked ? 'SHOWN TO ALICE' : 'never shown to Alice'}`;
+}
+
+const auth = { headers: { authorization: `Bearer ${TOKEN}` } };
+
+/** A gateway with a 2025 session (Alice, answering questions into `asked`) whose peer is up. */
+async function withGateway<T>(
+  config: object,
+  asked: string[],
+  run: (url: string, alice: Client) => Promise<T>,
+): Promise<T> {
+  const gw = await serve(config);
+  const alice = await client(gw.url, TOKEN, asked);
+  try {
+    // A search waits for a server still connecting: after it, the peer is up.
+    for (const tool of ['mcp__peer__ask', 'mcp__peer__hold'])
+      await alice.callTool({ name: 'tool_search', arguments: { query: `select:${tool}` } });
+    return await run(gw.url, alice);
+  } finally {
+    await alice.close().catch(() => undefined);
+    await gw.stop();
+  }
+}
+
+/** A 2026 call parks and is never retried; Alice asks on the same server 2 s and 10 s later. */
+async function neverComesBack(url: string, alice: Client): Promise<string> {
+  const parked = await modernToolCall(url, 'mcp__peer__ask', { message: 'for the 2026 user' }, auth);
   const parkedAt = performance.now();
   const outcomes: string[] = [];
   for (const at of [2_000, 10_000]) {
     await sleep(Math.max(0, parkedAt + at - performance.now()));
     const answer = text(await alice.callTool({ name: 'mcp__peer__ask', arguments: { message: `for Alice at ${at}` } }));
     const refused = /requests of \d+ client sessions/.test(answer);
-    outcomes.push(
-      `+${at / 1000} s: ${refused ? 'refused ("requests of 2 client sessions are in flight")' : answer.includes('Alice') ? 'reached Alice' : answer.slice(0, 80)}`,
-    );
+    const outcome = refused
+      ? 'refused ("requests of 2 client sessions are in flight")'
+      : answer.includes('Alice')
+        ? 'reached Alice'
+        : answer.slice(0, 80);
+    outcomes.push(`+${at / 1000} s: ${outcome}`);
   }
-  await alice.close();
-  await gw.stop();
+  return `parked call: ${parked.resultType}; Alice's own question ${outcomes.join(', ')}`;
+}
 
-  gw = await serve(config);
-  alice = await client(gw.url, TOKEN, asked);
-  await connected();
-  await alice.callTool({ name: 'tool_search', arguments: { query: 'select:mcp__peer__hold' } });
+/** The guard: a parked call's second question, sent while Alice's call runs there. */
+async function secondQuestion(url: string, alice: Client): Promise<string> {
   const args = { first: 'first for the 2026 user', second: 'second for the 2026 user' };
-  const twice = await modernToolCall(gw.url, 'mcp__peer__ask_then', args, auth);
-  const twiceAt = performance.now();
-  const [key] = Object.keys(twice.inputRequests ?? {});
+  const parked = await modernToolCall(url, 'mcp__peer__ask_then', args, auth);
+  const parkedAt = performance.now();
+  const [key] = Object.keys(parked.inputRequests ?? {});
   await alice.callTool({ name: 'mcp__peer__hold', arguments: { ms: 200 } });
-  const holdMs = Math.round(performance.now() - twiceAt - 200);
-  const done: ModernResult = await modernToolCall(gw.url, 'mcp__peer__ask_then', args, {
+  const sentMs = Math.round(performance.now() - parkedAt - 200);
+  const done: ModernResult = await modernToolCall(url, 'mcp__peer__ask_then', args, {
     ...auth,
     retry: {
       inputResponses: { [key!]: { action: 'accept', content: { name: 'p' } } },
-      requestState: twice.requestState!,
+      requestState: parked.requestState!,
     },
   });
   const second = (JSON.parse((done.content ?? [])[0]?.text ?? '[]') as string[])[1] ?? '';
-  const leaked = asked.some((message) => message.includes('2026 user'));
-  await alice.close();
-  await gw.stop();
-  return (
-    `parked call: ${parked.resultType}; Alice's own question ${outcomes.join(', ')}; ` +
-    `the parked call's second question, sent ${holdMs} ms after it parked while Alice's call runs: ${/^error/.test(second) ? 'refused' : 'answered'}, ${leaked ? 'SHOWN TO ALICE' : 'never shown to Alice'}`
-  );
+  return `the parked call's second question, sent ${sentMs} ms after it parked while Alice's call runs: ${/^error/.test(second) ? 'refused' : 'answered'}`;
 }
 
 const cases: Array<[string, () => Promise<string>]> = [
