@@ -51,6 +51,17 @@ export interface HitExplanation {
    * and this tool's name is a change (create, push, reply …), so its score was multiplied by `factor`.
    */
   readonly question?: { readonly factor: number; readonly because?: 'question' | 'no action' };
+  /**
+   * C15: the tool's action (from its name's verbs) disagrees with the request's, or destroys
+   * something the request did not ask to, so its score was multiplied by `factor`.
+   */
+  readonly action?: {
+    readonly tool: string;
+    /** The request's actions ("create", "read or update"); empty when it names none. */
+    readonly request: string;
+    readonly verdict: 'disagrees' | 'destroys';
+    readonly factor: number;
+  };
   /** Clause evidence: the clause of a multi-step task this tool answers best. */
   readonly clause?: { readonly text: string; readonly score: number };
   /** With an embedder: the tool's rank by embedding similarity and in the lexical ranking (1-based). */
@@ -108,6 +119,7 @@ export function formatExplanation(e: HitExplanation): string[] {
         ? `no action: the request names a thing and no action, and this tool's name is a change, so its score counts ×${e.question.factor}`
         : `question: the request asks to know and this tool's name is a change, so its score counts ×${e.question.factor}`,
     );
+  if (e.action) lines.push(actionLine(e.action));
   if (e.clause && e.clause.score > 0) lines.push(`clause evidence: +${round(e.clause.score)} for "${e.clause.text}"`);
   if (e.learned) {
     const n = e.learned.searches;
@@ -124,6 +136,13 @@ export function formatExplanation(e: HitExplanation): string[] {
     lines.push(`${emb}, ${lex}${e.embedding.gate ? ` (${gateText(e.embedding.gate, e.embedding.weight ?? 0)})` : ''}`);
   }
   return lines;
+}
+
+/** C15: "action disagrees: delete for a request to create, score ×0.6". */
+function actionLine(a: NonNullable<HitExplanation['action']>): string {
+  const asked = a.request === '' ? 'a request that names no action' : `a request to ${a.request}`;
+  const what = a.verdict === 'destroys' ? 'destructive action unasked' : 'action disagrees';
+  return `${what}: ${a.tool} for ${asked}, so its score counts ×${a.factor}`;
 }
 
 /** C14: why the embedding ranking counted as much as it did for this query. */

@@ -40,6 +40,16 @@ export interface DefaultRankerOptions {
    * (create, push, reply …) by this; 1 turns it off.
    */
   questionChangeFactor: number;
+  /**
+   * C15: a tool whose name's action disagrees with the request's ("update_issue" for "open a github
+   * issue") has its score multiplied by this; 1 turns it off.
+   */
+  actionDisagreeFactor: number;
+  /**
+   * C15: a tool whose name deletes or stops something, for a request that asks for neither, has its
+   * score multiplied by this (a destructive tool is never first unasked); 1 turns it off.
+   */
+  unaskedDestructiveFactor: number;
   /** C14: a request that names a server (a distinctive word of its name) lifts that server's tools by this share of the best score; 0 turns it off. */
   serverMentionWeight: number;
   /** Weight of the server-level score added to each tool of that server. */
@@ -84,6 +94,8 @@ export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
   valueShapeWords: 16,
   valueWordWeight: 0.3,
   questionChangeFactor: 0.7,
+  actionDisagreeFactor: 0.8,
+  unaskedDestructiveFactor: 0.6,
   serverMentionWeight: 0.3,
   clauseWeight: 0.4,
   nameWeight: 1,

@@ -23,7 +23,8 @@ import { splitClauses } from './clauses.js';
 import { catalogExpander } from './catalog-expander.js';
 import { NameMatcher, type PlainRequest } from './name-match.js';
 import { ServerMentions } from './server-mention.js';
-import { asksToSee, changeTools, lowerChangeTools } from './question-intent.js';
+import { asksToKnow, asksToSee, changeTools, lowerChangeTools } from './question-intent.js';
+import { type Agreement, actionNames, agreement, requestActions, toolActions } from './action-agreement.js';
 import { serverDocuments } from './server-documents.js';
 import { Tokenizer, fieldTerms, indexTerms } from './tokenizer.js';
 import { type DefaultRankerOptions, FIELD_NAMES } from './options.js';
@@ -55,6 +56,9 @@ export interface ScoreTrace {
   lowered?: Uint8Array;
   /** Why the request asks to see: a question, or a short request naming no action. */
   loweredBecause?: 'question' | 'no action';
+  /** C15: the request's actions (bits) and, per tool, how its action stood to them when it lowered the score. */
+  requestActions?: number;
+  disagreed?: (Exclude<Agreement, 'agrees' | 'neutral'> | undefined)[];
 }
 
 /** A whole request's weighted terms, its words, and what the name match reads of a plain one (C14). */
@@ -75,6 +79,8 @@ export class DefaultIndex implements RankerIndex {
   private readonly nameMatch: NameMatcher | undefined;
   /** Per tool, 1 when its name is a change (create, push, reply …): a question ranks it lower (C14). */
   private readonly changes: Uint8Array | undefined;
+  /** C15: per tool, the actions its name's verbs name (action-agreement.ts bits). */
+  private readonly actions: Uint8Array | undefined;
   /** Distinctive words of server names (C14): a request that says one asks for that server's tools. */
   private readonly mentions: ServerMentions | undefined;
   private scratch: Float64Array | undefined;
@@ -123,6 +129,11 @@ export class DefaultIndex implements RankerIndex {
     if (options.nameWeight > 0) this.nameMatch = new NameMatcher(docs, this.serverOf, tokenizer.ids);
     if (options.questionChangeFactor < 1)
       this.changes = changeTools(
+        docs.map((d) => d.name),
+        tokenizer.ids,
+      );
+    if (options.actionDisagreeFactor < 1 || options.unaskedDestructiveFactor < 1)
+      this.actions = toolActions(
         docs.map((d) => d.name),
         tokenizer.ids,
       );
@@ -248,7 +259,10 @@ export class DefaultIndex implements RankerIndex {
     if (this.options.clauseWeight > 0) this.addClauseEvidence(text, scores, trace);
     if (trace) trace.nameBonus = new Float64Array(scores.length);
     this.nameMatch?.add(terms, scores, this.touched, this.options.nameWeight, plain, trace?.nameBonus);
-    const seeing = this.changes ? asksToSee(raw, text.trimEnd().endsWith('?')) : undefined;
+    const endsWithQuestionMark = text.trimEnd().endsWith('?');
+    // A task's many steps name many actions, each for another tool: only a plain request has one.
+    if (this.actions && plain) this.applyAgreement(text, asksToKnow(raw, endsWithQuestionMark), scores, trace);
+    const seeing = this.changes ? asksToSee(raw, endsWithQuestionMark) : undefined;
     if (seeing) {
       const { questionChangeFactor } = this.options;
       const lowered = lowerChangeTools(scores, this.touched, this.changes!, questionChangeFactor, !!trace);
@@ -258,6 +272,36 @@ export class DefaultIndex implements RankerIndex {
       }
     }
     return scores;
+  }
+
+  /**
+   * C15: tools whose name's action disagrees with the request's count for less, and a tool that
+   * deletes or stops something counts for much less when the request asks for neither.
+   */
+  private applyAgreement(text: string, question: boolean, scores: Float64Array, trace?: ScoreTrace): void {
+    const request = requestActions(text, question);
+    const actions = this.actions!;
+    if (trace) {
+      trace.requestActions = request;
+      trace.disagreed = [];
+    }
+    const touched = this.touched;
+    for (let a = 0; a < touched.count; a++) {
+      const i = touched.list[a]!;
+      const tool = actions[i]!;
+      if (tool === 0) continue;
+      const verdict = agreement(request, tool);
+      if (verdict !== 'disagrees' && verdict !== 'destroys') continue;
+      scores[i]! *= this.actionFactor(verdict);
+      if (trace) trace.disagreed![i] = verdict;
+    }
+  }
+
+  /** C15: what a tool's action verdict multiplies its score by (1: none). */
+  private actionFactor(verdict: 'disagrees' | 'destroys' | undefined): number {
+    if (verdict === 'disagrees') return this.options.actionDisagreeFactor;
+    if (verdict === 'destroys') return this.options.unaskedDestructiveFactor;
+    return 1;
   }
 
   /**
@@ -363,7 +407,9 @@ export class DefaultIndex implements RankerIndex {
       const withServer = trace.withServer![i]!;
       const mentionLift = trace.mentionLift?.[i] ?? 0;
       // The stages add up before a question's lowering multiplies the sum.
-      const beforeQuestion = trace.lowered?.[i] === 1 ? final[i]! / this.options.questionChangeFactor : final[i]!;
+      const actionFactor = this.actionFactor(trace.disagreed?.[i]);
+      const beforeQuestion =
+        (trace.lowered?.[i] === 1 ? final[i]! / this.options.questionChangeFactor : final[i]!) / actionFactor;
       const s = this.serverOf[i]!;
       const explanation: HitExplanation = {
         name,
@@ -385,6 +431,14 @@ export class DefaultIndex implements RankerIndex {
         ...(mentionLift > 0 && { serverNamed: { name: this.serverNames[s]!, score: mentionLift } }),
         ...(trace.lowered?.[i] === 1 && {
           question: { factor: this.options.questionChangeFactor, because: trace.loweredBecause ?? 'question' },
+        }),
+        ...(trace.disagreed?.[i] !== undefined && {
+          action: {
+            tool: actionNames(this.actions![i]!),
+            request: actionNames(trace.requestActions ?? 0),
+            verdict: trace.disagreed[i]!,
+            factor: actionFactor,
+          },
         }),
         ...(beforeQuestion - trace.nameBonus![i]! > withServer &&
           trace.bestClause &&

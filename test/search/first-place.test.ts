@@ -1,0 +1,88 @@
+/**
+ * C15: the first hit is the tool the request means. Over the live tool lists of real npm MCP
+ * servers (the everyday fixture) and small catalogs, each rule with it on and off: behaviour, not
+ * numbers (the numbers are bench/everyday-ablation.ts's).
+ */
+import { describe, expect, it } from 'vitest';
+import { formatExplanation } from '../../src/search/explain.js';
+import { parseKeywordQuery } from '../../src/search/query.js';
+import { type DefaultRankerOptions, defaultRanker } from '../../src/search/rank-default/index.js';
+import { actionNames, agreement, requestActions, toolActions } from '../../src/search/rank-default/action-agreement.js';
+import { realTools } from '../fixtures/real-servers/index.js';
+
+const tools = realTools();
+const idOf = new Map(tools.map((t) => [t.name, t.id]));
+const indexes = new Map<string, ReturnType<ReturnType<typeof defaultRanker>['build']>>();
+/** The top `k` catalog ids for `query` over the real catalog, with `options` overriding the defaults. */
+function top(query: string, k = 5, options: Partial<DefaultRankerOptions> = {}): string[] {
+  const key = JSON.stringify(options);
+  let index = indexes.get(key);
+  if (!index) indexes.set(key, (index = defaultRanker(options).build(tools)));
+  return index.search(parseKeywordQuery(query), k).map((r) => idOf.get(r.name)!);
+}
+const noAgreement = { actionDisagreeFactor: 1, unaskedDestructiveFactor: 1 };
+const actions = (text: string, question = false) => actionNames(requestActions(text, question));
+
+describe('C15: a request and a tool agree on the action', () => {
+  it('C15: a request verb is read in a verb place, not from a noun that shares its stem', () => {
+    expect(actions('list my notes')).toBe('read');
+    expect(actions('note that the deploy key rotates monthly')).toBe('create');
+    expect(actions('show the updates')).toBe('read');
+    expect(actions('a list of everyone in the workspace')).toBe('');
+    expect(actions('memory add entity Northwind')).toBe('create');
+    expect(actions('get rid of the old branch')).toBe('delete');
+    expect(actions('file a ticket for the broken login')).toBe('create');
+    expect(actions('open a github issue')).toBe('create');
+    expect(actions("don't forget that Maria is vegetarian")).toBe('create');
+    expect(actions('remember that my dog is called Rex')).toBe('create');
+    // A question asks to know: its verbs are what it asks about.
+    expect(actions('who deleted the release branch?', true)).toBe('');
+    // Values are not verbs: the path's "build" builds nothing.
+    expect(actions('gh api repos/kubernetes/kubernetes/contents/build/Dockerfile')).toBe('');
+  });
+
+  it('C15: a delete or stop tool is destructive unasked; a tool of another action disagrees', () => {
+    const create = requestActions('add a note');
+    const [del, update, read, add] = toolActions(
+      [[0], [1], [2], [3]],
+      new Map([
+        ['delet', 0],
+        ['updat', 1],
+        ['get', 2],
+        ['add', 3],
+      ]),
+    );
+    expect(agreement(create, del!)).toBe('destroys');
+    expect(agreement(create, update!)).toBe('disagrees');
+    expect(agreement(create, read!)).toBe('disagrees');
+    expect(agreement(create, add!)).toBe('agrees');
+    expect(agreement(0, del!)).toBe('destroys');
+    expect(agreement(0, read!)).toBe('neutral');
+    expect(agreement(requestActions('delete the note'), del!)).toBe('agrees');
+  });
+
+  it('C15: "remember that my dog is called Rex" adds a fact; no delete tool in the top 3', () => {
+    const query = 'remember that my dog is called Rex';
+    const hits = top(query, 3);
+    expect(hits[0]).toBe('memory/add_observations');
+    expect(hits).toContain('memory/create_entities');
+    expect(hits.some((id) => id.includes('delete'))).toBe(false);
+    expect(top(query, 3, noAgreement)).toContain('memory/delete_observations');
+  });
+
+  it('C15: "open a github issue" creates one', () => {
+    expect(top('open a github issue', 1)).toEqual(['github/create_issue']);
+    expect(top('open a github issue', 1, noAgreement)).not.toEqual(['github/create_issue']);
+  });
+
+  it('C15: explain says why a tool counts for less', () => {
+    const index = defaultRanker().build(tools);
+    const query = parseKeywordQuery('remember that my dog is called Rex');
+    const name = 'mcp__memory__delete_observations';
+    const [why] = index.explain!(query, [name]);
+    expect(why!.action).toMatchObject({ tool: 'delete', request: 'create', verdict: 'destroys' });
+    expect(formatExplanation(why!).join('\n')).toContain(
+      'destructive action unasked: delete for a request to create, so its score counts ×0.6',
+    );
+  });
+});
