@@ -7,8 +7,19 @@ import { describe, expect, it } from 'vitest';
 import { formatExplanation } from '../../src/search/explain.js';
 import { parseKeywordQuery } from '../../src/search/query.js';
 import { type DefaultRankerOptions, defaultRanker } from '../../src/search/rank-default/index.js';
-import { actionNames, agreement, requestActions, toolActions } from '../../src/search/rank-default/action-agreement.js';
+import {
+  actionNames,
+  agreement,
+  nounUse,
+  requestActions,
+  toolActions,
+} from '../../src/search/rank-default/action-agreement.js';
+import { weightedQueryTerms } from '../../src/search/rank-default/expansion.js';
+import { tellingSense } from '../../src/search/rank-default/verb-senses.js';
+import { words } from '../../src/search/text.js';
+import { stem } from '../../src/search/vocabulary.js';
 import { realTools } from '../fixtures/real-servers/index.js';
+import { mcp, ranked } from './helpers.js';
 
 const tools = realTools();
 const idOf = new Map(tools.map((t) => [t.name, t.id]));
@@ -84,5 +95,42 @@ describe('C15: a request and a tool agree on the action', () => {
     expect(formatExplanation(why!).join('\n')).toContain(
       'destructive action unasked: delete for a request to create, so its score counts ×0.6',
     );
+  });
+});
+
+describe('C15: stems that collide with action words', () => {
+  it('C15: Porter merges these nouns with a verb; the tokenizer keeps them apart', () => {
+    expect(stem('news')).not.toBe(stem('new'));
+    expect(stem('terminal')).not.toBe(stem('terminate'));
+    expect(stem('general')).not.toBe(stem('generate'));
+    expect(stem('settings')).not.toBe(stem('set'));
+    // Forms of the verb itself still meet.
+    expect(stem('terminated')).toBe(stem('terminate'));
+    expect(stem('generated')).toBe(stem('generate'));
+  });
+
+  it('C15: "the terminal" reaches no tool that terminates', () => {
+    const catalog = [
+      mcp('shell', 'kill_process', 'Terminate a running process by PID.'),
+      mcp('shell', 'start_process', 'Start a new terminal process with a command.'),
+    ];
+    expect(ranked(catalog, 'open a terminal')).toEqual(['mcp__shell__start_process']);
+  });
+
+  it('C15: an action word used as a noun takes no verb synonyms ("any updates", "the list")', () => {
+    const asNoun = weightedQueryTerms('any updates on the launch', 0.3);
+    const asVerb = weightedQueryTerms('update the launch notes', 0.3);
+    expect(asVerb.has(stem('edit'))).toBe(true);
+    expect(asNoun.has(stem('edit'))).toBe(false);
+    expect(nounUse(['show', 'my', 'notes'], 2)).toBe(true);
+    expect(nounUse(['list', 'my', 'notes'], 0)).toBe(false);
+    expect(nounUse(['a', 'list', 'of', 'users'], 1)).toBe(true);
+    expect(nounUse(['show', 'details'], 1)).toBe(false);
+  });
+
+  it('C15: "let the team know" sends a message, though both words are stop words', () => {
+    expect(tellingSense(words('let the team know in #general that the deploy is done'))).toContain(stem('send'));
+    expect(tellingSense(words('let me know when it is done'))).toBeUndefined();
+    expect(top('Let the team know in #general that the deploy is done', 1)).toEqual(['slack/slack_post_message']);
   });
 });

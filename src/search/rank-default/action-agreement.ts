@@ -18,7 +18,7 @@ import { words } from '../text.js';
 import { stem } from '../vocabulary.js';
 import { MAX_VALUE_SHAPE_CHARS, valueSpans } from './value-shapes.js';
 import { phrasalSenses } from './phrasal-verbs.js';
-import { leadingVerbSense, withoutNamingWords } from './verb-senses.js';
+import { leadingVerbSense, tellingSense, withoutNamingWords } from './verb-senses.js';
 
 /** What a tool does to its object, or what a request asks to do. */
 export type Action = 'create' | 'update' | 'delete' | 'read' | 'send' | 'run' | 'stop';
@@ -173,6 +173,7 @@ export function requestActions(text: string, question = false): number {
     skip.add(0);
   }
   if (STORING.test(text.slice(0, 2_000))) bits |= ACTION_BITS.create;
+  if (tellingSense(raw)) bits |= ACTION_BITS.send;
   return bits | verbActions(raw, skip);
 }
 
@@ -275,4 +276,21 @@ export function agreement(request: number, tool: number): Agreement {
 export function actionNames(bits: number): string {
   const names = (Object.keys(ACTION_BITS) as Action[]).filter((a) => bits & ACTION_BITS[a]);
   return names.join(' or ');
+}
+
+/** Action-group words that are nouns themselves: their synonyms are meant for the noun ("details" → get). */
+const NOUN_MEMBERS = new Set(['info', 'detail', 'details', 'lookup']);
+
+/**
+ * C15: whether the request's word at `i` is used as a noun although its stem is a verb's: a
+ * plural ("notes", "updates", "messages": no request verb is in its -s form) or a word after a
+ * determiner or preposition ("the list", "for update").
+ */
+export function nounUse(raw: readonly string[], i: number): boolean {
+  const word = raw[i]!;
+  if (NOUN_MEMBERS.has(word)) return false;
+  if (i > 0 && NOUN_MARKERS.has(raw[i - 1]!)) return true;
+  return (
+    word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !REQUEST_FORMS.has(word) && stem(word) !== word
+  );
 }
