@@ -10,6 +10,7 @@ import { type DefaultRankerOptions, defaultRanker } from '../../src/search/rank-
 import {
   actionNames,
   agreement,
+  incidentalVerbs,
   nounUse,
   requestActions,
   toolActions,
@@ -132,5 +133,31 @@ describe('C15: stems that collide with action words', () => {
     expect(tellingSense(words('let the team know in #general that the deploy is done'))).toContain(stem('send'));
     expect(tellingSense(words('let me know when it is done'))).toBeUndefined();
     expect(top('Let the team know in #general that the deploy is done', 1)).toEqual(['slack/slack_post_message']);
+  });
+});
+
+describe('C15: incidental name matches do not beat the object of the request', () => {
+  it('C15: a verb of tool names that is not the request action describes its object', () => {
+    expect([...incidentalVerbs('how many open issues are there', true)]).toEqual([stem('open')]);
+    expect([...incidentalVerbs('list open issues', false)]).toEqual([stem('open')]);
+    expect([...incidentalVerbs('open a github issue', false)]).toEqual([]);
+    expect([...incidentalVerbs('find and delete the old logs', false)]).toEqual([]);
+  });
+
+  it('C15: "how many open issues" reaches the issue tools, not memory\'s open_nodes', () => {
+    const off = { incidentalVerbsNameNothing: false, incidentalVerbWeight: 1 };
+    expect(top('how many open issues are there', 1)).toEqual(['github/list_issues']);
+    expect(top('how many open issues are there', 1, off)).toEqual(['memory/open_nodes']);
+  });
+
+  it('C15: "find out" learns something; it does not find text on a page', () => {
+    expect(top('find out how many stars the repo has', 3)).not.toContain('playwright/browser_find');
+  });
+
+  it('C15: explain shows the incidental word lowered and naming no part', () => {
+    const index = defaultRanker().build(tools);
+    const [why] = index.explain!(parseKeywordQuery('how many open issues are there'), ['mcp__memory__open_nodes']);
+    expect(why!.nameMatch?.matched).toEqual([]);
+    expect(why!.terms?.find((t) => t.term === stem('open'))?.origin).toBe('describes the object');
   });
 });

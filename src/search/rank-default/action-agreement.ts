@@ -294,3 +294,41 @@ export function nounUse(raw: readonly string[], i: number): boolean {
     word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !REQUEST_FORMS.has(word) && stem(word) !== word
   );
 }
+
+/** Tool verbs that are nouns too, as names use them (`git_log`, `get_pull_request_status`): never incidental. */
+const NOUN_VERBS = new Set(['info', 'status', 'log', 'history', 'diff', 'count', 'new', 'list'].map(stem));
+
+/** Words that join a second verb to the first ("find and delete", "clone then open", "go to open"). */
+const VERB_JOINERS = new Set(['and', 'then', 'to', 'please', 'also', 'or', 'just']);
+
+/**
+ * C15 — the stems of a request's words that are verbs of tool names but not the request's action:
+ * "how many open issues are there" does not ask to open anything, and "list open issues" lists.
+ * The action is the first such word in a verb's place and any joined to it ("find and delete");
+ * the others describe the object. A question has no action: all of them describe. The name match
+ * lets none of them name a tool (`open_nodes` for "open issues").
+ */
+export function incidentalVerbs(text: string, question: boolean): ReadonlySet<string> {
+  const raw = withoutNamingWords(words(withoutValues(text)));
+  const skip = new Set<number>();
+  for (const sense of phrasalSenses(raw)) for (const at of sense.at) skip.add(at);
+  const out = new Set<string>();
+  const verbs = new Set<string>();
+  let main = false;
+  for (let i = 0; i < raw.length; i++) {
+    if (skip.has(i)) continue;
+    const s = stem(raw[i]!);
+    if (!STEM_ACTIONS.has(s)) continue;
+    const previous = i > 0 ? raw[i - 1]! : undefined;
+    const first: boolean = !main && !question && (previous === undefined || !NOUN_MARKERS.has(previous));
+    const joined = main && previous !== undefined && VERB_JOINERS.has(previous);
+    // "list" may be the action ("list open issues") but, a noun too, never describes.
+    if (NOUN_VERBS.has(s)) main ||= first;
+    else if (first || joined) {
+      main = true;
+      verbs.add(s);
+    } else out.add(s);
+  }
+  for (const s of verbs) out.delete(s);
+  return out;
+}

@@ -50,6 +50,13 @@ export interface DefaultRankerOptions {
    * score multiplied by this (a destructive tool is never first unasked); 1 turns it off.
    */
   unaskedDestructiveFactor: number;
+  /**
+   * C15: in a plain request, a word that is a verb of tool names but not the request's action ("open"
+   * in "how many open issues") names no part of a tool's name; false turns it off.
+   */
+  incidentalVerbsNameNothing: boolean;
+  /** C15: the weight of such a word in the request (it describes the object); 1 turns it off. */
+  incidentalVerbWeight: number;
   /** C14: a request that names a server (a distinctive word of its name) lifts that server's tools by this share of the best score; 0 turns it off. */
   serverMentionWeight: number;
   /** Weight of the server-level score added to each tool of that server. */
@@ -95,6 +102,8 @@ export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
   valueWordWeight: 0.3,
   questionChangeFactor: 0.7,
   actionDisagreeFactor: 0.8,
+  incidentalVerbsNameNothing: true,
+  incidentalVerbWeight: 0.7,
   unaskedDestructiveFactor: 0.6,
   serverMentionWeight: 0.3,
   clauseWeight: 0.4,

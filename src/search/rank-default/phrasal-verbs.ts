@@ -22,7 +22,7 @@ const PHRASAL_VERBS: readonly (readonly [forms: string, particles: string, sense
   ['put puts putting', 'back', 'restore revert'],
   ['fill fills filled filling', 'in out', 'fill'],
   ['turn turns turned turning', 'into', 'convert'],
-  ['find finds found finding', 'out', 'find get'],
+  ['find finds found finding', 'out', 'get'],
   ['shut shuts shutting', 'down off', 'close stop'],
   ['turn turns turned turning', 'off', 'disable stop close'],
   ['turn turns turned turning', 'on', 'enable'],

@@ -24,7 +24,14 @@ import { catalogExpander } from './catalog-expander.js';
 import { NameMatcher, type PlainRequest } from './name-match.js';
 import { ServerMentions } from './server-mention.js';
 import { asksToKnow, asksToSee, changeTools, lowerChangeTools } from './question-intent.js';
-import { type Agreement, actionNames, agreement, requestActions, toolActions } from './action-agreement.js';
+import {
+  type Agreement,
+  actionNames,
+  agreement,
+  incidentalVerbs,
+  requestActions,
+  toolActions,
+} from './action-agreement.js';
 import { serverDocuments } from './server-documents.js';
 import { Tokenizer, fieldTerms, indexTerms } from './tokenizer.js';
 import { type DefaultRankerOptions, FIELD_NAMES } from './options.js';
@@ -67,6 +74,25 @@ interface RequestTerms {
   /** `words(text)`, split once per request: the terms, the plain-request length and the question rule read them. */
   readonly words: readonly string[];
   readonly plain?: PlainRequest;
+}
+
+/**
+ * C15: a plain request's incidental verbs (action-agreement.ts) describe its object: their own weight
+ * is lowered to `weight` (a term that stands in for another word keeps its weight).
+ */
+function lowerIncidental(
+  terms: Map<string, number>,
+  incidental: ReadonlySet<string>,
+  concepts: ReadonlyMap<string, string>,
+  weight: number,
+  sources?: Map<string, string>,
+): void {
+  for (const s of incidental) {
+    const w = terms.get(s);
+    if (w === undefined || w !== 1 || concepts.has(s)) continue;
+    terms.set(s, weight);
+    sources?.set(s, 'describes the object');
+  }
 }
 
 export class DefaultIndex implements RankerIndex {
@@ -194,7 +220,22 @@ export class DefaultIndex implements RankerIndex {
       valueWordWeight: this.options.valueWordWeight,
     });
     if (raw.length > this.options.plainRequestWords) return { terms, words: raw };
-    return { terms, words: raw, plain: { concepts, synonymCover: this.options.nameSynonymCover } };
+    const { incidentalVerbsNameNothing, incidentalVerbWeight } = this.options;
+    const incidental =
+      incidentalVerbsNameNothing || incidentalVerbWeight < 1
+        ? incidentalVerbs(text, asksToKnow(raw, text.trimEnd().endsWith('?')))
+        : undefined;
+    if (incidental && incidentalVerbWeight < 1)
+      lowerIncidental(terms, incidental, concepts, incidentalVerbWeight, sources);
+    return {
+      terms,
+      words: raw,
+      plain: {
+        concepts,
+        synonymCover: this.options.nameSynonymCover,
+        ...(incidental && incidentalVerbsNameNothing && { incidental }),
+      },
+    };
   }
 
   search(query: ParsedQuery, limit: number, accept?: (name: string) => boolean): RankedTool[] {
