@@ -9,7 +9,7 @@ import { defaultRanker, type DefaultRankerOptions } from '../src/search/rank-def
 import { GLOVE_SCALE, LazyThesaurus } from '../src/search/thesaurus.js';
 import { GLOVE_TABLE } from '../src/search/tables/glove-table.js';
 import { THESAURUS_TABLE } from '../src/search/tables/thesaurus-table.js';
-import { distractorSet, everydaySet, loadSet, QUERY_SETS, type BenchSet } from './datasets.js';
+import { distractorSet, everydaySet, loadSet, QUERY_SETS, setContext, type BenchSet } from './datasets.js';
 import { evaluate, rankerRankIds } from './evaluate.js';
 
 const withoutQueryTable = new LazyThesaurus([
@@ -32,7 +32,7 @@ console.log(`| configuration | ${QUERY_SETS.join(' | ')} | mean | distractors | 
 console.log(`|---|${QUERY_SETS.map(() => '---').join('|')}|---|---|---|---|`);
 for (const [label, options] of ROWS) {
   const ranker = defaultRanker(options);
-  const r = sets.map((set) => evaluate(set, rankerRankIds(ranker, set.tools)).all);
+  const r = sets.map((set) => evaluate(set, rankerRankIds(ranker, set.tools, setContext(set))).all);
   const six = r.slice(0, QUERY_SETS.length).map((x) => x['R@5']);
   const mean = six.reduce((a, b) => a + b, 0) / six.length;
   const every = r[r.length - 1]!;

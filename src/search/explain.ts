@@ -44,6 +44,8 @@ export interface HitExplanation {
     /** Matched parts the request names through a synonym of one of its words ("directori (for folder)"). */
     readonly bySynonym?: readonly string[];
   };
+  /** C15: what the tool's server says about itself (title, instructions) matched the request, which lifted it by `score`. */
+  readonly serverText?: { readonly name: string; readonly score: number };
   /** C14: the request names this tool's server ("in Notion"), which lifted it by `score`. */
   readonly serverNamed?: { readonly name: string; readonly score: number };
   /**
@@ -109,6 +111,10 @@ export function formatExplanation(e: HitExplanation): string[] {
   if (e.server && e.server.score > 0)
     lines.push(
       `server evidence: +${round(e.server.score)} from server "${e.server.name}" (${e.server.terms.join(', ')})`,
+    );
+  if (e.serverText)
+    lines.push(
+      `server's own text: +${round(e.serverText.score)}, what server "${e.serverText.name}" says about itself matches`,
     );
   if (e.serverNamed)
     lines.push(`server named: +${round(e.serverNamed.score)}, the request names the server "${e.serverNamed.name}"`);

@@ -19,7 +19,7 @@ import { weightedQueryTerms } from '../../src/search/rank-default/expansion.js';
 import { tellingSense } from '../../src/search/rank-default/verb-senses.js';
 import { words } from '../../src/search/text.js';
 import { stem } from '../../src/search/vocabulary.js';
-import { realTools } from '../fixtures/real-servers/index.js';
+import { extendedCatalog, realTools } from '../fixtures/real-servers/index.js';
 import { mcp, ranked } from './helpers.js';
 
 const tools = realTools();
@@ -159,5 +159,49 @@ describe('C15: incidental name matches do not beat the object of the request', (
     const [why] = index.explain!(parseKeywordQuery('how many open issues are there'), ['mcp__memory__open_nodes']);
     expect(why!.nameMatch?.matched).toEqual([]);
     expect(why!.terms?.find((t) => t.term === stem('open'))?.origin).toBe('describes the object');
+  });
+});
+
+describe("C15: a server's own text and catch-all tools", () => {
+  const extended = extendedCatalog();
+  const extendedIds = new Map(extended.tools.map((t) => [t.name, t.id]));
+  const topExtended = (query: string, options: Partial<DefaultRankerOptions> = {}) =>
+    defaultRanker(options)
+      .build(extended.tools, { servers: extended.servers })
+      .search(parseKeywordQuery(query), 5)
+      .map((r) => extendedIds.get(r.name)!);
+
+  it('C15: a plain question reaches the catch-all "ask" tools of real servers (one with a one-line description)', () => {
+    const hits = topExtended("what's the capital of Australia?");
+    expect(hits).toContain('perplexity/perplexity_ask');
+    expect(hits).toContain('perplexity-ask/perplexity_ask');
+    expect(topExtended("what's the capital of Australia?", { questionAnswerWeight: 0 })).not.toContain(
+      'perplexity-ask/perplexity_ask',
+    );
+  });
+
+  it('C15: a catch-all does not beat a tool whose own words match the question', () => {
+    expect(topExtended('which files are in my Downloads folder?')[0]).toBe('filesystem/list_directory');
+  });
+
+  it("C15: a tool its words do not reach is found through its server's instructions", () => {
+    const catalog = [
+      mcp('oracle', 'consult', 'Consult the oracle.'),
+      mcp('maps', 'search_places', 'Search for places near a location.'),
+      mcp('files', 'read_file', 'Read a file from disk.'),
+    ];
+    const servers = new Map([
+      ['oracle', { description: 'Answers trivia about world geography, rivers and capitals.' }],
+    ]);
+    const search = (options: Partial<DefaultRankerOptions>) =>
+      defaultRanker(options)
+        .build(catalog, { servers })
+        .search(parseKeywordQuery('longest river in Africa'), 5)
+        .map((r) => r.name);
+    expect(search({})).toContain('mcp__oracle__consult');
+    expect(search({ serverTextWeight: 0 })).not.toContain('mcp__oracle__consult');
+    const index = defaultRanker().build(catalog, { servers });
+    const [why] = index.explain!(parseKeywordQuery('longest river in Africa'), ['mcp__oracle__consult']);
+    expect(formatExplanation(why!).join('\n')).toContain('what server "oracle" says about itself matches');
   });
 });

@@ -29,6 +29,12 @@ export interface DefaultRankerOptions {
   nameSynonymCover: number;
   /** C14: weight of what a request implies without saying it: a plain question's list ("which bugs are open"), a #name's channel; 0 turns it off. */
   impliedWeight: number;
+  /**
+   * C15: a plain question lifts the tools whose name is asking or answering (`perplexity_ask`,
+   * `ask_question`: catch-all tools) by this share of the best score, into the top hits without
+   * beating a strong match; 0 turns it off.
+   */
+  questionAnswerWeight: number;
   /** C14: weight of the words a value in the request implies (a file path's "file", a URL's "url"); 0 turns it off. */
   valueShapeWeight: number;
   /** C14: weight of a word found only inside a value of the request (a quoted phrase, a web address, an SQL statement); 1 turns it off. */
@@ -62,6 +68,11 @@ export interface DefaultRankerOptions {
   /** Weight of the server-level score added to each tool of that server. */
   serverWeight: number;
   /**
+   * C15: weight of the match of what a server says about itself (its title and instructions)
+   * added to every tool of that server, even one whose own words match nothing; 0 turns it off.
+   */
+  serverTextWeight: number;
+  /**
    * C14: weight of a literal name match. A tool gets `nameWeight × best score × share²`, where
    * share is the part of its own name (server prefix dropped) the query's words cover times the
    * part of the query's words its name holds; 0 turns the rule off.
@@ -94,9 +105,11 @@ export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
   synonymWeight: 0.3,
   absentSynonymWeight: 0.6,
   serverWeight: 0.3,
+  serverTextWeight: 0.5,
   plainRequestWords: 12,
   nameSynonymCover: 0.6,
   impliedWeight: 1,
+  questionAnswerWeight: 0.5,
   valueShapeWeight: 0.5,
   valueShapeWords: 16,
   valueWordWeight: 0.3,

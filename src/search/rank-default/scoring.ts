@@ -32,7 +32,8 @@ import {
   requestActions,
   toolActions,
 } from './action-agreement.js';
-import { serverDocuments } from './server-documents.js';
+import { serverDocuments, serverOwnDocuments } from './server-documents.js';
+import { answeringTools, liftAnswering } from './catch-all.js';
 import { Tokenizer, fieldTerms, indexTerms } from './tokenizer.js';
 import { type DefaultRankerOptions, FIELD_NAMES } from './options.js';
 import type { PairMemo, WordMemo } from '../word-memo.js';
@@ -55,6 +56,10 @@ export interface ScoreTrace {
   /** Per tool: index of the clause that gave its best normalized clause score, or -1. */
   bestClause?: Int32Array;
   clauses?: string[];
+  /** Per tool: what a plain question's lift of answering tools added (C15). */
+  answering?: Float64Array;
+  /** Per tool: what its server's own text (title, instructions) added (C15). */
+  serverText?: Float64Array;
   /** Per tool: what the literal name match added (C14). */
   nameBonus?: Float64Array;
   /** Per tool: what naming its server in the request added (C14). */
@@ -102,9 +107,13 @@ export class DefaultIndex implements RankerIndex {
   private readonly serverNames: string[];
   private readonly serverPostings: Postings | undefined;
   private readonly serverCount: number;
+  /** C15: postings of what each server says about itself, and each server's tools (absent: no server says anything). */
+  private readonly serverText: { postings: Postings; tools: Int32Array[]; scratch: Float64Array } | undefined;
   private readonly nameMatch: NameMatcher | undefined;
   /** Per tool, 1 when its name is a change (create, push, reply …): a question ranks it lower (C14). */
   private readonly changes: Uint8Array | undefined;
+  /** C15: the tools whose name asks or answers (catch-all tools): a plain question lifts them. */
+  private readonly answering: Int32Array | undefined;
   /** C15: per tool, the actions its name's verbs name (action-agreement.ts bits). */
   private readonly actions: Uint8Array | undefined;
   /** Distinctive words of server names (C14): a request that says one asks for that server's tools. */
@@ -158,6 +167,7 @@ export class DefaultIndex implements RankerIndex {
         docs.map((d) => d.name),
         tokenizer.ids,
       );
+    if (options.questionAnswerWeight > 0) this.answering = answeringTools(docs, tokenizer.ids);
     if (options.actionDisagreeFactor < 1 || options.unaskedDestructiveFactor < 1)
       this.actions = toolActions(
         docs.map((d) => d.name),
@@ -166,6 +176,18 @@ export class DefaultIndex implements RankerIndex {
     this.serverCount = servers.size;
     if (options.serverMentionWeight > 0 && servers.size > 1)
       this.mentions = new ServerMentions(docs, this.serverOf, servers.size, tokenizer.ids);
+    const ownDocs = options.serverTextWeight > 0 ? serverOwnDocuments(this.serverNames, tokenizer, context) : undefined;
+    if (ownDocs) {
+      const toolsOf: number[][] = this.serverNames.map(() => []);
+      this.serverOf.forEach((s, i) => {
+        if (s >= 0) toolsOf[s]!.push(i);
+      });
+      this.serverText = {
+        postings: buildPostings(ownDocs, tokenizer.ids, options),
+        tools: toolsOf.map((list) => Int32Array.from(list)),
+        scratch: new Float64Array(servers.size),
+      };
+    }
     if (options.serverWeight > 0 && servers.size > 1) {
       this.serverPostings = buildPostings(
         serverDocuments(this.serverNames, docs, this.serverOf, tokenizer, context),
@@ -291,6 +313,7 @@ export class DefaultIndex implements RankerIndex {
     this.touched.accumulate(this.postings, terms, scores);
     if (trace) trace.lexical = scores.slice();
     if (this.serverPostings) this.addServerEvidence(terms, scores, trace);
+    if (this.serverText) this.addServerText(terms, scores, trace);
     if (this.mentions) {
       const { ids } = this.postings;
       const lift = this.mentions.lift(terms, ids, scores, this.touched, this.serverOf, this.options, !!trace);
@@ -301,6 +324,8 @@ export class DefaultIndex implements RankerIndex {
     if (trace) trace.nameBonus = new Float64Array(scores.length);
     this.nameMatch?.add(terms, scores, this.touched, this.options.nameWeight, plain, trace?.nameBonus);
     const endsWithQuestionMark = text.trimEnd().endsWith('?');
+    if (this.answering && plain && asksToKnow(raw, endsWithQuestionMark))
+      liftAnswering(this.answering, scores, this.touched, this.options.questionAnswerWeight, trace);
     // A task's many steps name many actions, each for another tool: only a plain request has one.
     if (this.actions && plain) this.applyAgreement(text, asksToKnow(raw, endsWithQuestionMark), scores, trace);
     const seeing = this.changes ? asksToSee(raw, endsWithQuestionMark) : undefined;
@@ -404,6 +429,31 @@ export class DefaultIndex implements RankerIndex {
     inAny.clear();
   }
 
+  /**
+   * C15: a tool whose own words match nothing, of a server whose own text (title, instructions)
+   * matches the request, gets `serverTextWeight ×` that match: a catch-all tool ("ask anything")
+   * is found through what its server says it is for.
+   */
+  private addServerText(terms: Map<string, number>, scores: Float64Array, trace?: ScoreTrace): void {
+    const { postings, tools, scratch } = this.serverText!;
+    scratch.fill(0);
+    accumulate(postings, terms, scratch);
+    const w = this.options.serverTextWeight;
+    for (let s = 0; s < scratch.length; s++) {
+      const lift = w * scratch[s]!;
+      if (!(lift > 0)) continue;
+      if (trace) trace.serverText ??= new Float64Array(scores.length);
+      for (const i of tools[s]!) {
+        // A tool its own words reached is ranked by them (and the server evidence above): lifting
+        // every tool of a server with long instructions cost the holdouts up to 0.009 at R@1.
+        if (scores[i]! > 0) continue;
+        this.touched.add(i);
+        scores[i]! += lift;
+        if (trace) trace.serverText![i] = lift;
+      }
+    }
+  }
+
   /** Tools of a server whose tools, taken together, match the query get a share of that score. */
   private addServerEvidence(terms: Map<string, number>, scores: Float64Array, trace?: ScoreTrace): void {
     const serverScores = trace
@@ -447,6 +497,7 @@ export class DefaultIndex implements RankerIndex {
       const lexical = trace.lexical![i]!;
       const withServer = trace.withServer![i]!;
       const mentionLift = trace.mentionLift?.[i] ?? 0;
+      const serverText = trace.serverText?.[i] ?? 0;
       // The stages add up before a question's lowering multiplies the sum.
       const actionFactor = this.actionFactor(trace.disagreed?.[i]);
       const beforeQuestion =
@@ -459,16 +510,17 @@ export class DefaultIndex implements RankerIndex {
         score: final[i]!,
         terms: evidence,
         ...(s >= 0 &&
-          withServer - mentionLift > lexical && {
+          withServer - mentionLift - serverText > lexical && {
             server: {
               name: this.serverNames[s]!,
-              score: withServer - mentionLift - lexical,
+              score: withServer - mentionLift - serverText - lexical,
               terms: [...terms.keys()].filter(
                 (t) => this.serverPostings && postingWeight(this.serverPostings, t, s) > 0,
               ),
             },
           }),
         ...(this.nameMatch && { nameMatch: this.nameMatch.describe(i, terms, trace.nameBonus![i]!, plain) }),
+        ...(serverText > 0 && { serverText: { name: this.serverNames[s]!, score: serverText } }),
         ...(mentionLift > 0 && { serverNamed: { name: this.serverNames[s]!, score: mentionLift } }),
         ...(trace.lowered?.[i] === 1 && {
           question: { factor: this.options.questionChangeFactor, because: trace.loweredBecause ?? 'question' },
