@@ -60,7 +60,7 @@ const TOOL_VERBS: Readonly<Record<Action, string>> = {
 /** The verbs of requests, by action (base forms; their -ed and -ing forms are derived). */
 const REQUEST_VERBS: Readonly<Record<Action, string>> = {
   create:
-    'create add make build generate insert write compose draft remember memorize memorise note save store record jot',
+    'create add make build generate insert write compose draft remember memorize memorise note save store record jot schedule register',
   update:
     'update edit modify change patch set rename replace fix correct tweak adjust bump reschedule reassign assign mark label rewrite overwrite append move',
   delete: 'delete remove erase destroy clear purge wipe trash discard forget unlink uninstall cancel',
