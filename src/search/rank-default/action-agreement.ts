@@ -149,24 +149,28 @@ function ingForm(verb: string): string {
 /** Words that negate the verb after them ("don't forget", "never delete"); "don't" splits into "don", "t". */
 const NEGATIONS = new Set(['not', 'never', 't', 'dont', 'no']);
 
+/** What a plain request says of actions: the ones it asks for, and its incidental verbs' stems. */
+export interface RequestReading {
+  readonly actions: number;
+  readonly incidental: ReadonlySet<string>;
+}
+
 /**
- * The actions a request (its text and lowercase words) asks for, as bits. A phrasal verb counts
- * as what it means ("get rid of" deletes, "set up" creates) and its words as nothing else; so does
- * a leading verb with an article ("file a ticket", "leave a comment"). Addressing the assistant's
- * memory ("keep in mind that …", "note that …", "don't forget …") asks to store a fact.
+ * Reads a request once for both rules (one parse of its words, values left out): its actions
+ * (`requestActions`) and its incidental verbs (`incidentalVerbs`).
  */
-export function requestActions(text: string, question = false): number {
-  // A question asks to know: its verbs are what it asks about ("who deleted the branch?", "which
-  // monitors did I set up?"), not an action it asks for.
-  if (question) return 0;
+export function readRequest(text: string, question = false): RequestReading {
   // "a dog called Rex" names the dog: "called" is no call.
   const raw = withoutNamingWords(words(withoutValues(text)));
+  const phrasal = phrasalSenses(raw);
   const skip = new Set<number>();
+  for (const sense of phrasal) for (const at of sense.at) skip.add(at);
+  const incidental = incidentalOf(raw, skip, question);
+  // A question asks to know: its verbs are what it asks about ("who deleted the branch?", "which
+  // monitors did I set up?"), not an action it asks for.
+  if (question) return { actions: 0, incidental };
   let bits = 0;
-  for (const sense of phrasalSenses(raw)) {
-    bits |= senseActions(sense.senses);
-    for (const at of sense.at) skip.add(at);
-  }
+  for (const sense of phrasal) bits |= senseActions(sense.senses);
   const leading = leadingVerbSense(raw);
   if (leading) {
     bits |= senseActions(leading.senses);
@@ -174,7 +178,17 @@ export function requestActions(text: string, question = false): number {
   }
   if (STORING.test(text.slice(0, 2_000))) bits |= ACTION_BITS.create;
   if (tellingSense(raw)) bits |= ACTION_BITS.send;
-  return bits | verbActions(raw, skip);
+  return { actions: bits | verbActions(raw, skip), incidental };
+}
+
+/**
+ * The actions a request (its text) asks for, as bits. A phrasal verb counts as what it means
+ * ("get rid of" deletes, "set up" creates) and its words as nothing else; so does a leading verb
+ * with an article ("file a ticket", "leave a comment"). Addressing the assistant's memory ("keep in
+ * mind that …", "note that …", "don't forget …") asks to store a fact, and "let … know" to send.
+ */
+export function requestActions(text: string, question = false): number {
+  return readRequest(text, question).actions;
 }
 
 /** The request without its values (quoted phrases, web addresses, SQL, paths): "…/contents/build/Dockerfile" builds nothing. */
@@ -272,6 +286,20 @@ export function agreement(request: number, tool: number): Agreement {
   return tool & accepted(request) ? 'agrees' : 'disagrees';
 }
 
+/**
+ * Per tool-action bits (0–127), what a request for `request` multiplies such a tool's score by:
+ * `disagree` for a disagreeing tool, `destroy` for a destructive one unasked, else 1. One table
+ * per request, so the pass over the touched tools is a lookup.
+ */
+export function agreementFactors(request: number, disagree: number, destroy: number): Float64Array {
+  const out = new Float64Array(128);
+  for (let tool = 0; tool < 128; tool++) {
+    const verdict = agreement(request, tool);
+    out[tool] = verdict === 'disagrees' ? disagree : verdict === 'destroys' ? destroy : 1;
+  }
+  return out;
+}
+
 /** The names of the actions in `bits`, for explain ("delete", "create or update"). */
 export function actionNames(bits: number): string {
   const names = (Object.keys(ACTION_BITS) as Action[]).filter((a) => bits & ACTION_BITS[a]);
@@ -309,9 +337,10 @@ const VERB_JOINERS = new Set(['and', 'then', 'to', 'please', 'also', 'or', 'just
  * lets none of them name a tool (`open_nodes` for "open issues").
  */
 export function incidentalVerbs(text: string, question: boolean): ReadonlySet<string> {
-  const raw = withoutNamingWords(words(withoutValues(text)));
-  const skip = new Set<number>();
-  for (const sense of phrasalSenses(raw)) for (const at of sense.at) skip.add(at);
+  return readRequest(text, question).incidental;
+}
+
+function incidentalOf(raw: readonly string[], skip: ReadonlySet<number>, question: boolean): Set<string> {
   const out = new Set<string>();
   const verbs = new Set<string>();
   let main = false;

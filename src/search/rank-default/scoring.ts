@@ -28,8 +28,9 @@ import {
   type Agreement,
   actionNames,
   agreement,
-  incidentalVerbs,
-  requestActions,
+  agreementFactors,
+  readRequest,
+  type RequestReading,
   toolActions,
 } from './action-agreement.js';
 import { serverDocuments, serverOwnDocuments } from './server-documents.js';
@@ -79,6 +80,8 @@ interface RequestTerms {
   /** `words(text)`, split once per request: the terms, the plain-request length and the question rule read them. */
   readonly words: readonly string[];
   readonly plain?: PlainRequest;
+  /** C15: a plain request's actions and incidental verbs, read once. */
+  readonly reading?: RequestReading;
 }
 
 /**
@@ -114,6 +117,8 @@ export class DefaultIndex implements RankerIndex {
   private readonly changes: Uint8Array | undefined;
   /** C15: the tools whose name asks or answers (catch-all tools): a plain question lifts them. */
   private readonly answering: Int32Array | undefined;
+  /** C15: per request actions (bits), the score factor of each tool action (agreementFactors). */
+  private readonly factorTables = new Map<number, Float64Array>();
   /** C15: per tool, the actions its name's verbs name (action-agreement.ts bits). */
   private readonly actions: Uint8Array | undefined;
   /** Distinctive words of server names (C14): a request that says one asks for that server's tools. */
@@ -243,15 +248,17 @@ export class DefaultIndex implements RankerIndex {
     });
     if (raw.length > this.options.plainRequestWords) return { terms, words: raw };
     const { incidentalVerbsNameNothing, incidentalVerbWeight } = this.options;
-    const incidental =
-      incidentalVerbsNameNothing || incidentalVerbWeight < 1
-        ? incidentalVerbs(text, asksToKnow(raw, text.trimEnd().endsWith('?')))
+    const reading =
+      this.actions || incidentalVerbsNameNothing || incidentalVerbWeight < 1
+        ? readRequest(text, asksToKnow(raw, text.trimEnd().endsWith('?')))
         : undefined;
+    const incidental = reading?.incidental;
     if (incidental && incidentalVerbWeight < 1)
       lowerIncidental(terms, incidental, concepts, incidentalVerbWeight, sources);
     return {
       terms,
       words: raw,
+      ...(reading && { reading }),
       plain: {
         concepts,
         synonymCover: this.options.nameSynonymCover,
@@ -305,7 +312,7 @@ export class DefaultIndex implements RankerIndex {
   }
 
   /** The whole scoring pipeline: term postings, server evidence, clause evidence. */
-  private score(text: string, { terms, words: raw, plain }: RequestTerms, trace?: ScoreTrace): Float64Array {
+  private score(text: string, { terms, words: raw, plain, reading }: RequestTerms, trace?: ScoreTrace): Float64Array {
     this.lastScored = undefined;
     // One scratch buffer per index (search is synchronous): no 80 KB allocation per query at 10k tools.
     const scores = (this.scratch ??= new Float64Array(this.names.length));
@@ -327,7 +334,7 @@ export class DefaultIndex implements RankerIndex {
     if (this.answering && plain && asksToKnow(raw, endsWithQuestionMark))
       liftAnswering(this.answering, scores, this.touched, this.options.questionAnswerWeight, trace);
     // A task's many steps name many actions, each for another tool: only a plain request has one.
-    if (this.actions && plain) this.applyAgreement(text, asksToKnow(raw, endsWithQuestionMark), scores, trace);
+    if (this.actions && reading) this.applyAgreement(reading.actions, scores, trace);
     const seeing = this.changes ? asksToSee(raw, endsWithQuestionMark) : undefined;
     if (seeing) {
       const { questionChangeFactor } = this.options;
@@ -344,8 +351,15 @@ export class DefaultIndex implements RankerIndex {
    * C15: tools whose name's action disagrees with the request's count for less, and a tool that
    * deletes or stops something counts for much less when the request asks for neither.
    */
-  private applyAgreement(text: string, question: boolean, scores: Float64Array, trace?: ScoreTrace): void {
-    const request = requestActions(text, question);
+  private applyAgreement(request: number, scores: Float64Array, trace?: ScoreTrace): void {
+    const { actionDisagreeFactor, unaskedDestructiveFactor } = this.options;
+    // At most 128 request actions: each one's table is built once per index.
+    let factors = this.factorTables.get(request);
+    if (!factors)
+      this.factorTables.set(
+        request,
+        (factors = agreementFactors(request, actionDisagreeFactor, unaskedDestructiveFactor)),
+      );
     const actions = this.actions!;
     if (trace) {
       trace.requestActions = request;
@@ -354,12 +368,10 @@ export class DefaultIndex implements RankerIndex {
     const touched = this.touched;
     for (let a = 0; a < touched.count; a++) {
       const i = touched.list[a]!;
-      const tool = actions[i]!;
-      if (tool === 0) continue;
-      const verdict = agreement(request, tool);
-      if (verdict !== 'disagrees' && verdict !== 'destroys') continue;
-      scores[i]! *= this.actionFactor(verdict);
-      if (trace) trace.disagreed![i] = verdict;
+      const factor = factors[actions[i]!]!;
+      if (factor === 1) continue;
+      scores[i]! *= factor;
+      if (trace) trace.disagreed![i] = agreement(request, actions[i]!) as 'disagrees' | 'destroys';
     }
   }
 
