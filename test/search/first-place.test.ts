@@ -16,6 +16,7 @@ import {
   toolActions,
 } from '../../src/search/rank-default/action-agreement.js';
 import { weightedQueryTerms } from '../../src/search/rank-default/expansion.js';
+import { MAX_SERVER_TEXT } from '../../src/search/rank-default/server-documents.js';
 import { tellingSense } from '../../src/search/rank-default/verb-senses.js';
 import { words } from '../../src/search/text.js';
 import { stem } from '../../src/search/vocabulary.js';
@@ -203,5 +204,19 @@ describe("C15: a server's own text and catch-all tools", () => {
     const index = defaultRanker().build(catalog, { servers });
     const [why] = index.explain!(parseKeywordQuery('longest river in Africa'), ['mcp__oracle__consult']);
     expect(formatExplanation(why!).join('\n')).toContain('what server "oracle" says about itself matches');
+  });
+});
+
+describe("C15/G5: a server's own text is bounded", () => {
+  it('C15: only the first MAX_SERVER_TEXT characters of the instructions count', () => {
+    const catalog = [mcp('oracle', 'consult', 'Consult the oracle.'), mcp('files', 'read_file', 'Read a file.')];
+    const long = `${'lorem ipsum '.repeat(Math.ceil(MAX_SERVER_TEXT / 12))}zanzibar`;
+    const search = (description: string) =>
+      defaultRanker()
+        .build(catalog, { servers: new Map([['oracle', { description }]]) })
+        .search(parseKeywordQuery('zanzibar'), 5)
+        .map((r) => r.name);
+    expect(search('Knows everything about zanzibar.')).toEqual(['mcp__oracle__consult']);
+    expect(search(long)).toEqual([]);
   });
 });
