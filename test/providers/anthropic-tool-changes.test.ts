@@ -11,7 +11,9 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readAnthropicHistory } from '../../src/core/anthropic-history.js';
 import type { Catalog } from '../../src/core/catalog.js';
+import { compactionBoundary } from '../../src/core/compaction.js';
 import {
   AnthropicToolSearch,
   runAnthropicAgent,
@@ -147,6 +149,18 @@ describe('F9 tool changes by value', () => {
     expect(beginsWith(r2, r1)).toBe(true);
     expect(beginsWith(r3, r2)).toBe(true);
     expect(lines).toEqual([]);
+  });
+
+  it('F9/D2: after a compaction, a tool known only from the snapshot goes in tools, loaded', async () => {
+    const ts = toolSearch(makeCatalog());
+    server.script('/v1/messages', search('tu1', 'select:mcp__github__create_issue'), message([text('Loaded.')]));
+    const history = await turn(ts, [], 'load it');
+    const summary = compactionBoundary('We loaded the issue tool.', readAnthropicHistory(history));
+    const prepared = await ts.prepare(params([{ role: 'user', content: `${summary}\n\nfile it` }]));
+    expect(prepared.loading).toBe('tool-changes');
+    expect(prepared.plan.discovered).toEqual(['mcp__github__create_issue']);
+    expect(prepared.params.tools!.map((t) => ('name' in t ? t.name : ''))).toContain('mcp__github__create_issue');
+    expect(JSON.stringify(prepared.params.messages)).not.toContain('tool_addition');
   });
 
   it('F9/E5: the working set withdraws the tools used longest ago with tool_removal, at the search that lets them go', async () => {

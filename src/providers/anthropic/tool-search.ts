@@ -228,14 +228,19 @@ export class AnthropicToolSearch {
 
   /**
    * F9: `tools` is the caller's, the search tool and the pool's non-deferred tools — never a
-   * deferred one, never a loaded one; loaded tools are added by value where they were loaded.
+   * deferred one, never one a search loaded; loaded tools are added by value where they were
+   * loaded. A tool known only from a compaction snapshot (D2) has no such place left: it goes in
+   * `tools`, loaded, as on the reference path (the compaction rewrote the prompt anyway).
    */
   private prepareToolChanges(
     params: MessageCreateParamsNonStreaming,
     current: Plan,
     platform: AnthropicPlatform,
   ): PreparedAnthropicRequest {
-    const deferred = new Set(current.deferred);
+    const loadedInTurns = new Set(
+      readAnthropicHistory(params.messages).flatMap((e) => (e.type === 'loaded' ? e.names : [])),
+    );
+    const deferred = new Set(current.deferred.filter((n) => !current.discovered.includes(n) || loadedInTurns.has(n)));
     const callerTools = params.tools ?? [];
     const tools = [
       ...callerTools,
