@@ -151,6 +151,21 @@ describe('F9 tool changes by value', () => {
     expect(lines).toEqual([]);
   });
 
+  it('F9: a caller that stores what it sent gets no second addition; its own system text does not hide ours', async () => {
+    const ts = toolSearch(makeCatalog());
+    server.script('/v1/messages', search('tu1', 'select:mcp__github__create_issue'), message([text('Loaded.')]));
+    const history = await turn(ts, [], 'load it');
+    const sent = (await ts.prepare(params(history))).params.messages;
+    const again = await ts.prepare(params(sent));
+    expect(JSON.stringify(again.params.messages).split('"tool_addition"')).toHaveLength(2);
+    expect(again.params.messages).toEqual(sent);
+    // A text-only system message of the caller's right after the search's result.
+    const withNote = [...history.slice(0, 3), { role: 'system', content: 'Be brief.' }, ...history.slice(3)];
+    const noted = (await ts.prepare(params(withNote as unknown as MessageParam[]))).params.messages as any[];
+    expect(noted[3].content[0].type).toBe('tool_addition');
+    expect(noted[4]).toEqual({ role: 'system', content: 'Be brief.' });
+  });
+
   it('F9/D2: after a compaction, a tool known only from the snapshot goes in tools, loaded', async () => {
     const ts = toolSearch(makeCatalog());
     server.script('/v1/messages', search('tu1', 'select:mcp__github__create_issue'), message([text('Loaded.')]));

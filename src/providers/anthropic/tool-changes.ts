@@ -106,8 +106,8 @@ interface RenderContext {
 
 /**
  * Every user turn whose tool results recorded loads or unloads (markers, or `tool_reference`
- * blocks from an earlier native request) is followed by a system message with the changes,
- * unless the history already has one there (a caller that stores what it sent).
+ * blocks from an earlier native request) is followed by a system message with the changes — all
+ * but those the system messages already there name (a caller that stores what it sent).
  */
 export function renderToolChanges(history: readonly MessageParam[], context: RenderContext): RenderedChanges {
   const out: MessageParam[] = [];
@@ -123,12 +123,27 @@ export function renderToolChanges(history: readonly MessageParam[], context: Ren
     }
     out.push(message);
     if (message.role !== 'user' || typeof message.content === 'string') return;
-    if (isSystemMessage(history[index + 1])) return;
-    const changes = changesOf(message, context, undefinable);
+    const present = changedAfter(history, index);
+    const changes = changesOf(message, context, undefinable).filter((b) => !present.has(changeKey(b)));
     for (const block of changes) if (block.type === 'tool_addition') definedByValue.add(toolChangeName(block.tool)!);
     if (changes.length > 0) out.push({ role: 'system', content: changes } as unknown as MessageParam);
   });
   return { messages: out, undefinable, converted, dropped };
+}
+
+/** `tool_addition:name` / `tool_removal:name`. */
+function changeKey(block: { type?: unknown; tool?: unknown }): string {
+  return `${String(block.type)}:${toolChangeName(block.tool) ?? ''}`;
+}
+
+/** The tool changes the system messages right after `index` already hold. */
+function changedAfter(history: readonly MessageParam[], index: number): Set<string> {
+  const keys = new Set<string>();
+  for (let i = index + 1; isSystemMessage(history[i]); i++) {
+    const content = history[i]!.content as string | readonly { type?: unknown; tool?: unknown }[];
+    if (typeof content !== 'string') for (const block of content) keys.add(changeKey(block));
+  }
+  return keys;
 }
 
 function isSystemMessage(message: MessageParam | undefined): boolean {
