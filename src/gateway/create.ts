@@ -200,6 +200,8 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     ...(learner && { learner }),
     ...common,
     ...(redis && { sessions: redis.sessions, bus: redis.bus }),
+    // G12: with profiles, one endpoint's lists are not every client's (cache-hints.ts).
+    endpointViews: () => profiles.list.length > 0,
     ...options.gateway,
     catalog: hub.catalog,
     upstream: hub,
@@ -222,6 +224,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
         // G6/G9: with a shared store, a profile's sessions resume on any replica (apart from /mcp's).
         ...redis?.profileSessions(profile.name),
         servers: scope,
+        endpointViews: () => true,
         catalog,
         upstream: hub,
         logger,

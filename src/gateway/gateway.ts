@@ -17,7 +17,7 @@ import type { ToolDefinitionLike, ToolSpec } from '../core/tool.js';
 import { SEARCH_TOOL_NAME } from '../core/search-tool.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../core/threshold.js';
 import { DEFAULT_LIMITS } from '../core/limits.js';
-import type { UpstreamCaller } from './ports.js';
+import { isUpstreamProxy, type UpstreamCaller } from './ports.js';
 import { errorMessage } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { type OwnTool, ToolCalls } from './tools/calls.js';
@@ -46,6 +46,7 @@ import { ParkedRelay } from './proxy/parked-relay.js';
 import { ListenStreams } from './sessions/listen.js';
 import { statelessRequestId } from './tools/stateless.js';
 import type { GatewayOptions } from './gateway-options.js';
+import { DEFAULT_LIST_TTL, type ResultCacheHints, resultCacheHints, withCacheHint } from './tools/cache-hints.js';
 
 export type { GatewayOptions } from './gateway-options.js';
 
@@ -97,6 +98,8 @@ export class ToolsearchGateway {
   private readonly visibleTools: VisibleTools;
   /** `tool_search` with its announcement, per catalog version and recent servers (E4, tools/announcement.ts). */
   private readonly searchTool: AnnouncedSearchTool;
+  /** G12: the cache hints a 2026-07-28 request's results carry (tools/cache-hints.ts). */
+  private readonly cacheHints: ResultCacheHints;
 
   constructor(options: GatewayOptions) {
     this.catalog = options.catalog;
@@ -112,6 +115,13 @@ export class ToolsearchGateway {
     this.callThrough = options.callThrough ?? true;
     this.toolList = gatewayToolList(options.toolList, this.callThrough);
     this.deferredTokenBudget = options.deferredTokenBudget;
+    const upstream = options.upstream;
+    this.cacheHints = resultCacheHints({
+      connecting: () => this.catalog.pendingServers.length > 0,
+      upstreamTtlMs: (kind) => (isUpstreamProxy(upstream) ? upstream.listTtlMs?.(kind, options.servers) : undefined),
+      endpointViews: options.endpointViews ?? (() => false),
+      ttl: { ...DEFAULT_LIST_TTL, ...options.listTtl },
+    });
     this.visibleTools = new VisibleTools(this.catalog);
     this.searchTool = new AnnouncedSearchTool(
       this.catalog,
@@ -205,7 +215,10 @@ export class ToolsearchGateway {
       instructions: gatewayInstructions(this.toolList, this.codeMode !== undefined),
     });
     const id = statelessRequestId(client);
-    server.setRequestHandler('tools/list', async () => ({ tools: await this.listTools() }));
+    const hints = this.cacheHints;
+    server.setRequestHandler('tools/list', async () =>
+      withCacheHint({ tools: await this.listTools() }, hints.list('tools')),
+    );
     server.setRequestHandler('tools/call', (request, ctx) => {
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
       return this.parked.serve(
@@ -214,7 +227,7 @@ export class ToolsearchGateway {
       );
     });
     // resources/read and prompts/get park too: an upstream's question there becomes input_required.
-    this.proxy.attach(server, id, (ctx, run) => this.parked.serve(ctx, run));
+    this.proxy.attach(server, id, (ctx, run) => this.parked.serve(ctx, run), hints);
     return server;
   }
 

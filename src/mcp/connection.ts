@@ -3,6 +3,8 @@
  * v2 packages later) can be swapped behind `createSdkConnection` without touching the hub.
  */
 
+import type { ListKind } from './list-ttl.js';
+
 /**
  * A tool as an upstream server lists it. The hub reads name, description, inputSchema and _meta;
  * every other field (title, annotations, outputSchema, icons, execution, …) is carried whole so
@@ -107,6 +109,11 @@ export interface McpConnection {
   readonly capabilities?: UpstreamCapabilities | undefined;
   /** Every tool, all pages. */
   listTools(): Promise<UpstreamTool[]>;
+  /**
+   * G12: the `ttlMs` (SEP-2549) the last complete list of this kind carried — its shortest page's;
+   * `resources` covers resources and templates. Undefined: not listed yet, or no usable TTL.
+   */
+  listTtlMs?(kind: ListKind): number | undefined;
   /** What the server said about itself at initialize (after `connect`): its title and instructions. */
   serverInfo?(): { title?: string; instructions?: string } | undefined;
   /** Every resource, all pages (empty when the server offers no resources). */

@@ -14,7 +14,7 @@ import { errorMessage } from '../util/errors.js';
 import { Catalog } from '../core/catalog.js';
 import { DEFAULT_LIMITS, type Limits } from '../core/limits.js';
 import { neutralizeUntrusted } from '../core/untrusted.js';
-import { isStdioServer, type HubConfig, type ServerConfig } from './config.js';
+import type { HubConfig, ServerConfig } from './config.js';
 import { diffServers, type ServerChanges } from './reload-plan.js';
 import type { ToolRules } from './tool-rules.js';
 import { raceAbort } from './deadlines.js';
@@ -40,9 +40,10 @@ import { sdkConnectionFactory } from './sdk-connection.js';
 import { remoteOptions } from './remote/options.js';
 import { isNeedsSignIn, type NeedsSignInError } from './remote/oauth/provider.js';
 import { CatalogFeed } from './catalog-feed.js';
+import { LIST_KINDS, type ListKind } from './list-ttl.js';
 import { createServerEntry, describeState, entryStatus, setEntryState, type ServerEntry } from './server-entry.js';
 import { failureOutcome } from './failure-outcome.js';
-import { connectedLine, missingCwd, redactConfigSecrets, writtenCommand } from './server-messages.js';
+import { attemptFailure, connectedLine, redactConfigSecrets } from './server-messages.js';
 import { callTimeoutOf, connectTimeoutOf, DEFAULT_CONNECT_TIMEOUT_MS } from './hub-options.js';
 import type { HubForwardOptions, HubOptions, ServerRequestHandler } from './hub-options.js';
 import { type HeldConnection, SessionConnections } from './session-connections.js';
@@ -288,9 +289,15 @@ export class McpHub {
     return { ...shared, ...(await this.isolated.acquire(server, session, connectMs)) };
   }
 
+  /** G12: the shortest re-list interval upstream TTLs put in force for `kind` (of `servers` when named). */
+  listTtlMs(kind: ListKind, servers?: ReadonlySet<string>): number | undefined {
+    return this.feed.shortestTtlMs(kind, servers);
+  }
+
   /** Close every connection and stop reconnecting. */
   async close(): Promise<void> {
     this.closed = true;
+    this.feed.close();
     const closing: Promise<void>[] = [];
     for (const entry of this.entries.values()) {
       clearTimeout(entry.retryTimer);
@@ -335,6 +342,7 @@ export class McpHub {
       entry.backoff.connected(Date.now());
       // After `connected`: listeners (subscriptions remade on reconnect) may call the server at once.
       this.features.setServer(entry.name, features);
+      for (const kind of LIST_KINDS) this.feed.armRelist(entry, connection, kind);
       this.logger.info(connectedLine(entry.name, tools.length));
     } catch (error) {
       const message = abort.signal.aborted ? errorMessage(abort.signal.reason) : errorMessage(error);
@@ -344,15 +352,8 @@ export class McpHub {
       if (isNeedsSignIn(error)) return this.awaitSignIn(entry, error);
       if (this.selfListed.refused(entry.name, entry.lastStderr)) return void (await this.stopServer(entry.name));
       // A timeout is the reason, not the SIGTERM that the abort sent.
-      const reason = abort.signal.aborted
-        ? message
-        : describeFailure({
-            message,
-            ...(isStdioServer(entry.config) && { command: writtenCommand(this.current, entry.name, entry.config) }),
-            ...missingCwd(this.current, entry.name, entry.config),
-            ...(connection.exitStatus?.() !== undefined && { exit: connection.exitStatus()! }),
-            ...(entry.lastStderr !== undefined && { lastStderr: entry.lastStderr }),
-          });
+      const exit = connection.exitStatus?.();
+      const reason = abort.signal.aborted ? message : attemptFailure(this.current, entry, message, exit);
       this.handleFailure(entry, `could not connect: ${reason}`, entry.backoff.failed());
     } finally {
       clearTimeout(timer);

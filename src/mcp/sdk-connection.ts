@@ -31,6 +31,7 @@ import type {
   UpstreamTool,
 } from './connection.js';
 import { walkPages } from './pagination.js';
+import { type ListKind, pageTtlMs, WalkTtls } from './list-ttl.js';
 import { VERSION } from '../util/version.js';
 import { MCP_APPS_CAPABILITY, MCP_APPS_EXTENSION } from '../core/visibility.js';
 import { connectOptions, eraOf, isTransportMismatch, isUnsupportedVersion, negotiation } from './remote/eras.js';
@@ -72,6 +73,7 @@ class SdkConnection implements McpConnection {
   /** G7: the OAuth of an HTTP server (one per connection, shared by its transport attempts). */
   private auth: AuthProvider | undefined;
   private readonly limits: Limits;
+  private readonly ttls = new WalkTtls(); // G12: each list's TTL as its last complete walk carried it
 
   constructor(
     readonly server: string,
@@ -311,31 +313,18 @@ class SdkConnection implements McpConnection {
    * left out.
    */
   async listTools(): Promise<UpstreamTool[]> {
-    const client = this.requireClient();
-    const walk = await walkPages(
-      `"${this.server}" tools/list`,
-      async (cursor, signal) => {
-        const page = await client.request(
-          { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-          LenientToolsPageSchema,
-          { signal },
-        );
-        return { items: page.tools, nextCursor: page.nextCursor };
-      },
-      {
-        maxPages: this.limits.pagesPerList,
-        maxItems: this.limits.toolsPerServer,
-        deadlineMs: this.limits.refreshTimeoutMs,
-      },
-    );
-    if (walk.truncated) this.events.onLimit?.(walk.truncated.message);
+    const items = await this.walkList<unknown>('tools/list', 'tools', LenientToolsPageSchema);
     const tools: UpstreamTool[] = [];
-    for (const raw of walk.items) {
+    for (const raw of items) {
       const tool = ToolSchema.safeParse(raw);
       if (tool.success) tools.push(tool.data as UpstreamTool);
       else this.events.onInvalidTool?.(toolNameOf(raw), describeIssue(tool.error));
     }
     return tools;
+  }
+
+  listTtlMs(kind: ListKind): number | undefined {
+    return this.ttls.of(kind);
   }
 
   listResources(): Promise<UpstreamResource[]> {
@@ -368,9 +357,15 @@ class SdkConnection implements McpConnection {
 
   /** Every item of a paginated list the server offers; empty when it lacks the capability. */
   private async listAll<T>(method: string, key: string, capability: 'resources' | 'prompts'): Promise<T[]> {
+    if (!this.requireClient().getServerCapabilities()?.[capability]) return [];
+    const schema = PaginatedResultSchema.extend({ [key]: z.array(z.looseObject({})), ttlMs: z.unknown().optional() });
+    return this.walkList<T>(method, key, schema);
+  }
+
+  /** G5: every page of `method` within the limits (a cut is reported); G12: its TTL recorded. */
+  private async walkList<T>(method: string, key: string, schema: z.ZodType): Promise<T[]> {
     const client = this.requireClient();
-    if (!client.getServerCapabilities()?.[capability]) return [];
-    const schema = PaginatedResultSchema.extend({ [key]: z.array(z.looseObject({})) });
+    const ttls: (number | undefined)[] = [];
     const walk = await walkPages(
       `"${this.server}" ${method}`,
       async (cursor, signal) => {
@@ -379,9 +374,10 @@ class SdkConnection implements McpConnection {
           schema,
           { signal },
         )) as Record<string, unknown> & { nextCursor?: string };
+        ttls.push(pageTtlMs(page['ttlMs']));
         return { items: page[key] as T[], nextCursor: page.nextCursor };
       },
-      // The per-server item cap of tools bounds each of these lists too.
+      // The per-server item cap of tools bounds every list.
       {
         maxPages: this.limits.pagesPerList,
         maxItems: this.limits.toolsPerServer,
@@ -389,6 +385,7 @@ class SdkConnection implements McpConnection {
       },
     );
     if (walk.truncated) this.events.onLimit?.(walk.truncated.message);
+    this.ttls.record(method, ttls);
     return walk.items;
   }
 

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { isStdioServer, type HubConfig, type ServerConfig } from './config.js';
 import { redactSecrets } from './variables.js';
 import { plural } from '../core/plural.js';
+import { describeFailure } from './server-state.js';
 
 /** The log line of a server that connected: `connected to "memory" (9 tools)`. */
 export function connectedLine(name: string, tools: number): string {
@@ -31,4 +32,23 @@ export function missingCwd(config: HubConfig, name: string, server: ServerConfig
   const written = config.unexpanded?.[name];
   const cwd = written && isStdioServer(written) && written.cwd !== undefined ? written.cwd : server.cwd;
   return { missingCwd: redactConfigSecrets(config, cwd) };
+}
+
+/**
+ * Why a connection attempt failed, with what helps fix it: the command as the config writes it, a
+ * missing working directory, how the process exited, its last stderr line.
+ */
+export function attemptFailure(
+  config: HubConfig,
+  server: { readonly name: string; readonly config: ServerConfig; readonly lastStderr?: string | undefined },
+  message: string,
+  exit: { code: number | null; signal: string | null } | undefined,
+): string {
+  return describeFailure({
+    message,
+    ...(isStdioServer(server.config) && { command: writtenCommand(config, server.name, server.config) }),
+    ...missingCwd(config, server.name, server.config),
+    ...(exit !== undefined && { exit }),
+    ...(server.lastStderr !== undefined && { lastStderr: server.lastStderr }),
+  });
 }
