@@ -183,6 +183,16 @@ describe('G13 toolsearch import, one client format at a time', { timeout: 120_00
     expect(user.stdout).toMatch(
       /claude mcp add --scope user toolsearch -- \S+ \S+main\.js serve --config \S+other\.json/,
     );
+    const oneProject = await cli(
+      'import',
+      join(dir, 'claude-code', '.claude.json'),
+      '--config',
+      join(dir, 'other.json'),
+      '--dry-run',
+      '--project',
+      '/home/dev/blog',
+    );
+    expect(oneProject.stdout).toContain('4 servers to move: github, sentry, notion, context7.');
   });
 
   it("G13: Cursor's mcp.json with comments and trailing commas: ${workspaceFolder} becomes the project folder, ${env:…} stays, an envFile entry stays; the file's comments survive the rewrite", async () => {
@@ -249,11 +259,19 @@ describe('G13 toolsearch import, one client format at a time', { timeout: 120_00
     expect(stdout).toContain(`Would add 2 servers to ${servers} (a new file): memory, time.`);
     expect(stdout).toContain('"--local-timezone=Europe/Berlin"');
     expect(stdout).toMatch(
-      /Would rewrite \S+settings\.json \(backup \S+settings\.json\.toolsearch-backup-\d{8}T\d{6}Z\), the servers part becoming:\n\{\n {2}"mcp": \{\n {4}"servers": \{\n {6}"toolsearch"/,
+      /Would rewrite \S+settings\.json \(backup \S+settings\.json\.toolsearch-backup-\d{8}T\d{6}Z\), the servers part becoming:\n\{\n {2}"mcp": \{\n {4}"servers": \{\n {6}"notes": \{[^]*\n {6}"toolsearch": \{\n {8}"type": "stdio"/,
     );
+    expect(stdout).toMatch(
+      /mcp\.servers\.notes stays in the client's file: .* uses \$\{workspaceFolder\}, and this file belongs to no project folder; give the folder with --workspace <dir>/,
+    );
+    // Recognised as itself before its ${workspaceFolder} is looked at.
+    expect(stdout).toMatch(/mcp\.servers\.toolsearch is toolsearch itself/);
     expect(existsSync(servers)).toBe(false);
     expect(readFileSync(client, 'utf8')).toBe(before);
     expect(readdirSync(join(dir, 'vscode', 'user'))).toEqual(['settings.json']);
+    const withWorkspace = await cli('import', client, '--config', servers, '--dry-run', '--workspace', '/srv/notes');
+    expect(withWorkspace.stdout).toContain('Would add 3 servers');
+    expect(withWorkspace.stdout).toContain('"/srv/notes/tools/notes-server.js"');
   });
 });
 
@@ -325,6 +343,24 @@ describe('G13 toolsearch import: a second run, a name clash, bad input', { timeo
     );
     expect(readFileSync(servers, 'utf8')).toBe('{"mcpServers": {');
     expect(readFileSync(client, 'utf8')).toBe(before);
+  });
+
+  it('G13: two Claude Code projects with different servers under one name: an error saying to import one project at a time', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ts-import-projects-'));
+    const client = join(dir, '.claude.json');
+    const project = (url: string) => ({ mcpServers: { db: { type: 'http', url } } });
+    writeFileSync(
+      client,
+      JSON.stringify({ projects: { '/a': project('https://a.example/mcp'), '/b': project('https://b.example/mcp') } }),
+    );
+    const result = await cli('import', client, '--config', join(dir, 'servers.json'));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'two different servers are named "db" (projects["/a"].mcpServers.db and projects["/b"].mcpServers.db); import one project at a time with --project <dir>',
+    );
+    const one = await cli('import', client, '--config', join(dir, 'servers.json'), '--project', '/b');
+    expect(one.code).toBe(0);
+    expect(json(join(dir, 'servers.json')).mcpServers.db.url).toBe('https://b.example/mcp');
   });
 
   it('G13: a FIFO at the client path is refused, not waited on', async () => {

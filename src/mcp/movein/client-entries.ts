@@ -149,6 +149,9 @@ function convertEntry(ctx: Context, section: ServersSection, key: string, raw: u
     return leave(`its type "${String(raw['type'])}" is not one the gateway runs (stdio, http, streamable-http, sse)`);
   if (typeof raw['command'] !== 'string' && typeof raw['url'] !== 'string')
     return leave('it has neither "command" nor "url"');
+  // Before anything else: toolsearch's own entry is recognised as it is written (its variables may not translate).
+  const selfAsWritten = runsToolsearch(raw);
+  if (selfAsWritten !== undefined) return leave(selfAsWritten, true);
   const needs = Object.keys(STAYS_WHY).find((needed) => raw[needed] !== undefined);
   if (needs !== undefined) return leave(STAYS_WHY[needs]!);
   const notes: string[] = [];
@@ -159,20 +162,25 @@ function convertEntry(ctx: Context, section: ServersSection, key: string, raw: u
     if (error instanceof Untranslatable) return leave(error.message);
     throw error;
   }
-  if (typeof entry['command'] === 'string') {
-    const self = selfReference({
-      command: entry['command'],
-      args: stringList(entry['args']),
-      ...(typeof entry['cwd'] === 'string' && { cwd: entry['cwd'] }),
-    });
-    if (self !== undefined) return leave(self, true);
-  }
+  // … and again once its paths are real (`${workspaceFolder}/dist/cli/main.js`).
+  const self = runsToolsearch(entry);
+  if (self !== undefined) return leave(self, true);
   const name = serverName(key);
   if (name !== key)
     notes.push(`named "${name}" (a gateway server name uses letters, digits, "_", "-" and "." and no "__")`);
   const problem = entryProblem(name, entry, ctx.config.file);
   if (problem) return leave(`the gateway would refuse it: ${problem}`);
   return { name, from, section: section.path, key, entry, notes };
+}
+
+/** Why a stdio entry runs toolsearch itself, or undefined (self-reference.ts). */
+function runsToolsearch(entry: Record<string, unknown>): string | undefined {
+  if (typeof entry['command'] !== 'string') return undefined;
+  return selfReference({
+    command: entry['command'],
+    args: stringList(entry['args']),
+    ...(typeof entry['cwd'] === 'string' && { cwd: entry['cwd'] }),
+  });
 }
 
 function stringList(value: unknown): string[] {
