@@ -173,25 +173,20 @@ describe('G13 toolsearch import, one client format at a time', { timeout: 120_00
     expect(hub.servers['shop-api']).toMatchObject({ url: 'https://shop.example.com/mcp' });
     expect(stdout).toContain('"type": "stdio"');
     expect(stdout).not.toContain('claude mcp add');
-    const user = await cli(
-      'import',
-      join(dir, 'claude-code', '.claude.json'),
-      '--config',
-      join(dir, 'other.json'),
-      '--dry-run',
-    );
+    const userFile = (...flags: string[]) =>
+      cli(
+        'import',
+        join(dir, 'claude-code', '.claude.json'),
+        '--config',
+        join(dir, 'other.json'),
+        '--dry-run',
+        ...flags,
+      );
+    const user = await userFile();
     expect(user.stdout).toMatch(
       /claude mcp add --scope user toolsearch -- \S+ \S+main\.js serve --config \S+other\.json/,
     );
-    const oneProject = await cli(
-      'import',
-      join(dir, 'claude-code', '.claude.json'),
-      '--config',
-      join(dir, 'other.json'),
-      '--dry-run',
-      '--project',
-      '/home/dev/blog',
-    );
+    const oneProject = await userFile('--project', '/home/dev/blog');
     expect(oneProject.stdout).toContain('4 servers to move: github, sentry, notion, context7.');
   });
 
@@ -259,7 +254,7 @@ describe('G13 toolsearch import, one client format at a time', { timeout: 120_00
     expect(stdout).toContain(`Would add 2 servers to ${servers} (a new file): memory, time.`);
     expect(stdout).toContain('"--local-timezone=Europe/Berlin"');
     expect(stdout).toMatch(
-      /Would rewrite \S+settings\.json \(backup \S+settings\.json\.toolsearch-backup-\d{8}T\d{6}Z\), the servers part becoming:\n\{\n {2}"mcp": \{\n {4}"servers": \{\n {6}"notes": \{[^]*\n {6}"toolsearch": \{\n {8}"type": "stdio"/,
+      /Would rewrite \S+settings\.json \(backup \S+settings\.json\.toolsearch-backup-\d{8}T\d{6}Z\), the servers part becoming:\n\{\n {2}"mcp": \{\n {4}"servers": \{\n {6}"notes": \{[\s\S]*\n {6}"toolsearch": \{\n {8}"type": "stdio"/,
     );
     expect(stdout).toMatch(
       /mcp\.servers\.notes stays in the client's file: .* uses \$\{workspaceFolder\}, and this file belongs to no project folder; give the folder with --workspace <dir>/,
