@@ -358,6 +358,40 @@ describe('G13 toolsearch import: a second run, a name clash, bad input', { timeo
     expect(json(join(dir, 'servers.json')).mcpServers.db.url).toBe('https://b.example/mcp');
   });
 
+  it("G13: a ~/.claude.json past the gateway's own 16 MiB bound (Claude Code keeps prompt history in it) imports and is rewritten; past --max-client-bytes it is refused in one line", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ts-import-big-'));
+    const client = join(dir, '.claude.json');
+    const history = Array.from({ length: 2_000 }, (_, i) => ({
+      display: `prompt ${i} `.repeat(50),
+      pastedContents: {},
+    }));
+    const projects = Object.fromEntries(
+      Array.from({ length: 30 }, (_, p) => [
+        `/home/dev/p${p}`,
+        { history, mcpServers: p === 7 ? { db: { command: 'db' } } : {} },
+      ]),
+    );
+    const before = JSON.stringify(
+      { numStartups: 3, projects, mcpServers: { memory: { type: 'stdio', command: 'npx' } } },
+      null,
+      2,
+    );
+    writeFileSync(client, before);
+    expect(before.length).toBeGreaterThan(16 * 1024 * 1024);
+    const servers = join(dir, 'servers.json');
+    const big = await cli('import', client, '--config', servers, '--write-client');
+    expect(big.code, big.stderr).toBe(0);
+    expect(big.stdout).toContain('2 servers to move: memory, db.');
+    const after = readFileSync(client, 'utf8');
+    const sections = [['mcpServers'], ['projects', '/home/dev/p7', 'mcpServers']];
+    expect(outside(after, sections)).toBe(outside(before, sections));
+    const refused = await cli('import', client, '--config', servers, '--max-client-bytes', '4096');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      '.claude.json: cannot read the file (larger than 4096 bytes); --max-client-bytes reads larger files',
+    );
+  });
+
   it('G13: a FIFO at the client path is refused, not waited on', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ts-import-fifo-'));
     const fifo = join(dir, 'mcp.json');

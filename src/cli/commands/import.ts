@@ -8,9 +8,10 @@ import { plural } from '../../core/plural.js';
 import { CLIENT_KINDS, CLIENT_LABELS, type ClientKind } from '../../mcp/movein/client-config.js';
 import { claudeCodeCommand, primarySectionName } from '../../mcp/movein/client-entry.js';
 import type { NeededVariable } from '../../mcp/movein/client-entries.js';
-import { type ImportReport, importClientConfig } from '../../mcp/movein/import.js';
+import { DEFAULT_MAX_CLIENT_BYTES, type ImportReport, importClientConfig } from '../../mcp/movein/import.js';
 import { defaultServersFile } from '../../mcp/movein/servers-file.js';
 import { gatewayLaunch } from '../gateway-launch.js';
+import { parsePositiveInt } from '../options.js';
 
 interface ImportFlags {
   config?: string;
@@ -20,6 +21,7 @@ interface ImportFlags {
   envToVars?: boolean;
   writeClient?: boolean;
   dryRun?: boolean;
+  maxClientBytes: number;
 }
 
 type Write = (line: string) => void;
@@ -46,6 +48,7 @@ export function importCommand(): Command {
     )
     .option('--write-client', "also rewrite the client's file to hold only the gateway (a backup is made beside it)")
     .option('--dry-run', 'show both changes and write nothing')
+    .option('--max-client-bytes <bytes>', 'the largest client file read', parsePositiveInt, DEFAULT_MAX_CLIENT_BYTES)
     .addHelpText(
       'after',
       '\nServers already in the servers file with the same entry are left as they are; a different entry under the same name is an error naming both. The entry that runs toolsearch itself is not imported.',
@@ -61,6 +64,7 @@ export function importCommand(): Command {
         envToVars: flags.envToVars === true,
         writeClient: flags.writeClient === true,
         dryRun: flags.dryRun === true,
+        maxClientBytes: flags.maxClientBytes,
       });
       writeImportReport(report, (line) => process.stdout.write(`${line}\n`));
     });

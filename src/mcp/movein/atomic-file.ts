@@ -27,10 +27,10 @@ export interface FileSnapshot {
 }
 
 /** Read a file for a later `replaceFile` (missing: text undefined). Bounded and regular files only (config-file.ts). */
-export async function readSnapshot(path: string): Promise<FileSnapshot> {
+export async function readSnapshot(path: string, maxBytes?: number): Promise<FileSnapshot> {
   const target = await realpath(path).catch(() => path);
   try {
-    return { path: target, text: await readConfigText(target) };
+    return { path: target, text: await readConfigText(target, maxBytes) };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path: target, text: undefined };
     throw error;

@@ -10,7 +10,8 @@
  */
 import { type ClientConfig, type ClientKind, sectionName } from './client-config.js';
 import type { Conversion } from './client-entries.js';
-import { setAt } from './json-edit.js';
+import { indentUnit, replaceNode, setAt } from './json-edit.js';
+import { type JsonNode, nodeAt, parseJsonc } from './jsonc.js';
 
 /** How to start this toolsearch: a program and the arguments before `serve`. */
 export interface GatewayLaunch {
@@ -89,9 +90,22 @@ export function rewrittenSections(
   });
 }
 
-/** The client's file with each servers section rewritten; everything outside them as it was. */
+/**
+ * The client's file with each servers section rewritten; everything outside them as it was. The
+ * sections there are replaced from the last to the first in one pass over one parse (a Claude Code
+ * file of tens of MB is read once, not once per project); a missing one is then added.
+ */
 export function rewriteClientText(text: string, sections: ReturnType<typeof rewrittenSections>): string {
-  return sections.reduce((current, section) => setAt(current, section.path, section.value), text);
+  const unit = indentUnit(text);
+  const root = parseJsonc(text).root;
+  const present = sections
+    .map((section) => ({ section, node: nodeAt(root, section.path) }))
+    .filter((found): found is { section: (typeof sections)[number]; node: JsonNode } => found.node !== undefined)
+    .sort((a, b) => b.node.start - a.node.start);
+  let out = text;
+  for (const { section, node } of present) out = replaceNode(out, node, section.value, unit);
+  const missing = sections.filter((section) => nodeAt(root, section.path) === undefined);
+  return missing.reduce((current, section) => setAt(current, section.path, section.value), out);
 }
 
 /** `mcpServers`, `servers`, `mcp.servers`: the primary section's name, for messages. */

@@ -41,6 +41,8 @@ export interface ImportOptions {
   readonly writeClient?: boolean;
   readonly dryRun?: boolean;
   readonly launch: GatewayLaunch;
+  /** The largest client file read (Claude Code's ~/.claude.json keeps its history too). Default `DEFAULT_MAX_CLIENT_BYTES`. */
+  readonly maxClientBytes?: number;
   readonly home?: string;
   readonly now?: () => Date;
 }
@@ -65,11 +67,18 @@ export interface ImportReport {
   readonly dryRun: boolean;
 }
 
+/**
+ * Claude Code keeps every project's prompt history in ~/.claude.json: users report files of 15 to
+ * 65 MB and more, past the 16 MiB the gateway allows its own config. Read up to this, bounded all
+ * the same (`--max-client-bytes`).
+ */
+export const DEFAULT_MAX_CLIENT_BYTES = 64 * 1024 * 1024;
+
 export async function importClientConfig(options: ImportOptions): Promise<ImportReport> {
   const clientFile = resolve(options.clientFile);
   const serversFile = resolve(options.serversFile);
   await refuseSameFile(clientFile, serversFile);
-  const snapshot = await readClient(clientFile);
+  const snapshot = await readClient(clientFile, options.maxClientBytes ?? DEFAULT_MAX_CLIENT_BYTES);
   const client = readClientConfig(clientFile, snapshot.text!, {
     ...(options.kind !== undefined && { kind: options.kind }),
     ...(options.project !== undefined && { project: options.project }),
@@ -135,16 +144,17 @@ async function refuseSameFile(clientFile: string, serversFile: string): Promise<
     );
 }
 
-async function readClient(file: string): Promise<FileSnapshot> {
+async function readClient(file: string, maxBytes: number): Promise<FileSnapshot> {
   try {
-    const snapshot = await readSnapshot(file);
+    const snapshot = await readSnapshot(file, maxBytes);
     if (snapshot.text === undefined) throw new ClientConfigError(file, 'cannot read the file (ENOENT: no such file)');
     return snapshot;
   } catch (error) {
     if (error instanceof ClientConfigError) throw error;
     const reason =
       error instanceof ConfigFileError ? error.reason : ((error as NodeJS.ErrnoException).code ?? String(error));
-    throw new ClientConfigError(file, `cannot read the file (${reason})`);
+    const knob = reason.startsWith('larger than') ? '; --max-client-bytes reads larger files' : '';
+    throw new ClientConfigError(file, `cannot read the file (${reason})${knob}`);
   }
 }
 

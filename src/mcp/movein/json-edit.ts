@@ -31,6 +31,11 @@ function multiLine(text: string, node: JsonNode & { kind: 'object' }): boolean {
   return first !== undefined && text.slice(node.start, first.keyStart).includes('\n');
 }
 
+/** The text with the value `node` spans replaced by `value`, indented like the line it starts on. */
+export function replaceNode(text: string, node: JsonNode, value: unknown, unit = indentUnit(text)): string {
+  return text.slice(0, node.start) + render(value, unit, lineIndent(text, node.start)) + text.slice(node.end);
+}
+
 /**
  * The text with the value at `path` set to `value`: replaced where it exists, added as the last
  * member of its object where only its last key is missing. Throws when a key before the last is
@@ -40,11 +45,7 @@ export function setAt(text: string, path: readonly string[], value: unknown): st
   const unit = indentUnit(text);
   const root = parseJsonc(text).root;
   const existing = nodeAt(root, path);
-  if (existing) {
-    return (
-      text.slice(0, existing.start) + render(value, unit, lineIndent(text, existing.start)) + text.slice(existing.end)
-    );
-  }
+  if (existing) return replaceNode(text, existing, value, unit);
   const parent = nodeAt(root, path.slice(0, -1));
   if (parent?.kind !== 'object')
     throw new Error(`no object at "${path.slice(0, -1).join('.')}" to add "${path.at(-1)}" to`);
