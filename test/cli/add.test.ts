@@ -133,8 +133,8 @@ describe('G13 toolsearch add from the MCP Registry', { timeout: 120_000 }, () =>
     const set = await added('brave-search', { env: { BRAVE_API_KEY: 'from-env' } });
     expect(set.entry.entry['disabled']).toBeUndefined();
     expect(set.entry.inputs[0]!.state).toBe('environment');
-    const given = await added('brave-search', { values: { BRAVE_API_KEY: 'bsk-given' } });
-    expect(given.entry.entry['env']).toEqual({ BRAVE_API_KEY: 'bsk-given' });
+    const setHere = await added('brave-search', { values: { BRAVE_API_KEY: 'bsk-given' } });
+    expect(setHere.entry.entry['env']).toEqual({ BRAVE_API_KEY: 'bsk-given' });
 
     const file = serversFile();
     const { stdout } = await cli(
@@ -148,6 +148,22 @@ describe('G13 toolsearch add from the MCP Registry', { timeout: 120_000 }, () =>
     );
     expect(stdout).toMatch(/BRAVE_API_KEY\s+env, required, secret: Brave Search API Key — NOT SET here/);
     expect(stdout).toContain('It is written disabled until its variables are set; then remove "disabled": true');
+    const given = await cli(
+      {},
+      'add',
+      'brave-search',
+      '--config',
+      file,
+      '--registry',
+      registry.url,
+      '--set',
+      'BRAVE_API_KEY=bsk-typed-secret',
+      '--name',
+      'brave2',
+    );
+    expect(given.stdout).toContain('"BRAVE_API_KEY":"<given with --set>"');
+    expect(given.stdout).not.toContain('bsk-typed-secret');
+    expect(entries(file).brave2.env).toEqual({ BRAVE_API_KEY: 'bsk-typed-secret' });
   });
 
   it('G13: PyPI runs with uvx and a pinned version; an optional variable with a default is left out and listed', async () => {

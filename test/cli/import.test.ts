@@ -107,6 +107,10 @@ describe('G13 toolsearch import, one client format at a time', { timeout: 120_00
     });
     expect(printed.mcpServers.toolsearch.type).toBeUndefined();
     expect(readFileSync(client, 'utf8')).toBe(before);
+    // A dry run shows where the values go, not what they are.
+    const dry = await cli('import', client, '--config', join(dir, 'other.json'), '--dry-run');
+    expect(dry.stdout).toContain('"GITHUB_PERSONAL_ACCESS_TOKEN": "<as written in the client file>"');
+    expect(dry.stdout).not.toContain('ghp_fixture');
   });
 
   it("G13: Claude Code's ~/.claude.json, user and project servers, --write-client --env-to-vars: every other key kept byte for byte, a backup beside it", async () => {

@@ -87,7 +87,9 @@ export function addCommand(): Command {
         dryRun: flags.dryRun === true,
       });
       if (report.kind === 'several') process.exitCode = ADD_EXIT_SEVERAL;
-      writeAddReport(report, query.join(' '), flags.registry, (line) => process.stdout.write(`${line}\n`));
+      writeAddReport(report, { query: query.join(' '), registry: flags.registry, values: flags.set ?? {} }, (line) =>
+        process.stdout.write(`${line}\n`),
+      );
     });
 }
 
@@ -105,7 +107,15 @@ function ways(item: ServerResponse): string {
   return [...new Set(kinds.map((k) => shown(k, 20)))].join(', ');
 }
 
-export function writeAddReport(report: AddReport, query: string, registry: string, write: Write): void {
+/** What was asked: the query, the registry, the --set values. */
+interface Asked {
+  readonly query: string;
+  readonly registry: string;
+  readonly values: Readonly<Record<string, string>>;
+}
+
+export function writeAddReport(report: AddReport, asked: Asked, write: Write): void {
+  const { query, registry } = asked;
   if (report.kind === 'several') {
     const example = report.servers[0]!.server.name;
     write(
@@ -131,7 +141,7 @@ export function writeAddReport(report: AddReport, query: string, registry: strin
     );
   if (server.server.description) write(`  ${shown(server.server.description)}`);
   write(`  runs ${shown(entry.via, 200)}`);
-  write(`  ${JSON.stringify({ [name]: entry.entry })}`);
+  write(`  ${secretsHidden(JSON.stringify({ [name]: entry.entry }), entry.inputs, asked.values)}`);
   for (const note of entry.notes) write(`  note: ${shown(note, 200)}`);
   writeInputs(entry.inputs, write);
   if (entry.others.length > 0) write(`Also offered: ${entry.others.join(', ')} (--use ${entry.others[0]}).`);
@@ -144,6 +154,17 @@ export function writeAddReport(report: AddReport, query: string, registry: strin
         : 'A gateway serving this file starts it now; its tools are pinned when first listed ("toolsearch tools" shows them).',
     );
   }
+}
+
+/** The entry as shown: a secret given with --set is not echoed back to the terminal. */
+function secretsHidden(text: string, inputs: readonly EntryInput[], values: Readonly<Record<string, string>>): string {
+  let out = text;
+  for (const input of inputs) {
+    const value = values[input.name];
+    if (input.secret && input.state === 'set' && value !== undefined && value.length >= 4)
+      out = out.split(JSON.stringify(value).slice(1, -1)).join('<given with --set>');
+  }
+  return out;
 }
 
 const STATES: Record<EntryInput['state'], string> = {

@@ -5,6 +5,7 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { plural } from '../../core/plural.js';
+import { isRecord } from '../../util/records.js';
 import { CLIENT_KINDS, CLIENT_LABELS, type ClientKind } from '../../mcp/movein/client-config.js';
 import { claudeCodeCommand, primarySectionName } from '../../mcp/movein/client-entry.js';
 import type { NeededVariable } from '../../mcp/movein/client-entries.js';
@@ -99,12 +100,34 @@ function writeServersChange(report: ImportReport, write: Write): void {
     write(`Already in ${report.serversFile} with the same entry: ${report.alreadyThere.join(', ')}.`);
   if (report.dryRun && report.added.length > 0) {
     const entries = Object.fromEntries(
-      report.conversion.servers.filter((s) => report.added.includes(s.name)).map((s) => [s.name, s.entry]),
+      report.conversion.servers
+        .filter((s) => report.added.includes(s.name))
+        .map((s) => [s.name, withValuesHidden(s.entry)]),
     );
     write(JSON.stringify(entries, null, 2));
   }
   if (!report.dryRun && report.added.length > 0)
     write('A gateway already serving that file picks them up now; their tools are pinned when first listed.');
+}
+
+/** Values written in `env` and `headers` are secrets as often as not: a dry run shows where they go, not what they are. */
+const HIDDEN = '<as written in the client file>';
+
+function withValuesHidden(entry: Record<string, unknown>): Record<string, unknown> {
+  const hide = (record: unknown) =>
+    isRecord(record)
+      ? Object.fromEntries(
+          Object.entries(record).map(([key, value]) => [
+            key,
+            typeof value === 'string' && value !== '' && !value.includes('${') ? HIDDEN : value,
+          ]),
+        )
+      : record;
+  return {
+    ...entry,
+    ...(entry['env'] !== undefined && { env: hide(entry['env']) }),
+    ...(entry['headers'] !== undefined && { headers: hide(entry['headers']) }),
+  };
 }
 
 const SOURCES: Record<NeededVariable['source'], string> = {
