@@ -45,6 +45,9 @@ describe('G13 toolsearch add from the MCP Registry', { timeout: 120_000 }, () =>
   });
   afterAll(async () => registry?.close());
 
+  /** The `add` CLI against the fixture registry, writing `file`. */
+  const addCli = (env: NodeJS.ProcessEnv, query: string, file: string, ...flags: string[]) =>
+    cli(env, 'add', query, '--config', file, '--registry', registry.url, ...flags);
   /** `add` in-process (real HTTP to the fixture registry), with no variable set unless given. */
   const add = (query: string, options: Partial<Parameters<typeof addFromRegistry>[0]> = {}) =>
     addFromRegistry({ query, serversFile: serversFile(), registry: registry.url, env: {}, ...options });
@@ -56,15 +59,7 @@ describe('G13 toolsearch add from the MCP Registry', { timeout: 120_000 }, () =>
 
   it('G13: an exact registry name: an npm package pinned, run with npx; the servers file created and valid; a gateway reads it', async () => {
     const file = serversFile();
-    const { stdout, code } = await cli(
-      {},
-      'add',
-      'io.github.modelcontextprotocol/server-memory',
-      '--config',
-      file,
-      '--registry',
-      registry.url,
-    );
+    const { stdout, code } = await addCli({}, 'io.github.modelcontextprotocol/server-memory', file);
     expect(code).toBe(0);
     expect(stdout).toContain(
       `Added "memory" to ${file} (a new file): io.github.modelcontextprotocol/server-memory 2026.8.31`,
@@ -84,7 +79,7 @@ describe('G13 toolsearch add from the MCP Registry', { timeout: 120_000 }, () =>
 
   it('G13: several matches: a numbered list, how to pick, exit 2, nothing written; registry text cannot drive the terminal', async () => {
     const file = serversFile();
-    const { stdout, code } = await cli({}, 'add', 'github', '--config', file, '--registry', registry.url);
+    const { stdout, code } = await addCli({}, 'github', file);
     expect(code).toBe(2);
     expect(stdout).toContain(`3 servers in the MCP Registry at ${registry.url} match "github"; nothing was written.`);
     expect(stdout).toContain('Pick one by its exact name, e.g. toolsearch add io.github.acme/github-issues');
@@ -137,30 +132,10 @@ describe('G13 toolsearch add from the MCP Registry', { timeout: 120_000 }, () =>
     expect(setHere.entry.entry['env']).toEqual({ BRAVE_API_KEY: 'bsk-given' });
 
     const file = serversFile();
-    const { stdout } = await cli(
-      { BRAVE_API_KEY: '' },
-      'add',
-      'brave-search',
-      '--config',
-      file,
-      '--registry',
-      registry.url,
-    );
+    const { stdout } = await addCli({ BRAVE_API_KEY: '' }, 'brave-search', file);
     expect(stdout).toMatch(/BRAVE_API_KEY\s+env, required, secret: Brave Search API Key — NOT SET here/);
     expect(stdout).toContain('It is written disabled until its variables are set; then remove "disabled": true');
-    const given = await cli(
-      {},
-      'add',
-      'brave-search',
-      '--config',
-      file,
-      '--registry',
-      registry.url,
-      '--set',
-      'BRAVE_API_KEY=bsk-typed-secret',
-      '--name',
-      'brave2',
-    );
+    const given = await addCli({}, 'brave-search', file, '--set', 'BRAVE_API_KEY=bsk-typed-secret', '--name', 'brave2');
     expect(given.stdout).toContain('"BRAVE_API_KEY":"<given with --set>"');
     expect(given.stdout).not.toContain('bsk-typed-secret');
     expect(entries(file).brave2.env).toEqual({ BRAVE_API_KEY: 'bsk-typed-secret' });
@@ -287,7 +262,7 @@ describe('G13 toolsearch add from the MCP Registry', { timeout: 120_000 }, () =>
 
   it('G13: --dry-run writes nothing; the same entry again is "already there"; another under a taken name is a clash naming both; --name gives another; remove takes it out', async () => {
     const file = serversFile();
-    const dry = await cli({}, 'add', 'memory', '--config', file, '--registry', registry.url, '--dry-run');
+    const dry = await addCli({}, 'memory', file, '--dry-run');
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain(`Dry run: nothing is written.\nWould add "memory" to ${file} (a new file)`);
     expect(existsSync(file)).toBe(false);
@@ -313,7 +288,7 @@ describe('G13 toolsearch add from the MCP Registry', { timeout: 120_000 }, () =>
     const unknown = await cli({}, 'remove', 'memory', '--config', file);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain(`${file}: has no server "memory" (its servers: keep, files); nothing was removed`);
-    const bad = await cli({}, 'add', 'memory', '--config', file, '--registry', registry.url, '--name', 'a__b');
+    const bad = await addCli({}, 'memory', file, '--name', 'a__b');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('"a__b" cannot name a server');
   });
