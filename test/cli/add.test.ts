@@ -257,6 +257,11 @@ describe('G13 toolsearch add from the MCP Registry', { timeout: 120_000 }, () =>
     await expect(add('io.github.evil/flag-injection', { serversFile: file })).rejects.toThrow(
       /its npm package name "--registry=http:\/\/evil\.example\/" does not look like one; refused/,
     );
+    // A registry's own words in an error are escaped before they reach the terminal.
+    const escaped = await addCli({}, 'io.github.evil/escape', file);
+    expect(escaped.code).toBe(1);
+    expect(escaped.stderr).toContain('\\u001b[2J\\u202emcpb');
+    expect(escaped.stderr).not.toMatch(/[\u001b\u202e]/);
     expect(existsSync(file)).toBe(false);
   });
 

@@ -180,7 +180,7 @@ function writeInputs(inputs: readonly EntryInput[], write: Write): void {
   write('Its inputs:');
   const width = Math.max(...inputs.map((input) => input.name.length));
   for (const input of inputs) {
-    const about = [input.where, input.required ? 'required' : undefined, input.secret ? 'secret' : undefined]
+    const about = [shown(input.where, 60), input.required ? 'required' : undefined, input.secret ? 'secret' : undefined]
       .filter(Boolean)
       .join(', ');
     const fallback = input.default !== undefined ? ` (default ${shown(input.default, 60)})` : '';

@@ -3,6 +3,7 @@
  * names the file or the registry and says what to do; none carries a secret value.
  */
 import { ToolsearchError } from '../../core/errors.js';
+import { sanitizeLogText } from '../../util/log.js';
 
 /** A client config that cannot be read, parsed or recognised. Nothing was written. */
 export class ClientConfigError extends ToolsearchError {
@@ -62,7 +63,8 @@ export class RegistryError extends ToolsearchError {
     readonly registry: string,
     readonly reason: string,
   ) {
-    super(`MCP Registry at ${registry}: ${reason}; nothing was written`);
+    // The reason may quote the registry's own text: escaped, so it cannot drive the terminal.
+    super(sanitizeLogText(`MCP Registry at ${registry}: ${reason}; nothing was written`));
   }
 }
 
@@ -73,6 +75,6 @@ export class UnrunnableServerError extends ToolsearchError {
     readonly server: string,
     readonly reason: string,
   ) {
-    super(`registry server "${server}": ${reason}; nothing was written`);
+    super(sanitizeLogText(`registry server "${server}": ${reason}; nothing was written`));
   }
 }
