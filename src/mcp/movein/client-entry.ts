@@ -65,13 +65,19 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
+/** One servers section of the client's file, as it becomes. */
+export interface RewrittenSection {
+  readonly path: readonly string[];
+  readonly value: Record<string, unknown>;
+}
+
 /** Each servers section of the client's file as it becomes: what stays, and the gateway in the primary one. */
 export function rewrittenSections(
   config: ClientConfig,
   conversion: Conversion,
   name: string,
   entry: Record<string, unknown>,
-): { path: readonly string[]; value: Record<string, unknown> }[] {
+): RewrittenSection[] {
   return config.sections.map((section) => {
     const staying = new Set(
       conversion.left.filter((left) => left.section === section.path && !left.self).map((left) => left.key),
@@ -95,12 +101,12 @@ export function rewrittenSections(
  * sections there are replaced from the last to the first in one pass over one parse (a Claude Code
  * file of tens of MB is read once, not once per project); a missing one is then added.
  */
-export function rewriteClientText(text: string, sections: ReturnType<typeof rewrittenSections>): string {
+export function rewriteClientText(text: string, sections: readonly RewrittenSection[]): string {
   const unit = indentUnit(text);
   const root = parseJsonc(text).root;
   const present = sections
     .map((section) => ({ section, node: nodeAt(root, section.path) }))
-    .filter((found): found is { section: (typeof sections)[number]; node: JsonNode } => found.node !== undefined)
+    .filter((found): found is { section: RewrittenSection; node: JsonNode } => found.node !== undefined)
     .sort((a, b) => b.node.start - a.node.start);
   let out = text;
   for (const { section, node } of present) out = replaceNode(out, node, section.value, unit);

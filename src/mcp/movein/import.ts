@@ -25,6 +25,7 @@ import {
   gatewayClientEntry,
   gatewayEntryName,
   rewriteClientText,
+  type RewrittenSection,
   rewrittenSections,
 } from './client-entry.js';
 import { moveSecretsToVariables } from './env-to-vars.js';
@@ -60,7 +61,7 @@ export interface ImportReport {
   /** The client's servers part as it becomes (what to paste, or what was written). */
   readonly snippet: unknown;
   /** Each servers section of the client's file as it becomes. */
-  readonly sections: readonly { readonly path: readonly string[]; readonly value: Record<string, unknown> }[];
+  readonly sections: readonly RewrittenSection[];
   /** The backup of the client's file, when it was rewritten (or would be, on a dry run). */
   readonly backup?: string;
   readonly clientWritten: boolean;
@@ -75,6 +76,22 @@ export interface ImportReport {
 export const DEFAULT_MAX_CLIENT_BYTES = 64 * 1024 * 1024;
 
 export async function importClientConfig(options: ImportOptions): Promise<ImportReport> {
+  const plan = await planImport(options);
+  return options.dryRun === true ? dryRun(plan, options) : applyImport(plan, options);
+}
+
+/** Everything worked out, nothing written: the client's file read and understood, both changes decided. */
+interface ImportPlan {
+  readonly snapshot: FileSnapshot;
+  readonly clientFile: string;
+  readonly serversFile: string;
+  readonly base: Omit<
+    ImportReport,
+    'added' | 'alreadyThere' | 'serversFileExisted' | 'clientWritten' | 'dryRun' | 'backup'
+  >;
+}
+
+async function planImport(options: ImportOptions): Promise<ImportPlan> {
   const clientFile = resolve(options.clientFile);
   const serversFile = resolve(options.serversFile);
   await refuseSameFile(clientFile, serversFile);
@@ -90,49 +107,41 @@ export async function importClientConfig(options: ImportOptions): Promise<Import
   const entry = gatewayClientEntry(client.kind, options.launch, serversFile, conversion.forward);
   const sections = rewrittenSections(client, conversion, name, entry);
   const primary = sections.find((_, i) => client.sections[i]!.primary)!;
-  const base = {
-    client,
-    conversion,
+  const snippet = clientSnippet(client, primary.value);
+  return {
+    snapshot,
+    clientFile,
     serversFile,
-    gateway: { name, entry },
-    snippet: clientSnippet(client, primary.value),
-    sections,
+    base: { client, conversion, serversFile, gateway: { name, entry }, snippet, sections },
   };
-  const dryRun = options.dryRun === true;
-  const stamp = options.now?.() ?? new Date();
+}
 
-  if (dryRun) {
-    const plan = planServers(await readServersFile(serversFile), serversFile, clientFile, conversion.servers);
-    return {
-      ...base,
-      ...plan,
-      clientWritten: false,
-      dryRun,
-      ...(options.writeClient && { backup: backupPath(snapshot.path, stamp) }),
-    };
-  }
-  const written = await updateServersFile(serversFile, (file) => {
-    const plan = planServers(file, serversFile, clientFile, conversion.servers);
-    const additions = conversion.servers.filter((server) => plan.added.includes(server.name));
-    const text =
-      additions.length > 0
-        ? withServers(
-            file,
-            additions.map((server) => [server.name, server.entry]),
-          )
-        : undefined;
-    return { text, result: plan };
+async function dryRun(plan: ImportPlan, options: ImportOptions): Promise<ImportReport> {
+  const file = await readServersFile(plan.serversFile);
+  const servers = planServers(file, plan.serversFile, plan.clientFile, plan.base.conversion.servers);
+  const backup = options.writeClient ? backupPath(plan.snapshot.path, options.now?.() ?? new Date()) : undefined;
+  return { ...plan.base, ...servers, clientWritten: false, dryRun: true, ...(backup !== undefined && { backup }) };
+}
+
+async function applyImport(plan: ImportPlan, options: ImportOptions): Promise<ImportReport> {
+  const { servers } = plan.base.conversion;
+  const written = await updateServersFile(plan.serversFile, (file) => {
+    const result = planServers(file, plan.serversFile, plan.clientFile, servers);
+    const additions = servers.filter((server) => result.added.includes(server.name));
+    const entries = additions.map((server) => [server.name, server.entry] as const);
+    return { text: additions.length > 0 ? withServers(file, entries) : undefined, result };
   });
-  const result = {
-    ...base,
+  const report = {
+    ...plan.base,
     added: written.added,
     alreadyThere: written.alreadyThere,
     serversFileExisted: written.serversFileExisted,
-    dryRun,
+    dryRun: false,
   };
-  if (!options.writeClient || conversion.servers.length === 0) return { ...result, clientWritten: false };
-  const backup = await writeClient(snapshot, rewriteClientText(snapshot.text!, sections), stamp);
-  return { ...result, clientWritten: true, backup };
+  if (!options.writeClient || servers.length === 0) return { ...report, clientWritten: false };
+  const text = rewriteClientText(plan.snapshot.text!, plan.base.sections);
+  const backup = await writeClient(plan.snapshot, text, options.now?.() ?? new Date());
+  return { ...report, clientWritten: true, backup };
 }
 
 async function refuseSameFile(clientFile: string, serversFile: string): Promise<void> {
