@@ -213,6 +213,18 @@ describe('G13 toolsearch add from the MCP Registry', { timeout: 120_000 }, () =>
     expect(npm.entry.others).toEqual(['oci']);
   });
 
+  it('G13: a NuGet package runs with dnx, pinned, its fixed arguments after "--"', async () => {
+    const nuget = await added('io.github.joelverhagen/knapcode-samplemcpserver', {
+      values: { WEATHER_CHOICES: 'sunny,rainy' },
+    });
+    expect(nuget.entry.entry).toEqual({
+      command: 'dnx',
+      args: ['Knapcode.SampleMcpServer@0.5.0', '--yes', '--', 'mcp', 'start'],
+      env: { WEATHER_CHOICES: 'sunny,rainy' },
+    });
+    expect(nuget.name).toBe('knapcode-samplemcpserver');
+  });
+
   it('G13: remotes are url entries: SSE or Streamable HTTP, headers and URL {variables} as placeholders; --use remote picks one over a package', async () => {
     const hybrid = await added('com.example/hybrid-mcp');
     expect(hybrid.entry.entry).toEqual({
