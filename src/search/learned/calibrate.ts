@@ -108,11 +108,11 @@ export function replaysOf(
   depth: number,
   log: LearnedLog,
 ): Replay[] {
-  // With corroboration off (a log one trusted user wrote) sources say nothing: no cap.
-  const perSource = log.limits.corroboration === 1 ? CALIBRATION_SAMPLE : MAX_REPLAYS_PER_SOURCE;
+  // A trusted source (C15: the one identity of a gateway only it reaches, or any source with
+  // corroboration off) is the log's own user: its searches are not capped.
   const latest = sample(
     [...searches].sort((a, b) => b.last - a.last),
-    perSource,
+    (source) => (log.trusts(source) ? CALIBRATION_SAMPLE : MAX_REPLAYS_PER_SOURCE),
   );
   return latest.map((search) => {
     const list = lexical.searchText(search.terms.join(' '), depth);
@@ -128,8 +128,8 @@ export function replaysOf(
   });
 }
 
-/** The first `CALIBRATION_SAMPLE` of `searches` (latest first), at most `maxPerSource` per lone source. */
-function sample(searches: readonly PastSearch[], maxPerSource: number): PastSearch[] {
+/** The first `CALIBRATION_SAMPLE` of `searches` (latest first), at most `maxPerSource(source)` per lone source. */
+function sample(searches: readonly PastSearch[], maxPerSource: (source: string) => number): PastSearch[] {
   const out: PastSearch[] = [];
   const perSource = new Map<string, number>();
   for (const search of searches) {
@@ -137,7 +137,7 @@ function sample(searches: readonly PastSearch[], maxPerSource: number): PastSear
     const lone = search.sources.length === 1 ? search.sources[0]! : undefined;
     if (lone !== undefined) {
       const n = perSource.get(lone) ?? 0;
-      if (n >= maxPerSource) continue;
+      if (n >= maxPerSource(lone)) continue;
       perSource.set(lone, n + 1);
     }
     out.push(search);
