@@ -208,7 +208,9 @@ describe('C14: what one client can teach', () => {
       30,
       log,
     );
-    expect(trusted.filter((r) => r.search.tools.includes('mcp__everything__echo'))).toHaveLength(CALIBRATION_SAMPLE);
+    expect(trusted.filter((r) => r.search.tools.includes('mcp__everything__echo'))).toHaveLength(
+      Math.min(CALIBRATION_SAMPLE, 200),
+    );
   });
 
   it('C14: at most lessonsPerHour lessons per client, told once; the budget comes back after the hour', () => {
