@@ -103,7 +103,7 @@ export function addServeOptions(command: Command, http: HttpFlag): Command {
       '--root <dir>',
       'folder the bundled filesystem server may read and write (default: the current directory, unless that is / or your home directory)',
     )
-    .option('--token-file <file>', 'HTTP: read the bearer token from the first line of this file')
+    .option('--token-file <file>', 'HTTP: read the bearer token from this file (one per line: one per client)')
     .option(
       '--token <token>',
       'HTTP: require "Authorization: Bearer <token>"; visible in the process list, prefer TOOLSEARCH_TOKEN or --token-file',
