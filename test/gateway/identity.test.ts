@@ -9,6 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { resolveTokens } from '../../src/cli/commands/serve-flags.js';
 import { clientIdentity, soleIdentity, STDIO_IDENTITY } from '../../src/gateway/sessions/identity.js';
 import { bearerMatcher, liveBearerMatcher, tokenList } from '../../src/gateway/transports/http/guards.js';
+import { connectClient } from '../fixtures/clients.js';
+import { httpGateway } from '../fixtures/http-gateway.js';
+import { fixtureServer } from '../fixtures/servers/index.js';
 
 describe('C15: client identities', () => {
   it('C15: a checked token is an identity (a digest, scoped by profile); without one nothing is, and the address names the share', () => {
@@ -62,5 +65,22 @@ describe('C15: client identities', () => {
     writeFileSync(one, 'only\n');
     expect(await resolveTokens({ tokenFile: one })).toBe('only');
     expect(await resolveTokens({}, { TOOLSEARCH_TOKEN: 'env' })).toBe('env');
+  });
+
+  it('G3: an endpoint whose token function asks none (a profile without one) lets requests in; one that asks checks them', async () => {
+    let token: string | undefined;
+    const gateway = await httpGateway({ fx: fixtureServer('fx') }, {}, { token: () => token });
+    try {
+      const open = await connectClient(gateway.open());
+      expect(await open.toolNames()).toContain('mcp__fx__ping');
+      await open.close();
+      token = 'now-one';
+      await expect(connectClient(gateway.open())).rejects.toThrow(/bearer token/);
+      const holder = await connectClient(gateway.open({ authorization: 'Bearer now-one' }));
+      expect(await holder.toolNames()).toContain('mcp__fx__ping');
+      await holder.close();
+    } finally {
+      await gateway.close();
+    }
   });
 });
