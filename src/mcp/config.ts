@@ -174,6 +174,8 @@ const toolSearchSchema = z.looseObject({
         maxEntries: z.number().int().positive().max(1_000_000).optional(),
         /** C14: lessons one client may teach per hour. */
         lessonsPerHour: z.number().int().positive().max(1_000_000).optional(),
+        /** C15: whose lessons lift alone: "auto" (the one identity of a gateway only one reaches), "one", "shared". */
+        identities: z.enum(['auto', 'one', 'shared']).optional(),
       }),
     ])
     .optional(),

@@ -79,9 +79,19 @@ describe('G11 sandbox', () => {
   });
 
   it('a memory bomb ends at memoryBytes', async () => {
-    const outcome = await sandbox.run(`const a = []; for (;;) a.push({ i: a.length, s: 'y' + a.length });`, host);
-    expect(outcome).toMatchObject({ ok: false, error: { kind: 'limit', limit: 'memoryBytes' } });
-  });
+    // Its own time limit is far away: filling 16 MiB with small objects is slow on a busy machine,
+    // and only the memory limit is under test.
+    const unhurried = new CodeSandbox({
+      limits: { timeoutMs: 300_000, memoryBytes: 16 * 1024 * 1024 },
+      idleWorkers: 0,
+    });
+    try {
+      const outcome = await unhurried.run(`const a = []; for (;;) a.push({ i: a.length, s: 'y' + a.length });`, host);
+      expect(outcome).toMatchObject({ ok: false, error: { kind: 'limit', limit: 'memoryBytes' } });
+    } finally {
+      unhurried.close();
+    }
+  }, 400_000);
 
   it('a storm of 5,000 calls ends at maxCalls, even when the script catches the error', async () => {
     const outcome = await sandbox.run(

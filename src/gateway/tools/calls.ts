@@ -50,6 +50,8 @@ export interface ToolCallDeps {
   readonly operations?: Operations;
   /** C13: searches and calls as labels for the learned channel (absent when learning is off). */
   readonly usage?: UsageSignal;
+  /** C15: who teaches what a session's searches and calls teach (absent: nobody the gateway can name). */
+  teacher?(sessionId: string): string | undefined;
   /** G11: the gateway's own tools besides search and call-through (`run_code`), by name. */
   readonly ownTools?: ReadonlyMap<string, OwnTool>;
   /** E5: `fixed` keeps every session's tool list unchanged (calls go through `call_tool`); the gateway passes its mode. */
@@ -178,7 +180,7 @@ export class ToolCalls {
       () => this.deps.firstConnectPending(),
     );
     probe?.end(outcome.matches, outcome.lowConfidence === true);
-    this.deps.usage?.searched(usageKey(sessionId), query, outcome);
+    this.deps.usage?.searched(usageKey(sessionId), query, outcome, this.deps.teacher?.(sessionId));
     return outcome;
   }
 
@@ -263,7 +265,8 @@ export class ToolCalls {
     const probe = this.deps.operations?.startCall(sessionId, extra.mcpReq.id, name, server, args);
     const result = await this.route(sessionId, name, target, args, extra, probe, channel, how);
     // C13: a call that reached the tool is a label (its own error, e.g. bad arguments, counts too).
-    if (!gatewayErrors.has(result)) this.deps.usage?.called(usageKey(sessionId), tool?.name ?? name);
+    if (!gatewayErrors.has(result))
+      this.deps.usage?.called(usageKey(sessionId), tool?.name ?? name, this.deps.teacher?.(sessionId));
     if (!gatewayErrors.has(result) && tool) this.recent.touch(sessionId, [tool.name]);
     if (probe) {
       const text = result.isError === true && result.content[0]?.type === 'text' ? result.content[0].text : undefined;
