@@ -59,7 +59,8 @@ export function serversEndpoint(registry: string): URL {
   } catch {
     throw new RegistryError(registry, 'not a URL (expected https://host or http://host:port)');
   }
-  if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new RegistryError(registry, 'not an http(s) URL');
+  if (base.protocol !== 'https:' && base.protocol !== 'http:')
+    throw new RegistryError(registry, 'not an http or https URL');
   base.pathname = base.pathname.endsWith('/') ? base.pathname : `${base.pathname}/`;
   return new URL('v0.1/servers', base);
 }

@@ -206,7 +206,7 @@ class EntryBuilder {
   remote(remote: RegistryTransport): { entry: Record<string, unknown>; via: string } {
     const url = this.template(remote.url ?? '', remote.variables, 'URL');
     if (!/^https?:\/\/|^\$\{/.test(url))
-      throw new UnrunnableServerError(this.server.name, 'its remote has no http(s) URL');
+      throw new UnrunnableServerError(this.server.name, 'its remote has no http or https URL');
     const headers: Record<string, string> = {};
     for (const header of remote.headers ?? []) {
       const name = this.checked(header.name, HEADER_NAME, 'header name');
