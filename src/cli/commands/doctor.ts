@@ -14,7 +14,7 @@ import { defaultHubConfig } from '../../mcp/defaults.js';
 import { readHubConfig } from '../../mcp/config.js';
 import { McpHub } from '../../mcp/hub.js';
 import type { ServerStatus } from '../../mcp/server-state.js';
-import { createStderrLogger, sanitizeLogText } from '../../util/log.js';
+import { createStderrLogger, sanitizeLogText, silentLogger } from '../../util/log.js';
 import { logFilesystemRoot } from '../default-root.js';
 import { installTimeoutOption, parsePositiveInt } from '../options.js';
 
@@ -65,7 +65,8 @@ export async function runDoctor(
       : defaultHubConfig({ ...(options.root !== undefined && { root: options.root }) });
   const hub = new McpHub(config, {
     reconnect: false,
-    logger,
+    // Its failures are this command's lines; logged as well, each would be said twice.
+    logger: silentLogger,
     ...(options.installTimeoutMs !== undefined && { installTimeoutMs: options.installTimeoutMs }),
   });
   const names = hub.servers();
