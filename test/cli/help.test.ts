@@ -54,6 +54,7 @@ describe('H1 help', () => {
       ['import'],
       ['add'],
       ['remove'],
+      ['doctor'],
     ])
       expect(await help(...command), command.join(' ')).not.toMatch(/\b[A-H]\d{1,2}\b/);
   }, 180_000);

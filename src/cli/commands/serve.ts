@@ -9,7 +9,7 @@ import { loadCatalogFromConfig } from '../../mcp/load.js';
 import { refuseServingAgain } from '../../mcp/self-reference.js';
 import { logFilesystemRoot } from '../default-root.js';
 import { addInspectPoolLoader } from './inspect.js';
-import { parsePositiveInt, parseToolList } from '../options.js';
+import { type InstallTimeoutFlag, installTimeoutOption, parsePositiveInt, parseToolList } from '../options.js';
 import type { ToolListMode } from '../../core/session-policy.js';
 import { collectTrustedProxies, parseHostPort, parseLimitOption, resolveTokens } from './serve-flags.js';
 import { createStderrLogger, isLogLevel, type LogLevel, type Logger } from '../../util/log.js';
@@ -34,7 +34,7 @@ import { startMetricsListener } from '../../gateway/status/metrics-listener.js';
 import { GatewayActivity } from '../../gateway/status/activity.js';
 import { profileEndpoints, type ProfileEndpoints } from '../../gateway/profiles/http.js';
 
-export interface ServeOptions extends EmbeddingsFlags {
+export interface ServeOptions extends EmbeddingsFlags, InstallTimeoutFlag {
   config?: string;
   http?: string;
   token?: string;
@@ -179,6 +179,7 @@ export function addServeOptions(command: Command, http: HttpFlag): Command {
     .option('--trace', 'OpenTelemetry spans through @opentelemetry/api (to the tracer provider the process registers)')
     .option('--no-watch', 'do not reload the --config file when it changes (SIGHUP still reloads it)')
     .option('--settle-ms <ms>', 'how long to wait for servers before printing the summary', (v) => Number(v), 10_000)
+    .addOption(installTimeoutOption())
     .optionsGroup('Options:');
 }
 
@@ -222,6 +223,7 @@ export async function runServe(
     ...(options.codeMode === true && { codeMode: true }),
     ...(options.toolList !== undefined && { toolList: options.toolList }),
     ...(options.memoryFile !== undefined && { memoryFile: options.memoryFile }),
+    ...(options.installTimeoutMs !== undefined && { hub: { installTimeoutMs: options.installTimeoutMs } }),
     ...((options.mode !== undefined || options.deferredTokenBudget !== undefined) && {
       gateway: {
         ...(options.mode !== undefined && { mode: options.mode }),

@@ -6,6 +6,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Catalog } from '../../core/catalog.js';
+import { installingText } from '../../core/installing.js';
 import { hasAppUi } from '../../core/visibility.js';
 import { parseMcpName } from '../../core/names.js';
 import { DEFAULT_MAX_RESULTS, SEARCH_TOOL_NAME } from '../../core/search-tool.js';
@@ -172,6 +173,7 @@ export class ToolCalls {
             deferred: this.deps.deferred(),
             pendingServers: this.deps.catalog.pendingServers,
             failedServers: this.deps.catalog.failedServers,
+            installingServers: this.deps.catalog.installingServers,
             servers: this.deps.catalog.serverInfo,
           },
           query,
@@ -340,6 +342,10 @@ export class ToolCalls {
     if (hidden)
       return `Tool "${name}" is not available: the gateway's config hides "${hidden.tool}" of MCP server "${hidden.server}" (${hidden.reason}).`;
     const parsed = parseMcpName(name);
+    // G13: a package runner installing the server: slow, not broken.
+    const installing = parsed && this.deps.catalog.installingServers.find((i) => i.server === parsed.server);
+    if (installing)
+      return `Tool "${name}" is not available yet: MCP server "${installing.server}" is still ${installingText(installing, Date.now())}. Try again in a minute.`;
     if (parsed && this.deps.catalog.pendingServers.includes(parsed.server)) {
       return `Tool "${name}" is not available yet: MCP server "${parsed.server}" is still connecting (or reconnecting). Try again shortly.`;
     }
