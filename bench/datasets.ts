@@ -5,8 +5,15 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCatalogFile, loadQueriesFile, type QueryEntry } from '../src/cli/catalog-file.js';
-import type { ToolSpec } from '../src/core/tool.js';
-import { everydayRequests, HOLDOUT_COUNT, holdoutRequests, realTools } from '../test/fixtures/real-servers/index.js';
+import type { ServerInfo, ToolSpec } from '../src/core/tool.js';
+import type { RankerContext } from '../src/search/ranker.js';
+import {
+  everydayRequests,
+  HOLDOUT_COUNT,
+  holdoutRequests,
+  realServers,
+  realTools,
+} from '../test/fixtures/real-servers/index.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const DATA_DIR = process.env.TOOLSEARCH_DATA ?? resolve(HERE, '../../shared/data/tool-retrieval');
@@ -23,6 +30,13 @@ export interface BenchSet {
   name: string;
   tools: ToolSpec[];
   queries: LabelledQuery[];
+  /** What the set's servers say about themselves (MCP `instructions`), when the set has it (C15). */
+  servers?: ReadonlyMap<string, ServerInfo>;
+}
+
+/** The ranker context of a set: its servers' own texts, when it has them. */
+export function setContext(set: BenchSet): RankerContext | undefined {
+  return set.servers ? { servers: set.servers } : undefined;
 }
 
 export function loadTools(set: string): ToolSpec[] {
@@ -78,7 +92,7 @@ export function distractorSet(): BenchSet & { added: number; skipped: number } {
 export const EVERYDAY = 'everyday';
 
 export function everydaySet(): BenchSet {
-  return { name: EVERYDAY, tools: realTools(), queries: everydayRequests() };
+  return { name: EVERYDAY, tools: realTools(), queries: everydayRequests(), servers: realServers() };
 }
 
 /**
@@ -96,7 +110,7 @@ export function holdoutName(n: number): string {
 }
 
 export function holdoutSet(n = 1): BenchSet {
-  return { name: holdoutName(n), tools: realTools(), queries: holdoutRequests(n) };
+  return { name: holdoutName(n), tools: realTools(), queries: holdoutRequests(n), servers: realServers() };
 }
 
 /** The everyday sets by name: the set and every holdout, measured whole, per phrasing, outside the dev sets' mean. */

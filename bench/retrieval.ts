@@ -17,6 +17,7 @@ import {
   holdoutName,
   loadSet,
   QUERY_SETS,
+  setContext,
   type BenchSet,
 } from './datasets.js';
 import { evaluate, rankerRankIds, type SetResult } from './evaluate.js';
@@ -73,7 +74,7 @@ for (const setName of setNames) {
   for (const rankerName of rankerNames) {
     const factory = RANKERS[rankerName];
     if (!factory) throw new Error(`unknown ranker ${rankerName}`);
-    const result: SetResult = evaluate(set, rankerRankIds(factory(), set.tools));
+    const result: SetResult = evaluate(set, rankerRankIds(factory(), set.tools, setContext(set)));
     log(row(set.name, 'all', rankerName, { tools: result.tools, queries: result.queries, ...result.all }));
     for (const [subset, r] of Object.entries(result.subsets))
       log(row(set.name, subset, rankerName, { tools: result.tools, ...r }));

@@ -6,10 +6,14 @@
  * State only, no I/O: `mcp/hub` feeds it, everything else reads it.
  */
 import { DuplicateToolError, UnknownToolError } from './errors.js';
-import { isProviderSafeName, MCP_PREFIX, qualifyMcpName, toProviderSafeName } from './names.js';
-import { defineTool, describeOrigin, type ServerInfo, type ToolInput, type ToolSpec } from './tool.js';
+import { admittedName, admitTool } from './admit-tool.js';
+import { describeOrigin, type ServerInfo, type ToolInput, type ToolSpec } from './tool.js';
 import { type DraftPool, ServerToolsDraft } from './server-tools-draft.js';
 import { isModelVisible } from './visibility.js';
+import type { InstallingServer } from './installing.js';
+
+// Admitting a tool (its model-facing name) is its own file; importers of the catalog find it here too.
+export { admitTool, modelFacingName } from './admit-tool.js';
 
 export interface CatalogDelta {
   added: string[];
@@ -52,30 +56,10 @@ export interface PoolView {
   readonly pendingServers: readonly string[];
   /** Servers that failed, with the reason (C12): not waited for, named apart from pending ones. */
   readonly failedServers?: readonly FailedServer[];
+  /** G13: the pending servers a package runner is still installing (each is in `pendingServers` too). */
+  readonly installingServers?: readonly InstallingServer[];
   /** G7: tools the config hides (for reports; never searched). */
   readonly hiddenTools?: readonly HiddenTool[];
-}
-
-/** Model-facing name of a tool: MCP tools are qualified, then made provider-safe (A3). */
-export function modelFacingName(input: Pick<ToolInput, 'name' | 'origin'>): string {
-  const raw = input.origin?.kind === 'mcp' ? qualifyMcpName(input.origin.server, input.name) : input.name;
-  return toProviderSafeName(raw);
-}
-
-/**
- * Build a catalog tool from an input: name qualified and made safe, the source name kept in
- * `originalName` so calls can be routed back.
- */
-export function admitTool(input: ToolInput): ToolSpec {
-  if (isAdmitted(input)) return defineTool(input);
-  const name = modelFacingName(input);
-  const originalName = input.originalName ?? (name !== input.name ? input.name : undefined);
-  return defineTool({ ...input, name, ...(originalName !== undefined && { originalName }) });
-}
-
-/** The name `admitTool` gives an input, without building the tool. */
-function admittedName(input: ToolInput): string {
-  return isAdmitted(input) ? input.name : modelFacingName(input);
 }
 
 type Listener = (delta: CatalogDelta) => void;
@@ -95,6 +79,8 @@ export class Catalog implements PoolView {
   private readonly serverStamps = new Map<string, number>();
   private stamps = 0;
   private readonly pending = new Set<string>();
+  /** G13: pending servers being installed by a package runner, with the runner and start time. */
+  private readonly installing = new Map<string, Omit<InstallingServer, 'server'>>();
   private failed = new Map<string, string>();
   /** G7: per server, hidden tools by model-facing name. */
   private readonly hidden = new Map<string, ReadonlyMap<string, HiddenTool>>();
@@ -130,6 +116,10 @@ export class Catalog implements PoolView {
     return [...this.pending].sort();
   }
 
+  get installingServers(): readonly InstallingServer[] {
+    return [...this.installing].sort(([a], [b]) => (a < b ? -1 : 1)).map(([server, how]) => ({ server, ...how }));
+  }
+
   get failedServers(): readonly FailedServer[] {
     return [...this.failed].sort(([a], [b]) => (a < b ? -1 : 1)).map(([server, reason]) => ({ server, reason }));
   }
@@ -159,6 +149,7 @@ export class Catalog implements PoolView {
     const removed = this.serverTools(server).map((t) => t.name);
     for (const name of removed) this.delete(name);
     this.pending.delete(server);
+    this.installing.delete(server);
     const changed = this.failed.get(server) !== reason;
     if (changed) this.failed = new Map(this.failed).set(server, reason);
     return this.emit({ added: [], removed }, changed);
@@ -272,10 +263,17 @@ export class Catalog implements PoolView {
     return this.emit({ added: [], removed });
   }
 
-  /** A server is connecting: the search tool stays available and says so (B6, C8). */
-  markPending(server: string): void {
+  /**
+   * A server is connecting: the search tool stays available and says so (B6, C8). With `installing`
+   * (G13), a package runner is installing it first; without, that install (if any) is over.
+   */
+  markPending(server: string, installing?: { readonly runner: string; readonly since: number }): void {
     const wasFailed = this.clearFailed(server);
-    if (this.pending.has(server) && !wasFailed) return;
+    const installChanged = installing
+      ? this.installing.get(server)?.since !== installing.since
+      : this.installing.delete(server);
+    if (installing) this.installing.set(server, { runner: installing.runner, since: installing.since });
+    if (this.pending.has(server) && !wasFailed && !installChanged) return;
     this.pending.add(server);
     this.emit({ added: [], removed: [] }, true);
   }
@@ -340,9 +338,10 @@ export class Catalog implements PoolView {
     );
   }
 
-  /** The server's tools are in (again): it is no longer pending or failed; whether it was. */
+  /** The server's tools are in (again): it is no longer pending (nor installing) or failed; whether it was. */
   private clearPendingOrFailed(server: string): boolean {
     const wasPending = this.pending.delete(server);
+    this.installing.delete(server);
     return this.clearFailed(server) || wasPending;
   }
 
@@ -353,6 +352,7 @@ export class Catalog implements PoolView {
   removeServer(server: string, options: { pending?: boolean } = {}): CatalogDelta {
     const removed = this.serverTools(server).map((t) => t.name);
     if (!options.pending) this.hidden.delete(server);
+    this.installing.delete(server);
     for (const name of removed) this.delete(name);
     let pendingChanged = this.clearFailed(server);
     if (options.pending) {
@@ -424,21 +424,4 @@ export class Catalog implements PoolView {
     for (const listener of this.listeners) listener(delta);
     return delta;
   }
-}
-
-/**
- * A spec already admitted is not qualified twice: its name is its model-facing name, or (for a
- * renamed MCP tool, e.g. a duplicate given a suffix) a provider-safe qualified name that differs
- * from the server-side `originalName` it keeps.
- */
-function isAdmitted(spec: ToolInput): boolean {
-  const origin = spec.origin ?? { kind: 'local' as const };
-  if (modelFacingName({ name: spec.originalName ?? spec.name, origin }) === spec.name) return true;
-  return (
-    origin.kind === 'mcp' &&
-    spec.originalName !== undefined &&
-    spec.name !== spec.originalName &&
-    spec.name.startsWith(MCP_PREFIX) &&
-    isProviderSafeName(spec.name)
-  );
 }

@@ -41,6 +41,10 @@ export interface Limits {
   readonly refreshMinGapMs: number;
   /** How long the gateway works on one server's tool listing (pinning, admission, the catalog update) before other requests get a turn (ms). */
   readonly listingSliceMs: number;
+  /** A 2026-07-28 server's `ttlMs` shorter than this re-lists no sooner (0 or no `ttlMs`: re-listed only on `list_changed`). */
+  readonly listTtlFloorMs: number;
+  /** A `ttlMs` longer than this re-lists after this instead (a hostile 1e15 cannot overflow a timer or pin a list for ever). */
+  readonly listTtlMaxMs: number;
   /** Resource subscriptions one session may hold; past it `resources/subscribe` is refused. */
   readonly subscriptionsPerSession: number;
   /** Characters of a resource URI a client may read, subscribe to or complete; longer ones are refused before routing. */
@@ -87,6 +91,9 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   refreshMinGapMs: 1_000,
   // A request that arrives while a 20,000-tool listing is applied waits about this long, not for all of it.
   listingSliceMs: 10,
+  // G12: a server's own TTL re-lists it; never more than twice a minute, at least once a day.
+  listTtlFloorMs: 30_000,
+  listTtlMaxMs: 24 * 60 * 60 * 1000,
   // Per-session HTTP bounds (issue 21): stream queues and the initialize rate.
   streamQueuedBytes: 8 * 1024 * 1024,
   initializePerMinute: 600,

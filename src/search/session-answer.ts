@@ -45,6 +45,8 @@ export interface SessionAnswerOptions {
   readonly callTool?: string;
   /** The list never changes: nothing is "loaded", calls go through `callTool`. */
   readonly fixed?: boolean;
+  /** F9: the loaded tools reach the model whole another way (a `tool_addition`): named, not described. */
+  readonly loadedByName?: boolean;
 }
 
 /**
@@ -57,7 +59,8 @@ export function formatSessionAnswer(
   lookup: (name: string) => CompactToolInput | undefined,
   options: SessionAnswerOptions = {},
 ): string {
-  const described = new Set(decision.describe);
+  const byName = new Set(options.loadedByName ? decision.load : []);
+  const described = new Set(decision.describe.filter((n) => !byName.has(n)));
   const listed = new Set(decision.list);
   const show = (name: string) => {
     const tool = lookup(name);
@@ -76,7 +79,8 @@ export function formatSessionAnswer(
     );
     lines.push(...decision.load.map(show));
   }
-  const head = result.matches.filter((n) => !listed.has(n) && !loadedHere.has(n));
+  const head = result.matches.filter((n) => !listed.has(n) && !loadedHere.has(n) && !byName.has(n));
+  if (byName.size > 0) lines.push(`Loaded: ${[...byName].join(', ')}.`);
   if (head.length > 0) {
     lines.push(
       options.fixed

@@ -33,6 +33,11 @@ export interface NameParts {
 export interface PlainRequest {
   concepts: ReadonlyMap<string, string>;
   synonymCover: number;
+  /**
+   * C15: the request's words that are verbs of tool names but not its action ("open" in "how many
+   * open issues"): they name no part of a name.
+   */
+  incidental?: ReadonlySet<string>;
 }
 
 /** Query terms below this weight cover no name part (ordinary synonyms weigh 0.3), except in a plain request. */
@@ -119,6 +124,7 @@ export function nameCoverage(
   for (const [term, w] of terms) {
     if (w >= 1) own++;
     const concept = plain?.concepts.get(term);
+    if (concept === undefined && plain?.incidental?.has(term)) continue;
     const synonym = w < MIN_COVERING_WEIGHT && concept !== undefined && plain!.synonymCover > 0;
     // A term weaker than MIN_COVERING_WEIGHT (an ordinary synonym, a faint expansion) names no
     // part: walking the name postings of "get"'s synonyms cost 15 % of a search for nothing.
@@ -238,7 +244,8 @@ export class NameMatcher {
       for (const [term, id] of this.ids) this.termOf[id] = term;
     }
     const parts = this.name.parts[i]!.map((t) => this.termOf![t]!);
-    const covers = (p: string) => (terms.get(p) ?? 0) >= MIN_COVERING_WEIGHT;
+    const incidental = (p: string) => plain?.incidental?.has(p) === true && !plain.concepts.has(p);
+    const covers = (p: string) => (terms.get(p) ?? 0) >= MIN_COVERING_WEIGHT && !incidental(p);
     const matched = parts.filter(covers);
     if (!plain) return { parts, matched, score: bonus };
     // As the rule counts: a word whose own stem or another stand-in already names a part names no second one.

@@ -23,8 +23,18 @@ import { splitClauses } from './clauses.js';
 import { catalogExpander } from './catalog-expander.js';
 import { NameMatcher, type PlainRequest } from './name-match.js';
 import { ServerMentions } from './server-mention.js';
-import { asksToSee, changeTools, lowerChangeTools } from './question-intent.js';
-import { serverDocuments } from './server-documents.js';
+import { asksToKnow, asksToSee, changeTools, lowerChangeTools } from './question-intent.js';
+import {
+  type Agreement,
+  actionNames,
+  agreement,
+  agreementFactors,
+  readRequest,
+  type RequestReading,
+  toolActions,
+} from './action-agreement.js';
+import { serverDocuments, serverOwnDocuments } from './server-documents.js';
+import { answeringTools, liftAnswering } from './catch-all.js';
 import { Tokenizer, fieldTerms, indexTerms } from './tokenizer.js';
 import { type DefaultRankerOptions, FIELD_NAMES } from './options.js';
 import type { PairMemo, WordMemo } from '../word-memo.js';
@@ -47,6 +57,10 @@ export interface ScoreTrace {
   /** Per tool: index of the clause that gave its best normalized clause score, or -1. */
   bestClause?: Int32Array;
   clauses?: string[];
+  /** Per tool: what a plain question's lift of answering tools added (C15). */
+  answering?: Float64Array;
+  /** Per tool: what its server's own text (title, instructions) added (C15). */
+  serverText?: Float64Array;
   /** Per tool: what the literal name match added (C14). */
   nameBonus?: Float64Array;
   /** Per tool: what naming its server in the request added (C14). */
@@ -55,6 +69,9 @@ export interface ScoreTrace {
   lowered?: Uint8Array;
   /** Why the request asks to see: a question, or a short request naming no action. */
   loweredBecause?: 'question' | 'no action';
+  /** C15: the request's actions (bits) and, per tool, how its action stood to them when it lowered the score. */
+  requestActions?: number;
+  disagreed?: (Exclude<Agreement, 'agrees' | 'neutral'> | undefined)[];
 }
 
 /** A whole request's weighted terms, its words, and what the name match reads of a plain one (C14). */
@@ -63,6 +80,27 @@ interface RequestTerms {
   /** `words(text)`, split once per request: the terms, the plain-request length and the question rule read them. */
   readonly words: readonly string[];
   readonly plain?: PlainRequest;
+  /** C15: a plain request's actions and incidental verbs, read once. */
+  readonly reading?: RequestReading;
+}
+
+/**
+ * C15: a plain request's incidental verbs (action-agreement.ts) describe its object: their own weight
+ * is lowered to `weight` (a term that stands in for another word keeps its weight).
+ */
+function lowerIncidental(
+  terms: Map<string, number>,
+  incidental: ReadonlySet<string>,
+  concepts: ReadonlyMap<string, string>,
+  weight: number,
+  sources?: Map<string, string>,
+): void {
+  for (const s of incidental) {
+    const w = terms.get(s);
+    if (w === undefined || w !== 1 || concepts.has(s)) continue;
+    terms.set(s, weight);
+    sources?.set(s, 'describes the object');
+  }
 }
 
 export class DefaultIndex implements RankerIndex {
@@ -72,9 +110,17 @@ export class DefaultIndex implements RankerIndex {
   private readonly serverNames: string[];
   private readonly serverPostings: Postings | undefined;
   private readonly serverCount: number;
+  /** C15: postings of what each server says about itself, and each server's tools (absent: no server says anything). */
+  private readonly serverText: { postings: Postings; tools: Int32Array[]; scratch: Float64Array } | undefined;
   private readonly nameMatch: NameMatcher | undefined;
   /** Per tool, 1 when its name is a change (create, push, reply …): a question ranks it lower (C14). */
   private readonly changes: Uint8Array | undefined;
+  /** C15: the tools whose name asks or answers (catch-all tools): a plain question lifts them. */
+  private readonly answering: Int32Array | undefined;
+  /** C15: per request actions (bits), the score factor of each tool action (agreementFactors). */
+  private readonly factorTables = new Map<number, Float64Array>();
+  /** C15: per tool, the actions its name's verbs name (action-agreement.ts bits). */
+  private readonly actions: Uint8Array | undefined;
   /** Distinctive words of server names (C14): a request that says one asks for that server's tools. */
   private readonly mentions: ServerMentions | undefined;
   private scratch: Float64Array | undefined;
@@ -126,9 +172,27 @@ export class DefaultIndex implements RankerIndex {
         docs.map((d) => d.name),
         tokenizer.ids,
       );
+    if (options.questionAnswerWeight > 0) this.answering = answeringTools(docs, tokenizer.ids);
+    if (options.actionDisagreeFactor < 1 || options.unaskedDestructiveFactor < 1)
+      this.actions = toolActions(
+        docs.map((d) => d.name),
+        tokenizer.ids,
+      );
     this.serverCount = servers.size;
     if (options.serverMentionWeight > 0 && servers.size > 1)
       this.mentions = new ServerMentions(docs, this.serverOf, servers.size, tokenizer.ids);
+    const ownDocs = options.serverTextWeight > 0 ? serverOwnDocuments(this.serverNames, tokenizer, context) : undefined;
+    if (ownDocs) {
+      const toolsOf: number[][] = this.serverNames.map(() => []);
+      this.serverOf.forEach((s, i) => {
+        if (s >= 0) toolsOf[s]!.push(i);
+      });
+      this.serverText = {
+        postings: buildPostings(ownDocs, tokenizer.ids, options),
+        tools: toolsOf.map((list) => Int32Array.from(list)),
+        scratch: new Float64Array(servers.size),
+      };
+    }
     if (options.serverWeight > 0 && servers.size > 1) {
       this.serverPostings = buildPostings(
         serverDocuments(this.serverNames, docs, this.serverOf, tokenizer, context),
@@ -183,7 +247,24 @@ export class DefaultIndex implements RankerIndex {
       valueWordWeight: this.options.valueWordWeight,
     });
     if (raw.length > this.options.plainRequestWords) return { terms, words: raw };
-    return { terms, words: raw, plain: { concepts, synonymCover: this.options.nameSynonymCover } };
+    const { incidentalVerbsNameNothing, incidentalVerbWeight } = this.options;
+    const reading =
+      this.actions || incidentalVerbsNameNothing || incidentalVerbWeight < 1
+        ? readRequest(text, asksToKnow(raw, text.trimEnd().endsWith('?')))
+        : undefined;
+    const incidental = reading?.incidental;
+    if (incidental && incidentalVerbWeight < 1)
+      lowerIncidental(terms, incidental, concepts, incidentalVerbWeight, sources);
+    return {
+      terms,
+      words: raw,
+      ...(reading && { reading }),
+      plain: {
+        concepts,
+        synonymCover: this.options.nameSynonymCover,
+        ...(incidental && incidentalVerbsNameNothing && { incidental }),
+      },
+    };
   }
 
   search(query: ParsedQuery, limit: number, accept?: (name: string) => boolean): RankedTool[] {
@@ -231,7 +312,7 @@ export class DefaultIndex implements RankerIndex {
   }
 
   /** The whole scoring pipeline: term postings, server evidence, clause evidence. */
-  private score(text: string, { terms, words: raw, plain }: RequestTerms, trace?: ScoreTrace): Float64Array {
+  private score(text: string, { terms, words: raw, plain, reading }: RequestTerms, trace?: ScoreTrace): Float64Array {
     this.lastScored = undefined;
     // One scratch buffer per index (search is synchronous): no 80 KB allocation per query at 10k tools.
     const scores = (this.scratch ??= new Float64Array(this.names.length));
@@ -239,6 +320,7 @@ export class DefaultIndex implements RankerIndex {
     this.touched.accumulate(this.postings, terms, scores);
     if (trace) trace.lexical = scores.slice();
     if (this.serverPostings) this.addServerEvidence(terms, scores, trace);
+    if (this.serverText) this.addServerText(terms, scores, trace);
     if (this.mentions) {
       const { ids } = this.postings;
       const lift = this.mentions.lift(terms, ids, scores, this.touched, this.serverOf, this.options, !!trace);
@@ -248,7 +330,12 @@ export class DefaultIndex implements RankerIndex {
     if (this.options.clauseWeight > 0) this.addClauseEvidence(text, scores, trace);
     if (trace) trace.nameBonus = new Float64Array(scores.length);
     this.nameMatch?.add(terms, scores, this.touched, this.options.nameWeight, plain, trace?.nameBonus);
-    const seeing = this.changes ? asksToSee(raw, text.trimEnd().endsWith('?')) : undefined;
+    const endsWithQuestionMark = text.trimEnd().endsWith('?');
+    if (this.answering && plain && asksToKnow(raw, endsWithQuestionMark))
+      liftAnswering(this.answering, scores, this.touched, this.options.questionAnswerWeight, trace);
+    // A task's many steps name many actions, each for another tool: only a plain request has one.
+    if (this.actions && reading) this.applyAgreement(reading.actions, scores, trace);
+    const seeing = this.changes ? asksToSee(raw, endsWithQuestionMark) : undefined;
     if (seeing) {
       const { questionChangeFactor } = this.options;
       const lowered = lowerChangeTools(scores, this.touched, this.changes!, questionChangeFactor, !!trace);
@@ -258,6 +345,41 @@ export class DefaultIndex implements RankerIndex {
       }
     }
     return scores;
+  }
+
+  /**
+   * C15: tools whose name's action disagrees with the request's count for less, and a tool that
+   * deletes or stops something counts for much less when the request asks for neither.
+   */
+  private applyAgreement(request: number, scores: Float64Array, trace?: ScoreTrace): void {
+    const { actionDisagreeFactor, unaskedDestructiveFactor } = this.options;
+    // At most 128 request actions: each one's table is built once per index.
+    let factors = this.factorTables.get(request);
+    if (!factors)
+      this.factorTables.set(
+        request,
+        (factors = agreementFactors(request, actionDisagreeFactor, unaskedDestructiveFactor)),
+      );
+    const actions = this.actions!;
+    if (trace) {
+      trace.requestActions = request;
+      trace.disagreed = [];
+    }
+    const touched = this.touched;
+    for (let a = 0; a < touched.count; a++) {
+      const i = touched.list[a]!;
+      const factor = factors[actions[i]!]!;
+      if (factor === 1) continue;
+      scores[i]! *= factor;
+      if (trace) trace.disagreed![i] = agreement(request, actions[i]!) as 'disagrees' | 'destroys';
+    }
+  }
+
+  /** C15: what a tool's action verdict multiplies its score by (1: none). */
+  private actionFactor(verdict: 'disagrees' | 'destroys' | undefined): number {
+    if (verdict === 'disagrees') return this.options.actionDisagreeFactor;
+    if (verdict === 'destroys') return this.options.unaskedDestructiveFactor;
+    return 1;
   }
 
   /**
@@ -319,6 +441,31 @@ export class DefaultIndex implements RankerIndex {
     inAny.clear();
   }
 
+  /**
+   * C15: a tool whose own words match nothing, of a server whose own text (title, instructions)
+   * matches the request, gets `serverTextWeight ×` that match: a catch-all tool ("ask anything")
+   * is found through what its server says it is for.
+   */
+  private addServerText(terms: Map<string, number>, scores: Float64Array, trace?: ScoreTrace): void {
+    const { postings, tools, scratch } = this.serverText!;
+    scratch.fill(0);
+    accumulate(postings, terms, scratch);
+    const w = this.options.serverTextWeight;
+    for (let s = 0; s < scratch.length; s++) {
+      const lift = w * scratch[s]!;
+      if (!(lift > 0)) continue;
+      if (trace) trace.serverText ??= new Float64Array(scores.length);
+      for (const i of tools[s]!) {
+        // A tool its own words reached is ranked by them (and the server evidence above): lifting
+        // every tool of a server with long instructions cost the holdouts up to 0.009 at R@1.
+        if (scores[i]! > 0) continue;
+        this.touched.add(i);
+        scores[i]! += lift;
+        if (trace) trace.serverText![i] = lift;
+      }
+    }
+  }
+
   /** Tools of a server whose tools, taken together, match the query get a share of that score. */
   private addServerEvidence(terms: Map<string, number>, scores: Float64Array, trace?: ScoreTrace): void {
     const serverScores = trace
@@ -362,8 +509,11 @@ export class DefaultIndex implements RankerIndex {
       const lexical = trace.lexical![i]!;
       const withServer = trace.withServer![i]!;
       const mentionLift = trace.mentionLift?.[i] ?? 0;
+      const serverText = trace.serverText?.[i] ?? 0;
       // The stages add up before a question's lowering multiplies the sum.
-      const beforeQuestion = trace.lowered?.[i] === 1 ? final[i]! / this.options.questionChangeFactor : final[i]!;
+      const actionFactor = this.actionFactor(trace.disagreed?.[i]);
+      const beforeQuestion =
+        (trace.lowered?.[i] === 1 ? final[i]! / this.options.questionChangeFactor : final[i]!) / actionFactor;
       const s = this.serverOf[i]!;
       const explanation: HitExplanation = {
         name,
@@ -372,19 +522,28 @@ export class DefaultIndex implements RankerIndex {
         score: final[i]!,
         terms: evidence,
         ...(s >= 0 &&
-          withServer - mentionLift > lexical && {
+          withServer - mentionLift - serverText > lexical && {
             server: {
               name: this.serverNames[s]!,
-              score: withServer - mentionLift - lexical,
+              score: withServer - mentionLift - serverText - lexical,
               terms: [...terms.keys()].filter(
                 (t) => this.serverPostings && postingWeight(this.serverPostings, t, s) > 0,
               ),
             },
           }),
         ...(this.nameMatch && { nameMatch: this.nameMatch.describe(i, terms, trace.nameBonus![i]!, plain) }),
+        ...(serverText > 0 && { serverText: { name: this.serverNames[s]!, score: serverText } }),
         ...(mentionLift > 0 && { serverNamed: { name: this.serverNames[s]!, score: mentionLift } }),
         ...(trace.lowered?.[i] === 1 && {
           question: { factor: this.options.questionChangeFactor, because: trace.loweredBecause ?? 'question' },
+        }),
+        ...(trace.disagreed?.[i] !== undefined && {
+          action: {
+            tool: actionNames(this.actions![i]!),
+            request: actionNames(trace.requestActions ?? 0),
+            verdict: trace.disagreed[i]!,
+            factor: actionFactor,
+          },
         }),
         ...(beforeQuestion - trace.nameBonus![i]! > withServer &&
           trace.bestClause &&
