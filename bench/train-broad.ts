@@ -59,4 +59,3 @@ export function loadBroad(
     .map((r) => ({ qid: r.qid, query: r.query, gold: [r.tools.map(idOf)] }));
   return { file, sha256: createHash('sha256').update(text).digest('hex'), tools: [...tools.values()], queries };
 }
-
