@@ -12,7 +12,7 @@ import { defaultHubConfig, type DefaultServersOptions } from '../mcp/defaults.js
 import { McpHub, type HubOptions } from '../mcp/hub.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { ToolsearchGateway, type GatewayOptions } from './gateway.js';
-import type { CodeModeOption } from './tools/run-code.js';
+import { type CodeModeOption, codeModeSandbox } from './tools/run-code.js';
 import { operatorRoots } from '../mcp/operator-roots.js';
 import { connectRedisBackend, type RedisBackend } from './redis/backend.js';
 import { defaultGatewaySearcher } from './tools/search.js';
@@ -178,9 +178,12 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
       logger,
       ranking: { defer: deferAfterSearch },
       ...(learning.lessonsPerHour !== undefined && { lessonsPerHour: learning.lessonsPerHour }),
+      ...(learning.identities !== undefined && { identities: learning.identities }),
     });
   };
   const learner = learnerFor();
+  const codeMode = codeModeOption(toolSearch.codeMode, options.codeMode === true).codeMode;
+  const codeSandbox = codeMode !== undefined && codeMode !== false ? codeModeSandbox(codeMode) : undefined;
   const common = {
     ...(toolSearch.mode !== undefined && { mode: toolSearch.mode }),
     ...(toolSearch.contextWindow !== undefined && { contextWindow: toolSearch.contextWindow }),
@@ -192,7 +195,8 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     operatorRoots: operatorRoots(config, options.root),
     attributionGraceMs: limits.attributionGraceMs,
     subscriptionsPerSession: limits.subscriptionsPerSession,
-    ...codeModeOption(toolSearch.codeMode, options.codeMode === true),
+    // G11: one sandbox for the gateway and its profiles: its slots and memory bound are the process's.
+    ...(codeSandbox && { codeMode: { sandbox: codeSandbox } }),
     searchQueryChars: limits.searchQueryChars,
   };
   const gateway = new ToolsearchGateway({
@@ -260,6 +264,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
       reloader?.close();
       await profiles.close();
       await gateway.close();
+      codeSandbox?.close();
       await audit?.close();
       await hub.close();
       await trust?.close();

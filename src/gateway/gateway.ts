@@ -44,7 +44,8 @@ import { learningSignal } from '../usage/usage.js';
 import { ParkedCalls } from './proxy/input-required.js';
 import { ParkedRelay } from './proxy/parked-relay.js';
 import { ListenStreams } from './sessions/listen.js';
-import { statelessRequestId } from './tools/stateless.js';
+import type { ClientIdentity } from './sessions/identity.js';
+import { GatewayClients } from './sessions/clients.js';
 import type { GatewayOptions } from './gateway-options.js';
 import { DEFAULT_LIST_TTL, type ResultCacheHints, resultCacheHints, withCacheHint } from './tools/cache-hints.js';
 
@@ -89,6 +90,8 @@ export class ToolsearchGateway {
   private readonly logger: Logger;
   /** Live sessions, to broadcast list_changed. */
   private readonly live = new Map<string, Server>();
+  /** C15/G11: who each session's client is; transports tell it (`identify`, `learnFrom`). */
+  readonly clients: GatewayClients;
   private readonly unsubscribe: () => void;
   private readonly unsubscribeBus: () => void;
   private broadcastQueued = false;
@@ -106,6 +109,7 @@ export class ToolsearchGateway {
     this.upstream = options.upstream;
     this.sessions = options.sessions ?? new InMemorySessionStore();
     this.learner = options.learner;
+    this.clients = new GatewayClients(this.learner);
     const learner = this.learner;
     this.searcher = options.searcher ?? defaultGatewaySearcher(undefined, learner?.ranking);
     this.usage = learner && learningSignal(learner, this.catalog, options.logger ?? silentLogger);
@@ -171,11 +175,14 @@ export class ToolsearchGateway {
       discovered: (sessionId) => this.discovered(sessionId),
       operations: this.operations,
       ...(this.usage && { usage: this.usage }),
+      teacher: (sessionId) => this.clients.teacherOf(sessionId),
       ownTools,
       toolList: this.toolList,
       workingSetCap: options.workingSet ?? DEFAULT_WORKING_SET,
     });
-    this.codeMode = createCodeMode(options.codeMode, this.calls, this.catalog);
+    this.codeMode = createCodeMode(options.codeMode, this.calls, this.catalog, (sessionId) =>
+      this.clients.shareOf(sessionId),
+    );
     if (this.codeMode) ownTools.set(RUN_CODE_TOOL_NAME, this.codeMode.handle);
     this.unsubscribe = this.catalog.onChange((delta) => {
       this.learner?.checkSchemas(toolsNamed(this.catalog, [...delta.added, ...(delta.changed ?? [])]));
@@ -202,19 +209,25 @@ export class ToolsearchGateway {
     return server;
   }
 
+  /** G11: code mode's scripts running and waiting now (undefined: code mode is off). */
+  get codeRuns(): { readonly running: number; readonly waiting: number; readonly heldBytes: number } | undefined {
+    return this.codeMode?.load();
+  }
+
   /**
    * G8: a server for 2026-07-28 requests, which carry no session: the HTTP entry makes one per
    * request, stdio one per connection. Deferral without a session is tools/stateless.ts; an
    * upstream's question during a tool call, a resource read or a prompt get goes back as
    * `input_required` (proxy/input-required.ts).
-   * `client` names who sent the request (tools/stateless.ts), so its searches can teach (C13).
+   * `identity` is who sent the request (sessions/identity.ts): its searches pair with its calls to
+   * teach (C13), as that identity (C15), and its code runs count against its share (G11).
    */
-  createStatelessServer(client?: string): Server {
+  createStatelessServer(identity: ClientIdentity): Server {
     const server = new Server(GATEWAY_SERVER_INFO, {
       capabilities: GATEWAY_CAPABILITIES,
       instructions: gatewayInstructions(this.toolList, this.codeMode !== undefined),
     });
-    const id = statelessRequestId(client);
+    const id = this.clients.statelessId(identity);
     const hints = this.cacheHints;
     server.setRequestHandler('tools/list', async () =>
       withCacheHint({ tools: await this.listTools() }, hints.list('tools')),
@@ -279,6 +292,7 @@ export class ToolsearchGateway {
       this.operations.closed(sessionId);
       this.usage?.ended(sessionId);
       this.calls.ended(sessionId);
+      this.clients.ended(sessionId);
       // This process shutting down (or dropping its connection to a shared session) must not
       // forget the session: another gateway process sharing the store may carry it on.
       if (!this.shuttingDown && !this.sessions.shared)

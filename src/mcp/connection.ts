@@ -86,6 +86,11 @@ export interface McpConnectionEvents {
   onClosed(reason: string): void;
   /** Lines the server wrote to stderr (stdio servers), for debug logs. */
   onStderr?(line: string): void;
+  /**
+   * G13: a stdio server's process wrote its first byte on stdout (the first JSON-RPC message):
+   * whatever started it (a package runner installing it) has handed over to the server.
+   */
+  onFirstOutput?(): void;
   /** A listed tool that is not a valid MCP tool (bad inputSchema, …); it is left out, the rest kept. */
   onInvalidTool?(tool: string, reason: string): void;
   /** A G5 limit was applied to what the server sent (a list cut at a cap, …). */
@@ -134,6 +139,11 @@ export interface McpConnection {
   readonly pid: number | undefined;
   /** Deliberate close: no `onClosed` follows. Safe to call twice. */
   close(): Promise<void>;
+  /**
+   * G13: let a stdio server's process go without ending it (a package runner still installing
+   * finishes its install); no `onClosed` follows and a later `close()` does nothing.
+   */
+  detach?(): void;
 }
 
 export type ConnectionFactory = (server: string, events: McpConnectionEvents) => McpConnection;

@@ -38,6 +38,7 @@ import { connectOptions, eraOf, isTransportMismatch, isUnsupportedVersion, negot
 import { memoryKey, type ServerMemory, type ServerMemoryStore } from './remote/memory.js';
 import { createTransport, type TransportKind, transportPlan } from './remote/transport.js';
 import { describeIssue, identityOf, LenientToolsPageSchema, requestOptions, toolNameOf } from './sdk-wire.js';
+import { onChildExit, onFirstStdout, releaseChild } from './stdio-child.js';
 
 export const HUB_CLIENT_INFO = { name: 'toolsearch-hub', version: VERSION } as const;
 
@@ -62,6 +63,8 @@ class SdkConnection implements McpConnection {
   private client: Client | undefined;
   private transport: Transport | undefined;
   private closing = false;
+  /** G13: let go without ending the process (`detach`): a later close leaves it alone. */
+  private detached = false;
   private closed: Promise<void> | undefined;
   /** Kept after close starts (the SDK forgets it then) so a last-resort kill can still find it. */
   private knownPid: number | undefined;
@@ -87,21 +90,6 @@ class SdkConnection implements McpConnection {
 
   exitStatus(): { code: number | null; signal: string | null } | undefined {
     return this.exit;
-  }
-
-  /**
-   * H3: remember how the process ended, so a failed start can say "exited with code 3". The SDK
-   * keeps its ChildProcess private; without it (an SDK change) failures just lack the code.
-   */
-  private watchExit(transport: Transport): void {
-    const child = (
-      transport as unknown as {
-        _process?: { once?(event: 'exit', listener: (code: number | null, signal: string | null) => void): unknown };
-      }
-    )._process;
-    child?.once?.('exit', (code, signal) => {
-      this.exit = { code, signal };
-    });
   }
 
   get pid(): number | undefined {
@@ -188,7 +176,9 @@ class SdkConnection implements McpConnection {
       fetch: cappedFetch(this.server, this.limits.upstreamMessageBytes, (error) => this.recycle(error)),
       onSpawned: (spawned) => {
         this.knownPid = spawned.pid ?? undefined;
-        this.watchExit(spawned);
+        // H3: how it ended, for "exited with code 3"; G13: its first byte ends an install.
+        onChildExit(spawned, (exit) => (this.exit = exit));
+        onFirstStdout(spawned, () => this.events.onFirstOutput?.());
       },
     });
     this.client = client;
@@ -398,8 +388,16 @@ class SdkConnection implements McpConnection {
     return result as UpstreamCallResult;
   }
 
+  /** G13: let the process go without ending it (stdio-child.ts): an install runs to its end. */
+  detach(): void {
+    this.closing = true;
+    if (releaseChild(this.transport)) this.detached = true;
+    else void this.close();
+  }
+
   /** Every caller waits for the same close (the SDK may take ~2 s to stop a stdio server). */
   close(): Promise<void> {
+    if (this.detached) return Promise.resolve();
     this.closing = true;
     const subscription = this.subscription;
     this.closed ??= (async () => {

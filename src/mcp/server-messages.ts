@@ -6,7 +6,6 @@ import { existsSync } from 'node:fs';
 import { isStdioServer, type HubConfig, type ServerConfig } from './config.js';
 import { redactSecrets } from './variables.js';
 import { plural } from '../core/plural.js';
-import { describeFailure } from './server-state.js';
 
 /** The log line of a server that connected: `connected to "memory" (9 tools)`. */
 export function connectedLine(name: string, tools: number): string {
@@ -34,21 +33,16 @@ export function missingCwd(config: HubConfig, name: string, server: ServerConfig
   return { missingCwd: redactConfigSecrets(config, cwd) };
 }
 
-/**
- * Why a connection attempt failed, with what helps fix it: the command as the config writes it, a
- * missing working directory, how the process exited, its last stderr line.
- */
-export function attemptFailure(
-  config: HubConfig,
-  server: { readonly name: string; readonly config: ServerConfig; readonly lastStderr?: string | undefined },
-  message: string,
-  exit: { code: number | null; signal: string | null } | undefined,
-): string {
-  return describeFailure({
-    message,
-    ...(isStdioServer(server.config) && { command: writtenCommand(config, server.name, server.config) }),
-    ...missingCwd(config, server.name, server.config),
-    ...(exit !== undefined && { exit }),
-    ...(server.lastStderr !== undefined && { lastStderr: server.lastStderr }),
-  });
+/** G13: the whole command line as the config writes it (`npx -y @scope/server@1.2.3`), for "run it by hand". */
+export function writtenCommandLine(config: HubConfig, name: string, server: ServerConfig): string {
+  const written = config.unexpanded?.[name];
+  const entry = written && isStdioServer(written) ? written : isStdioServer(server) ? server : undefined;
+  if (!entry) return '';
+  const words = [entry.command, ...(entry.args ?? [])].map((word) => redactConfigSecrets(config, word));
+  return words.map(shellWord).join(' ');
+}
+
+/** A word as a POSIX shell would read it back: quoted only when it needs to be. */
+function shellWord(word: string): string {
+  return /^[\w./=:@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }

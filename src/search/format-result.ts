@@ -5,6 +5,7 @@ import { formatFailedServers } from './server-failures.js';
 import type { ToolSearchResult } from './search-types.js';
 import { formatServerSuggestions } from './suggest.js';
 import { plural } from '../core/plural.js';
+import { installingText, type InstallingServer } from '../core/installing.js';
 
 /** C8 and the normal case: the text the model reads as the search tool's result. */
 export function formatSearchResult(result: ToolSearchResult): string {
@@ -28,11 +29,12 @@ export function searchContextLines(result: ToolSearchResult): string[] {
       `${plural(result.totalDeferred, 'deferred tool')} ${result.totalDeferred === 1 ? 'is' : 'are'} available to search.`,
     );
   }
-  if (result.pendingServers.length > 0) {
-    lines.push(
-      `MCP servers still connecting: ${result.pendingServers.join(', ')}. Their tools are not searchable yet.`,
-    );
+  const installing = result.installingServers ?? [];
+  const connecting = result.pendingServers.filter((server) => !installing.some((i) => i.server === server));
+  if (connecting.length > 0) {
+    lines.push(`MCP servers still connecting: ${connecting.join(', ')}. Their tools are not searchable yet.`);
   }
+  lines.push(...formatInstallingServers(installing));
   lines.push(...formatFailedServers(result.failedServers ?? []));
   lines.push(
     ...formatServerSuggestions(
@@ -49,6 +51,16 @@ export function searchContextLines(result: ToolSearchResult): string[] {
     );
   }
   return lines;
+}
+
+/** G13: servers a package runner is installing, and for how long: not a failure, only slow. */
+function formatInstallingServers(installing: readonly InstallingServer[]): string[] {
+  if (installing.length === 0) return [];
+  const now = Date.now();
+  return [
+    'MCP servers still installing (a first start through a package runner can take minutes; their tools are not searchable yet):',
+    ...installing.map((server) => `- ${server.server}: ${installingText(server, now)}`),
+  ];
 }
 
 function truncate(text: string, max: number): string {

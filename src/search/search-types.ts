@@ -2,6 +2,7 @@
  * The searcher's data types: the pool a search runs over, its options and its result.
  */
 import type { FailedServer } from '../core/catalog.js';
+import type { InstallingServer } from '../core/installing.js';
 import type { ServerInfo, ToolSpec } from '../core/tool.js';
 import type { HitExplanation } from './explain.js';
 import type { Embedder, Ranker, RankerName } from './ranker.js';
@@ -16,6 +17,8 @@ export interface SearchPool {
   readonly pendingServers: readonly string[];
   /** MCP servers that failed, with the reason (C12); named apart from those still connecting. */
   readonly failedServers?: readonly FailedServer[];
+  /** G13: the pending servers a package runner is still installing. */
+  readonly installingServers?: readonly InstallingServer[];
   /** What servers said about themselves at initialize (title, instructions): server-level evidence. */
   readonly servers?: ReadonlyMap<string, ServerInfo>;
 }
@@ -34,6 +37,8 @@ export interface ToolSearchResult {
   pendingServers: string[];
   /** C12: servers that failed, with the reason (absent when none). */
   failedServers?: FailedServer[];
+  /** G13: the pending servers a package runner is still installing (absent when none). */
+  installingServers?: InstallingServer[];
   /** Regex mode only: why the pattern was not used (too long, unsupported syntax). */
   error?: string;
   /** C11, with `explain: true`: why each match is there, in `matches` order. */

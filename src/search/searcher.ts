@@ -429,8 +429,8 @@ export class ToolSearcher {
       notFound: [],
       totalDeferred,
       pendingServers: [...pool.pendingServers],
-      ...(pool.failedServers !== undefined &&
-        pool.failedServers.length > 0 && { failedServers: [...pool.failedServers] }),
+      ...(pool.failedServers?.length ? { failedServers: [...pool.failedServers] } : {}),
+      ...(pool.installingServers?.length ? { installingServers: [...pool.installingServers] } : {}),
     };
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Catalog } from '../../core/catalog.js';
+import { installingText } from '../../core/installing.js';
 import { hasAppUi } from '../../core/visibility.js';
 import { parseMcpName } from '../../core/names.js';
 import { DEFAULT_MAX_RESULTS, SEARCH_TOOL_NAME } from '../../core/search-tool.js';
@@ -50,6 +51,8 @@ export interface ToolCallDeps {
   readonly operations?: Operations;
   /** C13: searches and calls as labels for the learned channel (absent when learning is off). */
   readonly usage?: UsageSignal;
+  /** C15: who teaches what a session's searches and calls teach (absent: nobody the gateway can name). */
+  teacher?(sessionId: string): string | undefined;
   /** G11: the gateway's own tools besides search and call-through (`run_code`), by name. */
   readonly ownTools?: ReadonlyMap<string, OwnTool>;
   /** E5: `fixed` keeps every session's tool list unchanged (calls go through `call_tool`); the gateway passes its mode. */
@@ -170,6 +173,7 @@ export class ToolCalls {
             deferred: this.deps.deferred(),
             pendingServers: this.deps.catalog.pendingServers,
             failedServers: this.deps.catalog.failedServers,
+            installingServers: this.deps.catalog.installingServers,
             servers: this.deps.catalog.serverInfo,
           },
           query,
@@ -178,7 +182,7 @@ export class ToolCalls {
       () => this.deps.firstConnectPending(),
     );
     probe?.end(outcome.matches, outcome.lowConfidence === true);
-    this.deps.usage?.searched(usageKey(sessionId), query, outcome);
+    this.deps.usage?.searched(usageKey(sessionId), query, outcome, this.deps.teacher?.(sessionId));
     return outcome;
   }
 
@@ -263,7 +267,8 @@ export class ToolCalls {
     const probe = this.deps.operations?.startCall(sessionId, extra.mcpReq.id, name, server, args);
     const result = await this.route(sessionId, name, target, args, extra, probe, channel, how);
     // C13: a call that reached the tool is a label (its own error, e.g. bad arguments, counts too).
-    if (!gatewayErrors.has(result)) this.deps.usage?.called(usageKey(sessionId), tool?.name ?? name);
+    if (!gatewayErrors.has(result))
+      this.deps.usage?.called(usageKey(sessionId), tool?.name ?? name, this.deps.teacher?.(sessionId));
     if (!gatewayErrors.has(result) && tool) this.recent.touch(sessionId, [tool.name]);
     if (probe) {
       const text = result.isError === true && result.content[0]?.type === 'text' ? result.content[0].text : undefined;
@@ -337,6 +342,10 @@ export class ToolCalls {
     if (hidden)
       return `Tool "${name}" is not available: the gateway's config hides "${hidden.tool}" of MCP server "${hidden.server}" (${hidden.reason}).`;
     const parsed = parseMcpName(name);
+    // G13: a package runner installing the server: slow, not broken.
+    const installing = parsed && this.deps.catalog.installingServers.find((i) => i.server === parsed.server);
+    if (installing)
+      return `Tool "${name}" is not available yet: MCP server "${installing.server}" is still ${installingText(installing, Date.now())}. Try again in a minute.`;
     if (parsed && this.deps.catalog.pendingServers.includes(parsed.server)) {
       return `Tool "${name}" is not available yet: MCP server "${parsed.server}" is still connecting (or reconnecting). Try again shortly.`;
     }

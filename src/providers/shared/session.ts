@@ -209,7 +209,7 @@ export class RequestPlanner {
       };
     }
     const outcome = await runTool(name, input, this.findTool(name), this.options.executor);
-    this.usage?.called(this.conversation, name);
+    this.usage?.called(this.conversation, name, this.conversation);
     return { ...outcome, loadNow: hidden };
   }
 
@@ -226,7 +226,7 @@ export class RequestPlanner {
       query,
       { ...(limit !== undefined && { maxResults: limit }), ...(mode && { mode }) },
     );
-    this.usage?.searched(this.conversation, query, result);
+    this.usage?.searched(this.conversation, query, result, this.conversation);
     return result;
   }
 }
