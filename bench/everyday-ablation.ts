@@ -6,6 +6,7 @@
  * are code, not options (the request words, the stems kept apart, the noun synonyms …), are
  * measured against the commit before them instead (bench/README.md says which).
  *   npx tsx bench/everyday-ablation.ts            # markdown tables
+ *   npx tsx bench/everyday-ablation.ts --only plainRequestWords,actionDisagree   # the default and the rows whose label holds one of these
  */
 import { defaultRanker, type DefaultRankerOptions } from '../src/search/rank-default/index.js';
 import { GLOVE_SCALE, LazyThesaurus } from '../src/search/thesaurus.js';
@@ -48,7 +49,10 @@ const ROWS: [string, Partial<DefaultRankerOptions>][] = [
   ['implied senses off (impliedWeight 0)', { impliedWeight: 0 }],
   ['value shapes off (valueShapeWeight 0)', { valueShapeWeight: 0 }],
   ['questions lower no change tool (questionChangeFactor 1)', { questionChangeFactor: 1 }],
+  ['plain requests of at most 12 words (plainRequestWords 12)', { plainRequestWords: 12 }],
 ];
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1]!.split(',') : undefined;
+const rows = only ? ROWS.filter(([label], k) => k === 0 || only.some((o) => label.includes(o))) : ROWS;
 const six = QUERY_SETS.map((s) => loadSet(s));
 const everyday: BenchSet[] = [everydaySet(), ...DEVELOPED_HOLDOUTS.map((n) => holdoutSet(n))];
 const sets: BenchSet[] = [...six, distractorSet(), ...everyday];
@@ -56,7 +60,7 @@ const f = (x: number) => x.toFixed(3);
 const everydayNames = ['everyday', ...DEVELOPED_HOLDOUTS.map((n) => holdoutName(n).replace('everyday-holdout', 'h'))];
 
 const lines: [string[], string[]] = [[], []];
-for (const [label, options] of ROWS) {
+for (const [label, options] of rows) {
   const ranker = defaultRanker(options);
   const r = sets.map((set) => evaluate(set, rankerRankIds(ranker, set.tools, setContext(set))).all);
   const sixR5 = r.slice(0, six.length).map((x) => x['R@5']);

@@ -17,61 +17,12 @@
  * size); a grid over the three weights, ties to the weaker rule (closer to 1).
  *   npx tsx bench/learn-ranker-weights.ts            # prints the grid's best rows and the inputs
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { admitTool } from '../src/core/catalog.js';
-import type { ToolSpec } from '../src/core/tool.js';
 import { defaultRanker, type DefaultRankerOptions } from '../src/search/rank-default/index.js';
-import { DATA_DIR } from './datasets.js';
+import { BROAD_SOURCES, loadBroad } from './train-broad.js';
 import { evaluate, rankerRankIds } from './evaluate.js';
 
-const SOURCES = ['toolalpaca', 'apibank', 'nestful', 'restbench', 'apibench', 'ultratool', 'glaive_demo'];
 const PLAIN_WORDS = 12;
-
-interface TrainRecord {
-  qid: string;
-  query: string;
-  tools: { server: string | null; name: string; description: string; params: string[] }[];
-}
-
-function load(source: string): {
-  file: string;
-  sha256: string;
-  tools: ToolSpec[];
-  queries: { qid: string; query: string; gold: string[][] }[];
-} {
-  const file = join(DATA_DIR, 'train-broad', `${source}.jsonl`);
-  const text = readFileSync(file, 'utf8');
-  const records = text
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as TrainRecord);
-  const tools = new Map<string, ToolSpec>();
-  const idOf = (t: TrainRecord['tools'][number]) => `${t.server ?? source}/${t.name}`;
-  for (const r of records)
-    for (const t of r.tools) {
-      const id = idOf(t);
-      if (tools.has(id)) continue;
-      const properties = Object.fromEntries(t.params.map((p) => [p, { type: 'string' }]));
-      tools.set(
-        id,
-        admitTool({
-          name: t.name,
-          description: t.description,
-          inputSchema: { type: 'object', properties },
-          origin: { kind: 'mcp', server: (t.server ?? source).replace(/[^A-Za-z0-9_-]/g, '_') || source },
-          id,
-        } as Parameters<typeof admitTool>[0]),
-      );
-    }
-  const queries = records
-    .filter((r) => r.query.split(/\s+/).length <= PLAIN_WORDS && r.tools.length > 0)
-    .map((r) => ({ qid: r.qid, query: r.query, gold: [r.tools.map(idOf)] }));
-  return { file, sha256: createHash('sha256').update(text).digest('hex'), tools: [...tools.values()], queries };
-}
-
-const sets = SOURCES.map((s) => ({ source: s, ...load(s) }));
+const sets = BROAD_SOURCES.map((s) => ({ source: s, ...loadBroad(s, PLAIN_WORDS) }));
 const GRID = {
   actionDisagreeFactor: [0.6, 0.7, 0.8, 0.9, 1],
   unaskedDestructiveFactor: [0.4, 0.5, 0.6, 0.7, 0.8, 1],

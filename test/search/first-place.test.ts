@@ -52,6 +52,8 @@ describe('C15: a request and a tool agree on the action', () => {
     expect(actions('who deleted the release branch?', true)).toBe('');
     // Values are not verbs: the path's "build" builds nothing.
     expect(actions('gh api repos/kubernetes/kubernetes/contents/build/Dockerfile')).toBe('');
+    // Running an SQL statement is querying: a query tool agrees as much as one that executes.
+    expect(actions('run SELECT id FROM orders WHERE total > 100')).toBe('read or run');
   });
 
   it('C15: a delete or stop tool is destructive unasked; a tool of another action disagrees', () => {

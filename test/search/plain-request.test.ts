@@ -44,7 +44,8 @@ describe('C14: synonyms name name parts in a plain request', () => {
   });
 
   it('C14: in a task text (more words than a plain request) synonyms name no part', () => {
-    const task = 'I need a new folder for the quarterly reports that the finance team will upload every single week';
+    const task =
+      'I need a new folder for the quarterly reports that the finance team will upload every single week before the board meets on Friday';
     const text = explainLines(folders, task, 'mcp__fs__create_directory');
     expect(text).not.toMatch(/by synonym/);
     expect(explainLines(folders, task, 'mcp__fs__create_directory', { plainRequestWords: 40 })).toMatch(/by synonym/);

@@ -161,7 +161,8 @@ export interface RequestReading {
  */
 export function readRequest(text: string, question = false): RequestReading {
   // "a dog called Rex" names the dog: "called" is no call.
-  const raw = withoutNamingWords(words(withoutValues(text)));
+  const values = withoutValues(text);
+  const raw = withoutNamingWords(words(values.rest));
   const phrasal = phrasalSenses(raw);
   const skip = new Set<number>();
   for (const sense of phrasal) for (const at of sense.at) skip.add(at);
@@ -178,6 +179,9 @@ export function readRequest(text: string, question = false): RequestReading {
   }
   if (STORING.test(text.slice(0, 2_000))) bits |= ACTION_BITS.create;
   if (tellingSense(raw)) bits |= ACTION_BITS.send;
+  // Running an SQL statement is querying: "run SELECT …" asks for the tool that queries as much as
+  // for one that executes.
+  if (values.sql) bits |= ACTION_BITS.read | ACTION_BITS.run;
   return { actions: bits | verbActions(raw, skip), incidental };
 }
 
@@ -191,9 +195,13 @@ export function requestActions(text: string, question = false): number {
   return readRequest(text, question).actions;
 }
 
-/** The request without its values (quoted phrases, web addresses, SQL, paths): "…/contents/build/Dockerfile" builds nothing. */
-function withoutValues(text: string): string {
-  return valueSpans(text.slice(0, MAX_VALUE_SHAPE_CHARS)).rest.replace(/\S*[/\\]\S*/g, ' ');
+/**
+ * The request without its values (quoted phrases, web addresses, SQL, paths): "…/contents/build/Dockerfile"
+ * builds nothing. `sql`: whether it holds an SQL statement.
+ */
+function withoutValues(text: string): { rest: string; sql: boolean } {
+  const spans = valueSpans(text.slice(0, MAX_VALUE_SHAPE_CHARS));
+  return { rest: spans.rest.replace(/\S*[/\\]\S*/g, ' '), sql: spans.sql };
 }
 
 /** Phrases that ask the assistant to keep a fact (verb-senses.ts reads the same ones as its memory). */

@@ -106,7 +106,7 @@ export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
   absentSynonymWeight: 0.6,
   serverWeight: 0.3,
   serverTextWeight: 0.5,
-  plainRequestWords: 12,
+  plainRequestWords: 20,
   nameSynonymCover: 0.6,
   impliedWeight: 1,
   questionAnswerWeight: 0.5,
