@@ -28,6 +28,11 @@ export interface GatewayOptions {
   contextWindow?: number;
   /** C8: how long a search that finds nothing waits for servers still connecting. Default 5000 ms. */
   pendingWaitMs?: number;
+  /**
+   * C8/C15: what each server still connecting is doing, when it is more than connecting (the hub's
+   * state, e.g. `installing`): a partial search answer names it.
+   */
+  pendingStates?: () => Readonly<Record<string, string>>;
   /** Offer `call_tool` for clients that never refresh their tool list. Default true. */
   callThrough?: boolean;
   /** E4: tokens for `tool_search` (with its announcement) + `call_tool`. Default 2000. */

@@ -164,6 +164,8 @@ export class ToolsearchGateway {
       ownTools,
       toolList: this.toolList,
       workingSetCap: options.workingSet ?? DEFAULT_WORKING_SET,
+      logger: this.logger,
+      ...(options.pendingStates && { pendingStates: options.pendingStates }),
     });
     this.codeMode = createCodeMode(options.codeMode, this.calls, this.catalog);
     if (this.codeMode) ownTools.set(RUN_CODE_TOOL_NAME, this.codeMode.handle);

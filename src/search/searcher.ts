@@ -22,6 +22,9 @@ import { isLowConfidence, suggestServers } from './suggest.js';
 import { hitEvidence } from './hit-evidence.js';
 import { PoolFacts } from './pool-facts.js';
 import { PoolNames } from './pool-names.js';
+import { capPerServer, SERVER_CAP_LOOKAHEAD } from './server-cap.js';
+import { isDeprecated } from '../core/compact-tool.js';
+import { policyWithheld } from './policy-withheld.js';
 import type {
   QueryKind,
   SearchOptions,
@@ -46,6 +49,8 @@ export { formatSearchResult } from './format-result.js';
 export const MAX_RESULTS_CAP = 100;
 /** Servers a `mcp__` prefix result names when the prefix fits several. */
 const MAX_LISTED_SERVERS = 20;
+/** C15: tools one server's listing returns at most (the answer's budget decides how many it shows in full). */
+export const BROWSE_MAX_TOOLS = MAX_RESULTS_CAP;
 
 /** Everything derived from one set of deferred tools, built once and reused (C4's "index"). */
 interface PoolIndex {
@@ -95,6 +100,8 @@ export class ToolSearcher {
   private cachedFor: { tools: readonly ToolSpec[]; deferred: ReadonlySet<string>; size: number } | undefined;
   /** Loaded tools by name and lowercased names, per pool (C1/C2 without a walk per query). */
   private readonly poolNames = new PoolNames();
+  /** G10: searches the tools policy leaves out (its own index), to count what an answer lost. */
+  private hiddenSearcher: ToolSearcher | undefined;
 
   constructor(options: ToolSearcherOptions = {}) {
     this.ranker = typeof options.ranker === 'object' ? options.ranker : createRanker(options.ranker ?? 'default');
@@ -175,7 +182,23 @@ export class ToolSearcher {
       ...hitEvidence(this.rankerIndex(index, this.ranker), parsed, hits),
     };
     if (options.explain) result.explanations = this.explainKeywords(index, parsed, hits);
-    return this.withSuggestions(pool, index, parsed, result);
+    const withheld = this.policyWithheld(pool, index, text, { limit });
+    return this.withSuggestions(pool, index, parsed, withheld ? { ...result, withheldByPolicy: withheld } : result);
+  }
+
+  /**
+   * G10: tools the client's policy leaves out that would have been in this answer: searched apart
+   * (their own index), counted when they score at least as well as the answer's last hit.
+   */
+  private policyWithheld(
+    pool: SearchPool,
+    index: PoolIndex,
+    text: string,
+    listing: { prefix?: string; limit: number },
+  ) {
+    if (!pool.policyHidden || pool.policyHidden.length === 0) return undefined;
+    const searcher = (this.hiddenSearcher ??= new ToolSearcher({ ranker: this.ranker }));
+    return policyWithheld((p, q, o) => searcher.search(p, q, o), index.deferredTools, pool.policyHidden, text, listing);
   }
 
   /** C12: a weak or empty keyword result gets the servers most likely to hold the tool. */
@@ -246,13 +269,21 @@ export class ToolSearcher {
     if (!prefix.startsWith(MCP_PREFIX)) return undefined;
     const tools = index.facts.withPrefix(prefix);
     if (tools.length === 0) return undefined;
+    const servers = PoolFacts.serversOf(tools);
+    // C15: one server's listing names all its tools (the answer's budget bounds the text), its deprecated ones last.
+    const oneServer = servers.length < 2;
+    const listed = oneServer ? deprecatedLast(tools).slice(0, BROWSE_MAX_TOOLS) : tools.slice(0, limit);
+    // One server: named as its tools' prefix (`mcp__git__`), unless the query narrowed it further.
+    const own = oneServer && servers[0] !== undefined ? `${MCP_PREFIX}${servers[0]}__` : prefix;
     const result: ToolSearchResult = {
       ...this.emptyResult(pool, text, 'prefix', index),
-      matches: tools.slice(0, limit).map((t) => t.name),
-      serversMatched: prefix,
+      matches: listed.map((t) => t.name),
+      serversMatched: prefix.length > own.length ? prefix : own,
+      ...(oneServer && { listingTotal: tools.length }),
     };
-    const servers = PoolFacts.serversOf(tools);
-    if (servers.length < 2) return result;
+    const withheld = this.policyWithheld(pool, index, prefix, { prefix, limit });
+    if (withheld) result.withheldByPolicy = withheld;
+    if (oneServer) return result;
     const suggestedServers = servers.slice(0, MAX_LISTED_SERVERS).map((server) => ({
       server,
       summary: index.facts.summary(server, pool.servers),
@@ -273,14 +304,21 @@ export class ToolSearcher {
     if (query.terms.length === 0) return [];
     const accept = query.required.length > 0 ? requiredTermFilter(index.deferredTools, query.required) : undefined;
     const rankerIndex = this.rankerIndex(index, this.ranker);
+    // C15: a few hits past the limit, so the per-server cap has other servers' hits to move up.
     const lexicalOnly = () =>
-      this.lexicalList(index, rankerIndex, query, { limit, accept, explain }).map((r) => ({
-        name: r.name,
-        fused: false,
-        score: r.score,
-        ...(r.learned && { learned: r.learned }),
-        ...(r.words !== undefined && { words: r.words }),
-      }));
+      this.capped(
+        index,
+        this.lexicalList(index, rankerIndex, query, { limit: limit + SERVER_CAP_LOOKAHEAD, accept, explain }).map(
+          (r) => ({
+            name: r.name,
+            fused: false,
+            score: r.score,
+            ...(r.learned && { learned: r.learned }),
+            ...(r.words !== undefined && { words: r.words }),
+          }),
+        ),
+        limit,
+      );
     if (!this.embedder) return lexicalOnly();
     const vector = queryVector ?? this.syncQueryVector(query.text);
     const vectors = index.vectors ?? this.syncToolVectors(index);
@@ -288,6 +326,18 @@ export class ToolSearcher {
     const lexical = this.lexicalList(index, rankerIndex, query, { limit: Math.max(50, limit * 10), accept });
     const lexicalWeak = lexicalIsWeak(rankerIndex, query, lexical);
     return fuseRanked(lexical, index.deferredTools, vectors, vector, limit, accept, { lexicalWeak });
+  }
+
+  /** C15: at most `SERVER_CAP` of the top `limit` from one server while another server's hit matches well. */
+  private capped(index: PoolIndex, hits: FusedHit[], limit: number): FusedHit[] {
+    return capPerServer(
+      hits,
+      (name) => {
+        const origin = index.byName.get(name)?.origin;
+        return origin?.kind === 'mcp' ? origin.server : undefined;
+      },
+      limit,
+    );
   }
 
   /** C13: the lexical list, with learned evidence fused in when a learned log is attached. */
@@ -429,10 +479,24 @@ export class ToolSearcher {
       notFound: [],
       totalDeferred,
       pendingServers: [...pool.pendingServers],
+      ...(pool.pendingStates !== undefined &&
+        pool.pendingServers.some((s) => pool.pendingStates![s] !== undefined) && {
+          pendingStates: Object.fromEntries(
+            pool.pendingServers.flatMap((s) => (pool.pendingStates![s] ? [[s, pool.pendingStates![s]]] : [])),
+          ),
+        }),
       ...(pool.failedServers !== undefined &&
         pool.failedServers.length > 0 && { failedServers: [...pool.failedServers] }),
     };
   }
+}
+
+/** C15: a server's tools in its own order, those whose description says they are deprecated last. */
+function deprecatedLast(tools: readonly ToolSpec[]): ToolSpec[] {
+  const current = tools.filter((t) => !isDeprecated(t.description));
+  return current.length === tools.length
+    ? [...tools]
+    : [...current, ...tools.filter((t) => isDeprecated(t.description))];
 }
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {

@@ -1,15 +1,17 @@
 /**
- * G3/F3 — what a session's `tools/call` does: the search tool (C1–C4, C8) loads what it finds into
- * the session; `call_tool` runs a tool by name for clients that never refresh their tool list;
- * any other name runs when it is always loaded or this session discovered it, and otherwise gets an
- * actionable error (how to load it, or which server is still connecting or failed).
+ * G3/F3/C15 — what a session's `tools/call` does: the search tool (C1–C4, C8) loads what it finds
+ * into the session; `call_tool` runs a tool by name for clients that never refresh their tool list;
+ * any other catalog name runs once its arguments fit the tool's input schema, whether or not this
+ * session searched (a one-shot client, such as the MCP Inspector's CLI, opens a session per call).
+ * Arguments that do not fit are answered in one line with the expected signature, before anything
+ * goes upstream; a name that is not there gets "did you mean" with the closest names; a tool held,
+ * left out by policy or on a server still connecting or failed gets why.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Catalog } from '../../core/catalog.js';
 import { hasAppUi } from '../../core/visibility.js';
 import { parseMcpName } from '../../core/names.js';
 import { DEFAULT_MAX_RESULTS, SEARCH_TOOL_NAME } from '../../core/search-tool.js';
-import { searchInstructions } from '../../core/search-instructions.js';
 import type { ToolSpec } from '../../core/tool.js';
 import { errorMessage } from '../../util/errors.js';
 import type { UpstreamCaller } from '../ports.js';
@@ -27,6 +29,10 @@ import { RecentUse } from './recent-use.js';
 import { type CallTarget, resolveCallTarget } from './call-target.js';
 import type { UsageSignal } from '../../usage/signal.js';
 import { isStateless, usageKey } from './stateless.js';
+import { checkArguments, uncheckedNote } from '../../core/argument-check.js';
+import { closestToolNames, nameWords, unknownToolText } from '../../search/did-you-mean.js';
+import type { Logger } from '../../util/log.js';
+import { policyHiddenTools } from './policy-hidden.js';
 
 /** What the calls need from the gateway. */
 export interface ToolCallDeps {
@@ -56,6 +62,10 @@ export interface ToolCallDeps {
   readonly toolList?: ToolListMode;
   /** E5: tools a growing list holds before the least recently used are unloaded (0: never). */
   readonly workingSetCap?: number;
+  /** Where the operator hears that a tool's arguments cannot be checked (once per tool). */
+  readonly logger?: Logger;
+  /** C8/C15: what servers still connecting are doing, when known (`installing`). */
+  pendingStates?(): Readonly<Record<string, string>>;
 }
 
 /** A tool the gateway itself answers (G11's `run_code`), with the request it came in. */
@@ -171,6 +181,8 @@ export class ToolCalls {
             pendingServers: this.deps.catalog.pendingServers,
             failedServers: this.deps.catalog.failedServers,
             servers: this.deps.catalog.serverInfo,
+            policyHidden: policyHiddenTools(this.deps.catalog),
+            ...(this.deps.pendingStates && { pendingStates: this.deps.pendingStates() }),
           },
           query,
           { maxResults },
@@ -184,8 +196,7 @@ export class ToolCalls {
 
   /**
    * G11: a script's `call()` — the same path as a direct call (probes, audit, traces, usage,
-   * routing, trust), except that a deferred tool needs no loading first: the script found it with
-   * its own search, and nothing is loaded into the model's tool list.
+   * routing, trust, the argument check); nothing is loaded into the model's tool list.
    */
   callFromScript(
     sessionId: string,
@@ -194,7 +205,7 @@ export class ToolCalls {
     extra: SessionExtra,
     channel?: ClientChannel,
   ): Promise<CallToolResult> {
-    return this.run(sessionId, name, args, extra, channel, { fromScript: true });
+    return this.run(sessionId, name, args, extra, channel);
   }
 
   /**
@@ -252,7 +263,6 @@ export class ToolCalls {
     args: Record<string, unknown>,
     extra: SessionExtra,
     channel?: ClientChannel,
-    how: CallOrigin = {},
   ): Promise<CallToolResult> {
     const target = resolveCallTarget(this.deps.catalog, name);
     // Probes and usage labels name the tool only when it was called by its gateway name.
@@ -261,7 +271,7 @@ export class ToolCalls {
     const known = target.kind === 'tool' ? target.tool : undefined;
     const server = known?.origin.kind === 'mcp' ? known.origin.server : undefined;
     const probe = this.deps.operations?.startCall(sessionId, extra.mcpReq.id, name, server, args);
-    const result = await this.route(sessionId, name, target, args, extra, probe, channel, how);
+    const result = await this.route(sessionId, name, target, args, extra, probe, channel);
     // C13: a call that reached the tool is a label (its own error, e.g. bad arguments, counts too).
     if (!gatewayErrors.has(result)) this.deps.usage?.called(usageKey(sessionId), tool?.name ?? name);
     if (!gatewayErrors.has(result) && tool) this.recent.touch(sessionId, [tool.name]);
@@ -272,7 +282,10 @@ export class ToolCalls {
     return result;
   }
 
-  /** Route a call: always-loaded or discovered tools run; the rest get an actionable error (F3). */
+  /**
+   * Route a call. C15: a catalog tool runs once its arguments fit its input schema, loaded in this
+   * session or not (F3 is the check, not a search first); the rest get an actionable error.
+   */
   private async route(
     sessionId: string,
     name: string,
@@ -281,22 +294,36 @@ export class ToolCalls {
     extra: SessionExtra,
     probe: CallProbe | undefined,
     channel?: ClientChannel,
-    how: CallOrigin = {},
   ): Promise<CallToolResult> {
     if (target.kind === 'ambiguous') return toolError(target.message);
-    if (target.kind === 'unknown') return toolError(this.describeMissing(name));
+    if (target.kind === 'unknown') return toolError(await this.describeMissing(name));
     const { tool } = target;
-    // A call by the server's own name (an MCP App, a script) did not come from the model's search:
-    // F3's "load it first" applies to the gateway names the model is shown.
-    // G8: a 2026 request has no session to load into: every catalog tool runs (tools/stateless.ts).
-    if (!target.byUpstreamName && !how.fromScript && !isStateless(sessionId) && this.deps.deferred().has(name)) {
-      const discovered = await this.deps.discovered(sessionId);
-      if (!discovered.includes(name)) {
-        return toolError(
-          `Tool "${name}" is deferred and not loaded in this session. ${searchInstructions('client').loadFirst(name)}`,
-        );
-      }
-    }
+    const check = checkArguments(tool, args);
+    if (!check.ok) return toolError(check.message);
+    if (check.skipped !== undefined) this.warnUnchecked(tool, check.skipped);
+    const result = await this.dispatch(sessionId, name, tool, args, extra, probe, channel);
+    return check.skipped === undefined ? result : withNote(result, uncheckedNote(tool, check.skipped));
+  }
+
+  /** Tools whose schema could not be checked, said once each to the operator (the model reads it per call). */
+  private readonly unchecked = new Set<string>();
+
+  private warnUnchecked(tool: ToolSpec, reason: string): void {
+    if (this.unchecked.has(tool.name)) return;
+    this.unchecked.add(tool.name);
+    this.deps.logger?.warn(`${tool.name}: arguments are not checked before calls: ${reason}`);
+  }
+
+  /** The call itself, once the gateway has nothing against it: local handler or upstream server. */
+  private async dispatch(
+    sessionId: string,
+    name: string,
+    tool: ToolSpec,
+    args: Record<string, unknown>,
+    extra: SessionExtra,
+    probe: CallProbe | undefined,
+    channel?: ClientChannel,
+  ): Promise<CallToolResult> {
     if (tool.origin.kind === 'local') return this.runLocal(tool, args);
     if (!this.deps.upstream)
       return toolError(`Tool "${name}" cannot be called: this gateway has no upstream connection.`);
@@ -328,7 +355,7 @@ export class ToolCalls {
     }
   }
 
-  private describeMissing(name: string): string {
+  private async describeMissing(name: string): Promise<string> {
     // G7: a tool the config hides is not "unknown": say who hid it, so nobody hunts for a bug.
     const hidden = this.deps.catalog.hiddenTool(name);
     // G10: held until an operator approves it, or of a class this client may not use.
@@ -342,16 +369,30 @@ export class ToolCalls {
     }
     const failed = parsed && this.deps.catalog.failedServers.find((f) => f.server === parsed.server);
     if (failed) return `Tool "${name}" is not available: MCP server "${failed.server}" failed: ${failed.reason}`;
-    if (parsed) {
-      return `Tool "${name}" is not available: MCP server "${parsed.server}" does not offer it now (it may have disconnected or removed it). Search with ${SEARCH_TOOL_NAME} to see what is available.`;
+    // C15: a near miss (a typo, no server prefix, another separator) gets the closest names.
+    return unknownToolText(name, await this.closestTools(name));
+  }
+
+  /** C15: the catalog tools closest to a name nobody has: by name, then as the search ranks its words. */
+  private async closestTools(name: string): Promise<ToolSpec[]> {
+    const catalog = this.deps.catalog;
+    const words = nameWords(name);
+    let ranked: readonly string[] = [];
+    if (words !== '') {
+      const outcome = await this.deps.searcher.search(
+        { tools: catalog.tools, deferred: this.deps.deferred(), pendingServers: [], servers: catalog.serverInfo },
+        words,
+        { maxResults: 3 },
+      );
+      ranked = outcome.kind === 'keyword' ? outcome.matches : [];
     }
-    return `Unknown tool "${name}". Search with ${SEARCH_TOOL_NAME} to see what is available.`;
+    return closestToolNames(name, catalog.tools, () => ranked).flatMap((n) => catalog.get(n) ?? []);
   }
 }
 
-/** Who asked for a call: the model directly (default) or a `run_code` script (G11). */
-interface CallOrigin {
-  readonly fromScript?: boolean;
+/** C15: a result with a note of the gateway's after the server's own content. */
+function withNote(result: CallToolResult, note: string): CallToolResult {
+  return { ...result, content: [...result.content, { type: 'text', text: note }] };
 }
 
 /** G10: why `select:` names the search could not load are withheld (held, or not for this client). */
