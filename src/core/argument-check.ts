@@ -8,7 +8,8 @@
  * - The check is about shape (types, required fields, enums, nesting, unknown fields). What the
  *   server checks anyway and a hostile schema could turn against us is left to the server:
  *   `pattern` (a backtracking regular expression), `format`, `uniqueItems` (quadratic).
- * - A schema larger than `MAX_SCHEMA_NODES` or deeper than `MAX_SCHEMA_DEPTH` is not compiled.
+ * - A schema of more than `argumentSchemaParts` parts (G5's limit, default 5,000) or deeper than
+ *   `MAX_SCHEMA_DEPTH` is not compiled: Ajv's compile time grows with the schema.
  * - A schema that does not compile (an unknown dialect, a broken `$ref`, a runtime without code
  *   generation) is skipped, and the result says so: the call goes through unchecked.
  * - Compiled validators are kept per schema hash (`VALIDATOR_CACHE` of them, least recently used
@@ -22,10 +23,11 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import AjvModule, { type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import { argumentType } from './argument-type.js';
 import { compactSignature, type CompactToolInput } from './compact-tool.js';
+import { DEFAULT_LIMITS } from './limits.js';
 import { neutralizeUntrusted } from './untrusted.js';
 
-/** Schema nodes (objects and arrays) compiled at most: a bigger schema is not checked. */
-export const MAX_SCHEMA_NODES = 5_000;
+/** Schema parts (objects and lists) compiled at most by default (limit `argumentSchemaParts`). */
+export const MAX_SCHEMA_NODES = DEFAULT_LIMITS.argumentSchemaParts;
 /** Schema nesting compiled at most. */
 export const MAX_SCHEMA_DEPTH = 40;
 /** Compiled validators kept (least recently used dropped). */
@@ -73,8 +75,12 @@ const cache = new Map<string, Compiled>();
  * Check `args` against `tool`'s input schema. `ok: false` carries the one-line answer for the model
  * (`argumentErrorText`); `ok: true, skipped` says why nothing was checked.
  */
-export function checkArguments(tool: CompactToolInput, args: unknown): ArgumentCheck {
-  const compiled = compiledFor(tool.inputSchema);
+export function checkArguments(
+  tool: CompactToolInput,
+  args: unknown,
+  options: { readonly maxSchemaParts?: number } = {},
+): ArgumentCheck {
+  const compiled = compiledFor(tool.inputSchema, options.maxSchemaParts ?? MAX_SCHEMA_NODES);
   if (!compiled.validate) return { ok: true, skipped: compiled.skipped ?? 'no schema' };
   let valid: boolean;
   try {
@@ -98,7 +104,7 @@ export function uncheckedNote(tool: CompactToolInput, reason: string): string {
   return `(toolsearch: the arguments of ${tool.name} were not checked before the call: ${reason}.)`;
 }
 
-function compiledFor(schema: unknown): Compiled {
+function compiledFor(schema: unknown, maxParts: number): Compiled {
   if (schema === undefined) return { skipped: 'the tool has no input schema' };
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
     return { skipped: 'its input schema is not a JSON Schema object' };
@@ -108,21 +114,21 @@ function compiledFor(schema: unknown): Compiled {
   } catch {
     return { skipped: 'its input schema cannot be read' };
   }
-  const key = createHash('sha256').update(text).digest('base64url');
+  const key = `${maxParts}:${createHash('sha256').update(text).digest('base64url')}`;
   const hit = cache.get(key);
   if (hit) {
     cache.delete(key);
     cache.set(key, hit);
     return hit;
   }
-  const compiled = compile(schema as Record<string, unknown>);
+  const compiled = compile(schema as Record<string, unknown>, maxParts);
   cache.set(key, compiled);
   if (cache.size > VALIDATOR_CACHE) cache.delete(cache.keys().next().value!);
   return compiled;
 }
 
-function compile(schema: Record<string, unknown>): Compiled {
-  const prepared = prepare(schema);
+function compile(schema: Record<string, unknown>, maxParts: number): Compiled {
+  const prepared = prepare(schema, maxParts);
   if (typeof prepared === 'string') return { skipped: prepared };
   const dialect = dialectOf(schema['$schema'], prepared);
   if (!dialect)
@@ -159,10 +165,11 @@ function dialectOf(declared: unknown, prepared: Record<string, unknown>): Dialec
  * too, and with it `additionalProperties` of the same object (a property the patterns would have
  * admitted must not be called unknown). Returns why it is not checked when it is too big or deep.
  */
-function prepare(schema: Record<string, unknown>): Record<string, unknown> | string {
+function prepare(schema: Record<string, unknown>, maxParts: number): Record<string, unknown> | string {
   let nodes = 0;
   const count = (depth: number) => {
-    if (++nodes > MAX_SCHEMA_NODES) throw new TooBig(`its input schema has more than ${MAX_SCHEMA_NODES} parts`);
+    if (++nodes > maxParts)
+      throw new TooBig(`its input schema has more than ${maxParts} parts (limit argumentSchemaParts)`);
     if (depth > MAX_SCHEMA_DEPTH) throw new TooBig(`its input schema nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
   };
   /** A schema node: its keys are keywords. */

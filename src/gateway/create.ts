@@ -16,6 +16,7 @@ import type { CodeModeOption } from './tools/run-code.js';
 import { operatorRoots } from '../mcp/operator-roots.js';
 import { connectRedisBackend, type RedisBackend } from './redis/backend.js';
 import { defaultGatewaySearcher } from './tools/search.js';
+import { pendingStates } from './tools/pending-states.js';
 import { embeddingGatewaySearcher } from './tools/embeddings.js';
 import type { EmbeddingsConfig } from '../core/embeddings-config.js';
 import { AuditLog, auditOptions, type AuditOptions } from './status/audit.js';
@@ -194,6 +195,8 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     subscriptionsPerSession: limits.subscriptionsPerSession,
     ...codeModeOption(toolSearch.codeMode, options.codeMode === true),
     searchQueryChars: limits.searchQueryChars,
+    argumentSchemaParts: limits.argumentSchemaParts,
+    pendingStates: () => pendingStates(hub),
   };
   const gateway = new ToolsearchGateway({
     searcher: searcher ?? defaultGatewaySearcher(limits, learner?.ranking),

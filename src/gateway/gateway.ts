@@ -156,6 +156,7 @@ export class ToolsearchGateway {
       callThrough: this.callThrough,
       pendingWaitMs: this.pendingWaitMs,
       maxQueryChars: options.searchQueryChars ?? DEFAULT_LIMITS.searchQueryChars,
+      maxSchemaParts: options.argumentSchemaParts ?? DEFAULT_LIMITS.argumentSchemaParts,
       firstConnectPending: () => this.firstConnect.pending(),
       deferred: () => this.deferred(),
       discovered: (sessionId) => this.discovered(sessionId),

@@ -16,6 +16,7 @@ import { type Served, serveHttp } from '../fixtures/serve-http.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { stdioGateway } from '../fixtures/stdio-gateway.js';
 import { waitFor } from '../fixtures/wait.js';
+import { pendingStates } from '../../src/gateway/tools/pending-states.js';
 
 const CREATE_ENTITIES = 'mcp__memory__create_entities(entities: {name, entityType, observations: string[]}[])';
 
@@ -224,4 +225,40 @@ describe('C15 one-shot clients over HTTP (a new session per call)', () => {
       /^Tool "everything\.get_sum" is not available here, so nothing was run\. Did you mean mcp__everything__get-sum\(a: number, b: number\)/,
     );
   }, 60_000);
+});
+
+describe('G5 the argument check is bounded: argumentSchemaParts', () => {
+  it('G5/C15: a schema past the limit is not compiled; the call goes through and its result says why, naming the limit', async () => {
+    const { config } = writeConfig();
+    const served = await serveHttp({ config, limit: { argumentSchemaParts: 3 } });
+    try {
+      await waitFor(() => served.stack.hub.catalog.has('mcp__everything__get-sum'), 'everything connected', 45_000);
+      const client = await httpClient(served.http!.url);
+      // get-sum's schema has five parts (itself, its properties, a, b, its required list).
+      const sum = await client.call('mcp__everything__get-sum', { a: 2, b: 2 });
+      await client.close();
+      expect(sum.isError).not.toBe(true);
+      expect(sum.text).toMatch(/\b4\b/);
+      expect(sum.text).toMatch(
+        /\(toolsearch: the arguments of mcp__everything__get-sum were not checked before the call: its input schema has more than 3 parts \(limit argumentSchemaParts\)\.\)$/,
+      );
+    } finally {
+      await served.http?.close();
+      await served.stack.close();
+    }
+  }, 60_000);
+});
+
+describe('C8 what a pending server is doing', () => {
+  it('C8/C15: a pending server whose hub state says more than "connecting" is named with it (e.g. installing)', () => {
+    const hub = {
+      catalog: { pendingServers: ['git', 'slack'] },
+      status: () => [
+        { server: 'git', state: 'installing' as never },
+        { server: 'slack', state: 'connecting' as const },
+        { server: 'memory', state: 'connected' as const },
+      ],
+    };
+    expect(pendingStates(hub)).toEqual({ git: 'installing' });
+  });
 });

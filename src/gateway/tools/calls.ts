@@ -46,6 +46,8 @@ export interface ToolCallDeps {
   readonly pendingWaitMs: number;
   /** G5: characters of one search query accepted (`searchQueryChars`). */
   readonly maxQueryChars: number;
+  /** G5/C15: parts of an input schema compiled to check a call's arguments (`argumentSchemaParts`). */
+  readonly maxSchemaParts?: number;
   /** Servers still on their first connect (a search waits for them, bounded). */
   firstConnectPending(): string[];
   /** Names deferred in the current pool. */
@@ -298,7 +300,9 @@ export class ToolCalls {
     if (target.kind === 'ambiguous') return toolError(target.message);
     if (target.kind === 'unknown') return toolError(await this.describeMissing(name));
     const { tool } = target;
-    const check = checkArguments(tool, args);
+    const check = checkArguments(tool, args, {
+      ...(this.deps.maxSchemaParts && { maxSchemaParts: this.deps.maxSchemaParts }),
+    });
     if (!check.ok) return toolError(check.message);
     if (check.skipped !== undefined) this.warnUnchecked(tool, check.skipped);
     const result = await this.dispatch(sessionId, name, tool, args, extra, probe, channel);
