@@ -6,14 +6,13 @@
  * `+term` filters. Regex and BM25 modes (C7) take the whole query as their input.
  * Whatever the input, `search` returns a result; it never throws.
  */
-import { MCP_PREFIX } from '../core/names.js';
 import { DEFAULT_MAX_RESULTS } from '../core/search-tool.js';
 import type { ServerInfo, ToolSpec } from '../core/tool.js';
 import { cleanQuery, parseKeywordQuery, parseSelect, type ParsedQuery } from './query.js';
 import type { Embedder, Ranker, RankerIndex, RankerName } from './ranker.js';
 import { createRanker } from './rankers.js';
 import { fuseRanked, lexicalIsWeak, toolEmbeddingText, type FusedHit } from './fusion.js';
-import { toolNameParts, wordBoundaryPattern } from './text.js';
+import { requiredTermFilter } from './required-terms.js';
 import type { HitExplanation } from './explain.js';
 import type { LearnedRanking } from './learned/learned-ranking.js';
 import type { LearnedHit } from './learned/fuse.js';
@@ -21,9 +20,9 @@ import type { LearnedCut, LexicalSource } from './learned/lexical.js';
 import { isLowConfidence, suggestServers } from './suggest.js';
 import { hitEvidence } from './hit-evidence.js';
 import { PoolFacts } from './pool-facts.js';
+import { serverListing } from './server-listing.js';
 import { PoolNames } from './pool-names.js';
-import { capPerServer, SERVER_CAP_LOOKAHEAD } from './server-cap.js';
-import { isDeprecated } from '../core/compact-tool.js';
+import { capPerServer, SERVER_CAP_LOOKAHEAD, serverOfTool } from './server-cap.js';
 import { policyWithheld } from './policy-withheld.js';
 import type {
   QueryKind,
@@ -44,13 +43,10 @@ export type {
   ToolSearchResult,
 } from './search-types.js';
 export { formatSearchResult } from './format-result.js';
+export { requiredTermFilter } from './required-terms.js';
 
 /** Upper bound on `max_results`, whatever the model asks for. */
 export const MAX_RESULTS_CAP = 100;
-/** Servers a `mcp__` prefix result names when the prefix fits several. */
-const MAX_LISTED_SERVERS = 20;
-/** C15: tools one server's listing returns at most (the answer's budget decides how many it shows in full). */
-export const BROWSE_MAX_TOOLS = MAX_RESULTS_CAP;
 
 /** Everything derived from one set of deferred tools, built once and reused (C4's "index"). */
 interface PoolIndex {
@@ -70,23 +66,6 @@ interface PoolIndex {
 function clampResults(value: unknown, fallback: number): number {
   const n = typeof value === 'number' && Number.isFinite(value) ? Math.floor(value) : fallback;
   return Math.min(MAX_RESULTS_CAP, Math.max(1, n));
-}
-
-/** C4: a required term must match a name part (substring), or the hint or description (word boundary). */
-export function requiredTermFilter(tools: readonly ToolSpec[], required: readonly string[]): (name: string) => boolean {
-  const patterns = required.map(wordBoundaryPattern);
-  const accepted = new Set<string>();
-  for (const tool of tools) {
-    const parts = toolNameParts(tool);
-    const ok = required.every(
-      (term, i) =>
-        parts.some((part) => part.includes(term)) ||
-        patterns[i]!.test(tool.description) ||
-        (tool.searchHint !== undefined && patterns[i]!.test(tool.searchHint)),
-    );
-    if (ok) accepted.add(tool.name);
-  }
-  return (name) => accepted.has(name);
 }
 
 export class ToolSearcher {
@@ -186,10 +165,7 @@ export class ToolSearcher {
     return this.withSuggestions(pool, index, parsed, withheld ? { ...result, withheldByPolicy: withheld } : result);
   }
 
-  /**
-   * G10: tools the client's policy leaves out that would have been in this answer: searched apart
-   * (their own index), counted when they score at least as well as the answer's last hit.
-   */
+  /** G10: tools the client's policy left out that this answer would have held (search/policy-withheld.ts). */
   private policyWithheld(
     pool: SearchPool,
     index: PoolIndex,
@@ -257,42 +233,17 @@ export class ToolSearcher {
     return index.byName.get(name) ?? this.poolNames.loaded(pool, name);
   }
 
-  /**
-   * C3/E4: `mcp__<prefix>` lists the deferred tools under it (falls through when none), and a query
-   * that is exactly a server's name lists that server, so a server the announcement left unnamed is
-   * found by name. A prefix spanning several servers names them too.
-   */
+  /** C3/E4/C15: a server listing (search/server-listing.ts), with what policy left out of it. */
   private serverListing(pool: SearchPool, index: PoolIndex, text: string, limit: number): ToolSearchResult | undefined {
-    const lower = text.toLowerCase();
-    const named = lower.startsWith(MCP_PREFIX) ? undefined : index.facts.serverNamed(text);
-    const prefix = named !== undefined ? `${MCP_PREFIX}${named.toLowerCase()}__` : lower;
-    if (!prefix.startsWith(MCP_PREFIX)) return undefined;
-    const tools = index.facts.withPrefix(prefix);
-    if (tools.length === 0) return undefined;
-    const servers = PoolFacts.serversOf(tools);
-    // C15: one server's listing names all its tools (the answer's budget bounds the text), its deprecated ones last.
-    const oneServer = servers.length < 2;
-    const listed = oneServer ? deprecatedLast(tools).slice(0, BROWSE_MAX_TOOLS) : tools.slice(0, limit);
-    // One server: named as its tools' prefix (`mcp__git__`), unless the query narrowed it further.
-    const own = oneServer && servers[0] !== undefined ? `${MCP_PREFIX}${servers[0]}__` : prefix;
-    const result: ToolSearchResult = {
-      ...this.emptyResult(pool, text, 'prefix', index),
-      matches: listed.map((t) => t.name),
-      serversMatched: prefix.length > own.length ? prefix : own,
-      ...(oneServer && { listingTotal: tools.length }),
-    };
+    const listing = serverListing(index.facts, pool.servers, text, limit);
+    if (!listing) return undefined;
+    const { prefix, ...found } = listing;
     const withheld = this.policyWithheld(pool, index, prefix, { prefix, limit });
-    if (withheld) result.withheldByPolicy = withheld;
-    if (oneServer) return result;
-    const suggestedServers = servers.slice(0, MAX_LISTED_SERVERS).map((server) => ({
-      server,
-      summary: index.facts.summary(server, pool.servers),
-      tools: index.facts
-        .toolsOf(server)
-        .slice(0, 3)
-        .map((t) => t.name),
-    }));
-    return { ...result, suggestedServers };
+    return {
+      ...this.emptyResult(pool, text, 'prefix', index),
+      ...found,
+      ...(withheld && { withheldByPolicy: withheld }),
+    };
   }
 
   private rankKeywords(
@@ -330,14 +281,7 @@ export class ToolSearcher {
 
   /** C15: at most `SERVER_CAP` of the top `limit` from one server while another server's hit matches well. */
   private capped(index: PoolIndex, hits: FusedHit[], limit: number): FusedHit[] {
-    return capPerServer(
-      hits,
-      (name) => {
-        const origin = index.byName.get(name)?.origin;
-        return origin?.kind === 'mcp' ? origin.server : undefined;
-      },
-      limit,
-    );
+    return capPerServer(hits, serverOfTool(index.byName), limit);
   }
 
   /** C13: the lexical list, with learned evidence fused in when a learned log is attached. */
@@ -489,14 +433,6 @@ export class ToolSearcher {
         pool.failedServers.length > 0 && { failedServers: [...pool.failedServers] }),
     };
   }
-}
-
-/** C15: a server's tools in its own order, those whose description says they are deprecated last. */
-function deprecatedLast(tools: readonly ToolSpec[]): ToolSpec[] {
-  const current = tools.filter((t) => !isDeprecated(t.description));
-  return current.length === tools.length
-    ? [...tools]
-    : [...current, ...tools.filter((t) => isDeprecated(t.description))];
 }
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {

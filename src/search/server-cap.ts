@@ -12,6 +12,8 @@
  * (bench/results/server-cap.md, `npx tsx bench/server-cap.ts --cap N --share S`).
  */
 
+import type { ToolSpec } from '../core/tool.js';
+
 /** Hits of one server allowed in the top `limit` while another server's hit matches well. */
 export const SERVER_CAP = 4;
 /** Another server's hit "matches well" from this share of the best hit's score. */
@@ -56,4 +58,12 @@ export function capPerServer<T extends { readonly name: string; readonly score?:
   }
   for (const hit of waiting) if (out.length < limit) out.push(hit);
   return out;
+}
+
+/** A tool's MCP server by its name, from the pool's tools (local tools have none). */
+export function serverOfTool(byName: ReadonlyMap<string, ToolSpec>): (name: string) => string | undefined {
+  return (name) => {
+    const origin = byName.get(name)?.origin;
+    return origin?.kind === 'mcp' ? origin.server : undefined;
+  };
 }
