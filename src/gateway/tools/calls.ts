@@ -275,8 +275,10 @@ export class ToolCalls {
     const probe = this.deps.operations?.startCall(sessionId, extra.mcpReq.id, name, server, args);
     const result = await this.route(sessionId, name, target, args, extra, probe, channel);
     // C13: a call that reached the tool is a label (its own error, e.g. bad arguments, counts too).
-    if (!gatewayErrors.has(result)) this.deps.usage?.called(usageKey(sessionId), tool?.name ?? name);
-    if (!gatewayErrors.has(result) && tool) this.recent.touch(sessionId, [tool.name]);
+    // The model chose this tool: its arguments not fitting (checked here now, C15) still says so.
+    const chosen = !gatewayErrors.has(result) || argumentErrors.has(result);
+    if (chosen) this.deps.usage?.called(usageKey(sessionId), tool?.name ?? name);
+    if (chosen && tool) this.recent.touch(sessionId, [tool.name]);
     if (probe) {
       const text = result.isError === true && result.content[0]?.type === 'text' ? result.content[0].text : undefined;
       probe.end(callOutcome(result), Buffer.byteLength(JSON.stringify(result)), text);
@@ -303,7 +305,7 @@ export class ToolCalls {
     const check = checkArguments(tool, args, {
       ...(this.deps.maxSchemaParts && { maxSchemaParts: this.deps.maxSchemaParts }),
     });
-    if (!check.ok) return toolError(check.message);
+    if (!check.ok) return argumentError(check.message);
     if (check.skipped !== undefined) this.warnUnchecked(tool, check.skipped);
     const result = await this.dispatch(sessionId, name, tool, args, extra, probe, channel);
     return check.skipped === undefined ? result : withNote(result, uncheckedNote(tool, check.skipped));
@@ -411,6 +413,15 @@ function withheldNote(catalog: Catalog, names: readonly string[] | undefined): s
 
 /** Errors the gateway wrote (not loaded, unknown, upstream unreachable), told apart from a tool's own (G9 outcome). */
 const gatewayErrors = new WeakSet<CallToolResult>();
+
+/** C15: the gateway's answer to arguments that do not fit: its error, but a choice of tool all the same (C13's label). */
+const argumentErrors = new WeakSet<CallToolResult>();
+
+function argumentError(text: string): CallToolResult {
+  const result = toolError(text);
+  argumentErrors.add(result);
+  return result;
+}
 
 function toolError(text: string): CallToolResult {
   const result: CallToolResult = { content: [{ type: 'text', text }], isError: true };
