@@ -81,6 +81,8 @@ export type OwnTool = (
 export class ToolCalls {
   /** E5: when each session last loaded or called each tool (its working set's clock). */
   private readonly recent = new RecentUse();
+  /** C15: tools whose schema could not be checked, said once each to the operator (the model reads it per call). */
+  private readonly unchecked = new Set<string>();
 
   constructor(private readonly deps: ToolCallDeps) {}
 
@@ -310,9 +312,6 @@ export class ToolCalls {
     const result = await this.dispatch(sessionId, name, tool, args, extra, probe, channel);
     return check.skipped === undefined ? result : withNote(result, uncheckedNote(tool, check.skipped));
   }
-
-  /** Tools whose schema could not be checked, said once each to the operator (the model reads it per call). */
-  private readonly unchecked = new Set<string>();
 
   private warnUnchecked(tool: ToolSpec, reason: string): void {
     if (this.unchecked.has(tool.name)) return;
