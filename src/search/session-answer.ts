@@ -107,11 +107,7 @@ export function formatSessionAnswer(
       lines.push(...head.map(show));
     }
     if (decision.list.length > 0) {
-      lines.push(
-        options.fixed
-          ? `Also found (same way; "select:<name>" shows a definition in full):`
-          : 'Also found, not loaded (calling one, or "select:<name>", loads it):',
-      );
+      lines.push(listHeading(head.length > 0, decision.list.length, options.fixed ? callWay : undefined));
       lines.push(...decision.list.map(show));
     }
   }
@@ -120,6 +116,13 @@ export function formatSessionAnswer(
       `${DELTA_REMOVED_HEADER} ${decision.unload.join(', ')} (unloaded: unused the longest; "select:<name>" loads one again).`,
     );
   return [...lines, ...searchContextLines(result)].join('\n');
+}
+
+/** The heading of the one-line hits: "Also found" after full definitions, else what was found and how to call it. */
+function listHeading(afterFull: boolean, count: number, callWay: string | undefined): string {
+  if (!callWay) return 'Also found, not loaded (calling one, or "select:<name>", loads it):';
+  if (afterFull) return 'Also found (same way; "select:<name>" shows a definition in full):';
+  return `Found ${plural(count, 'tool')}, none a clear match; ${callWay}; "select:<name>" shows a definition in full:`;
 }
 
 /**

@@ -148,6 +148,14 @@ describe('C15 answers', () => {
     return formatSessionAnswer(result, decision, (n) => c.get(n), { fixed: true, callTool: 'call_tool' });
   };
 
+  it('C15: a weak search shows nothing in full and says none is a clear match', () => {
+    const text = answer(poolOf(c), 'knowledge zebra unicorn');
+    expect(text.split('\n')[0]).toMatch(
+      /^Found \d+ tools?, none a clear match; call through call_tool \{"name", "arguments"\} \(your tool list does not change\); "select:<name>" shows a definition in full:$/,
+    );
+    expect(text).not.toMatch(/^\{/m);
+  });
+
   it('C15: a server listing names every tool, deprecated ones last and marked, none in full', () => {
     const text = answer(poolOf(c), 'mcp__filesystem');
     const lines = text.split('\n');
