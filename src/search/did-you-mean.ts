@@ -40,7 +40,7 @@ export function closestToolNames(
   const scored: { name: string; edits: number; order: number }[] = [];
   tools.forEach((tool, order) => {
     let best = Number.POSITIVE_INFINITY;
-    for (const form of nameForms(tool)) {
+    for (const form of formsOf(tool)) {
       const edits = boundedEdits(wanted, form, Math.min(budget, best));
       if (edits < best) best = edits;
       if (best === 0) break;
@@ -76,6 +76,18 @@ export function maxEdits(length: number): number {
   return length <= 4 ? 1 : 2;
 }
 
+/**
+ * A tool's name forms, normalized once per tool object: keyed by the object, not by the list, so a
+ * list changed in place can never answer with another tool's forms.
+ */
+const formCache = new WeakMap<object, string[]>();
+
+function formsOf(tool: Pick<ToolSpec, 'name' | 'originalName'>): string[] {
+  let forms = formCache.get(tool);
+  if (!forms) formCache.set(tool, (forms = nameForms(tool)));
+  return forms;
+}
+
 /** A tool as a model may write it: its full name, without `mcp__`, and the server's own name. */
 function nameForms(tool: Pick<ToolSpec, 'name' | 'originalName'>): string[] {
   const full = normalizeName(tool.name);
@@ -91,29 +103,36 @@ function nameForms(tool: Pick<ToolSpec, 'name' | 'originalName'>): string[] {
  */
 export function boundedEdits(a: string, b: string, max: number): number {
   if (a === b) return 0;
-  if (Math.abs(a.length - b.length) > max) return max + 1;
   const over = max + 1;
-  let prevPrev: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => (j <= max ? j : over));
+  if (Math.abs(a.length - b.length) > max) return over;
+  const width = b.length + 1;
+  if (scratch.length < 3 * width) scratch = new Int32Array(3 * width * 2);
+  // Three rows in one buffer, rotated: two rows back (for swaps), the last one, this one.
+  let prevPrev = 0;
+  let prev = width;
+  let row = 2 * width;
+  for (let j = 0; j < width; j++) scratch[prev + j] = j <= max ? j : over;
   for (let i = 1; i <= a.length; i++) {
-    const row = new Array<number>(b.length + 1).fill(over);
-    row[0] = i <= max ? i : over;
-    const from = Math.max(1, i - max);
+    scratch.fill(over, row, row + width);
+    scratch[row] = i <= max ? i : over;
+    let rowMin = scratch[row]!;
     const to = Math.min(b.length, i + max);
-    let rowMin = row[0]!;
-    for (let j = from; j <= to; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prevPrev[j - 2]! + 1);
-      row[j] = Math.min(d, over);
-      if (row[j]! < rowMin) rowMin = row[j]!;
+    for (let j = Math.max(1, i - max); j <= to; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let d = Math.min(scratch[prev + j]! + 1, scratch[row + j - 1]! + 1, scratch[prev + j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d = Math.min(d, scratch[prevPrev + j - 2]! + 1);
+      scratch[row + j] = Math.min(d, over);
+      if (scratch[row + j]! < rowMin) rowMin = scratch[row + j]!;
     }
     if (rowMin > max) return over;
-    prevPrev = prev;
-    prev = row;
+    [prevPrev, prev, row] = [prev, row, prevPrev];
   }
-  return Math.min(prev[b.length]!, over);
+  return Math.min(scratch[prev + b.length]!, over);
 }
+
+/** The rows of `boundedEdits`, reused: a near-miss check over 10,000 tools allocates nothing per tool. */
+let scratch = new Int32Array(256);
 
 /**
  * C15: the answer to a call of a name that is not there — one line a model acts on: the closest

@@ -3,6 +3,7 @@
  * cap, a server listing that names every tool (deprecated last, bounded by the answer's budget),
  * a partial answer that says so first, and the policy note.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/core/catalog.js';
 import { decideSession } from '../../src/core/session-policy.js';
@@ -99,6 +100,32 @@ describe('C15 did you mean', () => {
     expect(closestToolNames('y'.repeat(100_000), c.tools)).toEqual([]);
     expect(boundedEdits('abcdef', 'abdcef', 2)).toBe(1);
     expect(boundedEdits('abc', 'xyzabc', 2)).toBe(3);
+  });
+});
+
+/** Optimal string alignment distance, unbounded and plain: the reference the banded one must agree with. */
+function osa(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  return d[a.length]![b.length]!;
+}
+
+describe('C15 edit distance in a band', () => {
+  it('C15: the banded distance equals the plain one up to its bound, on random names', () => {
+    const name = fc.string({ unit: fc.constantFrom('a', 'b', 'c', '_'), maxLength: 12 });
+    fc.assert(
+      fc.property(name, name, fc.integer({ min: 0, max: 3 }), (a, b, max) => {
+        expect(boundedEdits(a, b, max)).toBe(Math.min(osa(a, b), max + 1));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
