@@ -13,7 +13,7 @@
  * Printed per case: what the attack left (memory of the gateway process from /proc, series and
  * bytes of /metrics, upstream subscriptions, whether an opener ran, whether a query leaked).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,6 +22,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { credentialBytes } from '../test/fixtures/credentials.js';
+import { processMemory, serveProcess } from './serve-process.js';
 import { listenRequestBody, listenRequestHeaders } from '../test/fixtures/listen-request.js';
 import { FIXTURE_SERVER, OAUTH_SERVER, PEER_SERVER } from '../test/fixtures/servers/index.js';
 
@@ -33,61 +34,12 @@ const TOKEN = 'round3-token';
 const dir = mkdtempSync(join(tmpdir(), 'ts-round3-'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Running {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  stop(): Promise<void>;
-}
-
 /** `toolsearch serve --http` of ROOT with this config; resolves once it listens. */
-async function serve(config: object, args: string[] = [], node: string[] = [], env: NodeJS.ProcessEnv = {}) {
-  const file = join(dir, `mcp-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(file, JSON.stringify(config));
-  const child = spawn(
-    process.execPath,
-    [
-      ...node,
-      '--import',
-      'tsx',
-      join(ROOT, 'src/cli/main.ts'),
-      'serve',
-      '--http',
-      '127.0.0.1:0',
-      '--config',
-      file,
-    ].concat(['--settle-ms', '15000'], args),
-    { cwd: ROOT, env: { ...process.env, TOOLSEARCH_TOKEN: TOKEN, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  for (let i = 0; i < 600 && !/listening on (\S+)/.test(output); i++) await sleep(50);
-  const url = /listening on (\S+)/.exec(output)?.[1];
-  if (!url) throw new Error(`the gateway did not listen: ${output.slice(-2000)}`);
-  return {
-    child,
-    url,
-    output: () => output,
-    stop: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null || child.signalCode !== null) return done();
-        child.once('exit', () => done());
-        child.kill('SIGKILL');
-      }),
-  } satisfies Running;
+function serve(config: object, args: string[] = [], node: string[] = [], env: NodeJS.ProcessEnv = {}) {
+  return serveProcess(config, { root: ROOT, dir, args, node, env: { TOOLSEARCH_TOKEN: TOKEN, ...env } });
 }
 
-/** VmRSS and VmHWM (peak) of a process, MiB. */
-function memory(pid: number): { rss: number; peak: number } {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kib = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-    return { rss: Math.round(kib('VmRSS') / 1024), peak: Math.round(kib('VmHWM') / 1024) };
-  } catch {
-    return { rss: 0, peak: 0 };
-  }
-}
+const memory = processMemory;
 
 async function client(url: string, token = TOKEN): Promise<Client> {
   const c = new Client({ name: 'round3', version: '1' });

@@ -9,6 +9,7 @@ import { DuplicateToolError, UnknownToolError } from './errors.js';
 import { isProviderSafeName, MCP_PREFIX, qualifyMcpName, toProviderSafeName } from './names.js';
 import { defineTool, describeOrigin, type ServerInfo, type ToolInput, type ToolOrigin, type ToolSpec } from './tool.js';
 import { isModelVisible } from './visibility.js';
+import type { InstallingServer } from './installing.js';
 
 export interface CatalogDelta {
   added: string[];
@@ -55,6 +56,8 @@ export interface PoolView {
   readonly pendingServers: readonly string[];
   /** Servers that failed, with the reason (C12): not waited for, named apart from pending ones. */
   readonly failedServers?: readonly FailedServer[];
+  /** G13: the pending servers a package runner is still installing (each is in `pendingServers` too). */
+  readonly installingServers?: readonly InstallingServer[];
   /** G7: tools the config hides (for reports; never searched). */
   readonly hiddenTools?: readonly HiddenTool[];
 }
@@ -88,6 +91,8 @@ export class Catalog implements PoolView {
    */
   private readonly byServer = new Map<string, Map<string, ToolSpec>>();
   private readonly pending = new Set<string>();
+  /** G13: pending servers being installed by a package runner, with the runner and start time. */
+  private readonly installing = new Map<string, Omit<InstallingServer, 'server'>>();
   private failed = new Map<string, string>();
   /** G7: per server, hidden tools by model-facing name. */
   private readonly hidden = new Map<string, ReadonlyMap<string, HiddenTool>>();
@@ -123,6 +128,10 @@ export class Catalog implements PoolView {
     return [...this.pending].sort();
   }
 
+  get installingServers(): readonly InstallingServer[] {
+    return [...this.installing].sort(([a], [b]) => (a < b ? -1 : 1)).map(([server, how]) => ({ server, ...how }));
+  }
+
   get failedServers(): readonly FailedServer[] {
     return [...this.failed].sort(([a], [b]) => (a < b ? -1 : 1)).map(([server, reason]) => ({ server, reason }));
   }
@@ -152,6 +161,7 @@ export class Catalog implements PoolView {
     const removed = this.serverTools(server).map((t) => t.name);
     for (const name of removed) this.delete(name);
     this.pending.delete(server);
+    this.installing.delete(server);
     const changed = this.failed.get(server) !== reason;
     if (changed) this.failed = new Map(this.failed).set(server, reason);
     return this.emit({ added: [], removed }, changed);
@@ -265,10 +275,17 @@ export class Catalog implements PoolView {
     return this.emit({ added: [], removed });
   }
 
-  /** A server is connecting: the search tool stays available and says so (B6, C8). */
-  markPending(server: string): void {
+  /**
+   * A server is connecting: the search tool stays available and says so (B6, C8). With `installing`
+   * (G13), a package runner is installing it first; without, that install (if any) is over.
+   */
+  markPending(server: string, installing?: { readonly runner: string; readonly since: number }): void {
     const wasFailed = this.clearFailed(server);
-    if (this.pending.has(server) && !wasFailed) return;
+    const installChanged = installing
+      ? this.installing.get(server)?.since !== installing.since
+      : this.installing.delete(server);
+    if (installing) this.installing.set(server, { runner: installing.runner, since: installing.since });
+    if (this.pending.has(server) && !wasFailed && !installChanged) return;
     this.pending.add(server);
     this.emit({ added: [], removed: [] }, true);
   }
@@ -296,6 +313,7 @@ export class Catalog implements PoolView {
     for (const spec of specs) this.insert(spec);
     const now = new Set(specs.map((s) => s.name));
     const wasPending = this.pending.delete(server);
+    this.installing.delete(server);
     const wasFailed = this.clearFailed(server);
     const changed = specs
       .filter((s) => before.has(s.name) && definitionChanged(before.get(s.name)!, s))
@@ -317,6 +335,7 @@ export class Catalog implements PoolView {
   removeServer(server: string, options: { pending?: boolean } = {}): CatalogDelta {
     const removed = this.serverTools(server).map((t) => t.name);
     if (!options.pending) this.hidden.delete(server);
+    this.installing.delete(server);
     for (const name of removed) this.delete(name);
     let pendingChanged = this.clearFailed(server);
     if (options.pending) {

@@ -37,6 +37,10 @@ export interface Limits {
   readonly callTotalTimeoutMs: number;
   /** Minimum time between two starts of one server's list refresh (list_changed bursts coalesce). */
   readonly refreshMinGapMs: number;
+  /** A 2026-07-28 server's `ttlMs` shorter than this re-lists no sooner (0 or no `ttlMs`: re-listed only on `list_changed`). */
+  readonly listTtlFloorMs: number;
+  /** A `ttlMs` longer than this re-lists after this instead (a hostile 1e15 cannot overflow a timer or pin a list for ever). */
+  readonly listTtlMaxMs: number;
   /** Resource subscriptions one session may hold; past it `resources/subscribe` is refused. */
   readonly subscriptionsPerSession: number;
   /** Characters of a resource URI a client may read, subscribe to or complete; longer ones are refused before routing. */
@@ -81,6 +85,9 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   callTotalTimeoutMs: 60 * 60 * 1000,
   subscriptionsPerSession: 1_000,
   refreshMinGapMs: 1_000,
+  // G12: a server's own TTL re-lists it; never more than twice a minute, at least once a day.
+  listTtlFloorMs: 30_000,
+  listTtlMaxMs: 24 * 60 * 60 * 1000,
   // Per-session HTTP bounds (issue 21): stream queues and the initialize rate.
   streamQueuedBytes: 8 * 1024 * 1024,
   initializePerMinute: 600,

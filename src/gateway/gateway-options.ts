@@ -8,6 +8,7 @@ import type { UpstreamCaller } from './ports.js';
 import type { NotificationBus } from './sessions/bus.js';
 import type { SessionStore } from './sessions/store.js';
 import type { Operations } from './status/operations.js';
+import type { ListTtlOptions } from './tools/cache-hints.js';
 import type { CodeModeOption } from './tools/run-code.js';
 import type { GatewaySearcher } from './tools/search.js';
 
@@ -28,11 +29,6 @@ export interface GatewayOptions {
   contextWindow?: number;
   /** C8: how long a search that finds nothing waits for servers still connecting. Default 5000 ms. */
   pendingWaitMs?: number;
-  /**
-   * C8/C15: what each server still connecting is doing, when it is more than connecting (the hub's
-   * state, e.g. `installing`): a partial search answer names it.
-   */
-  pendingStates?: () => Readonly<Record<string, string>>;
   /** Offer `call_tool` for clients that never refresh their tool list. Default true. */
   callThrough?: boolean;
   /** E4: tokens for `tool_search` (with its announcement) + `call_tool`. Default 2000. */
@@ -71,4 +67,11 @@ export interface GatewayOptions {
   workingSet?: number;
   /** E5: what a plain `auto` assumes about a session (searches per session, prompt caching). */
   sessionCost?: SessionAssumptions;
+  /** G12: `ttlMs` on list results to 2026-07-28 clients, connecting and settled (default DEFAULT_LIST_TTL). */
+  listTtl?: Partial<ListTtlOptions>;
+  /**
+   * G12: whether other endpoints of this process serve other views of the catalog (profiles),
+   * read at each answer (a reload adds and removes profiles); then no list is `public`. Default: no.
+   */
+  endpointViews?: () => boolean;
 }

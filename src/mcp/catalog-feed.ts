@@ -14,6 +14,7 @@ import type { HubConfig } from './config.js';
 import type { McpConnection, UpstreamTool } from './connection.js';
 import { withTimeout } from './deadlines.js';
 import { RefreshGate } from './refresh-gate.js';
+import { type ListKind, ListTtlTimers } from './list-ttl.js';
 import type { ServerEntry } from './server-entry.js';
 import type { TrustGate } from './trust-gate.js';
 import { UpstreamError } from './errors.js';
@@ -38,8 +39,34 @@ export class CatalogFeed {
   private readonly listings = new Map<string, UpstreamTool[]>();
   /** G10: every server's listed tool names, for the scanner's shadowing rule. */
   private readonly owners = new ToolOwnersIndex();
+  /** G12: each server's lists re-listed when the TTL it gave them runs out (list-ttl.ts). */
+  private readonly ttl: ListTtlTimers;
 
-  constructor(private readonly deps: CatalogFeedDeps) {}
+  constructor(private readonly deps: CatalogFeedDeps) {
+    this.ttl = new ListTtlTimers(deps.limits);
+  }
+
+  /**
+   * G12: re-list `kind` when the `ttlMs` the server gave its last list of it runs out, through the
+   * refresh a `list_changed` starts (the same gate; tools through the same trust review).
+   */
+  armRelist(entry: ServerEntry, connection: McpConnection, kind: ListKind): void {
+    this.ttl.arm(entry.name, kind, connection.listTtlMs?.(kind), () => {
+      if (entry.connection !== connection || entry.state !== 'connected') return;
+      this.deps.logger.debug(`"${entry.name}": its ${kind} list is past the ttlMs it gave; listing again`);
+      if (kind === 'tools') this.scheduleRefresh(entry, connection);
+      else this.scheduleFeatureRefresh(entry, connection, kind);
+    });
+  }
+
+  /** G12: the shortest re-list interval an upstream's TTL put in force for `kind` (undefined: none). */
+  shortestTtlMs(kind: ListKind, servers?: ReadonlySet<string>): number | undefined {
+    return this.ttl.shortestMs(kind, servers);
+  }
+
+  close(): void {
+    this.ttl.clear();
+  }
 
   /** C12: the server's title/instructions go to the catalog as search evidence (third-party text). */
   recordServerInfo(server: string, connection: McpConnection): void {
@@ -128,6 +155,7 @@ export class CatalogFeed {
    */
   forgetServer(name: string): void {
     this.listings.delete(name);
+    this.ttl.forget(name);
     this.owners.delete(name);
     for (const key of this.refreshGates.keys()) if (key.startsWith(`${name}\n`)) this.refreshGates.delete(key);
   }
@@ -164,6 +192,8 @@ export class CatalogFeed {
       } catch (error) {
         this.deps.logger.warn(`"${entry.name}": refreshing tools failed: ${errorMessage(error)}`);
       }
+      // G12: after a failed refresh too: the last TTL the server gave still says when to try again.
+      if (entry.connection === connection && entry.state === 'connected') this.armRelist(entry, connection, 'tools');
     });
   }
 
@@ -175,8 +205,9 @@ export class CatalogFeed {
       await gate.enter();
       if (entry.connection !== connection || entry.state !== 'connected') return;
       const features = await fetchServerFeatures(connection, this.deps.logger, [kind]);
-      if (entry.connection === connection && entry.state === 'connected')
-        this.deps.features.setServer(entry.name, features);
+      if (entry.connection !== connection || entry.state !== 'connected') return;
+      this.deps.features.setServer(entry.name, features);
+      this.armRelist(entry, connection, kind);
     });
   }
 }

@@ -5,6 +5,7 @@ import { formatFailedServers } from './server-failures.js';
 import type { ToolSearchResult } from './search-types.js';
 import { formatServerSuggestions } from './suggest.js';
 import { plural } from '../core/plural.js';
+import { installingText, type InstallingServer } from '../core/installing.js';
 
 /** C8 and the normal case: the text the model reads as the search tool's result. */
 export function formatSearchResult(result: ToolSearchResult): string {
@@ -19,19 +20,21 @@ export function formatSearchResult(result: ToolSearchResult): string {
 }
 
 /**
- * C8/C15: an answer given while servers are still connecting says so first, before any hit, so a
- * model reads what follows as partial (the best tool may be on a server not searched yet). A
- * server's own state ("installing") is named when the gateway knows it.
+ * C8/C15: an answer given while servers are still starting says so first, before any hit, so a
+ * model reads what follows as partial (the best tool may be on a server not searched yet). G13:
+ * servers a package runner is still installing are named apart, with how long so far.
  */
-export function partialAnswerLines(result: Pick<ToolSearchResult, 'pendingServers' | 'pendingStates'>): string[] {
-  if (result.pendingServers.length === 0) return [];
-  const named = result.pendingServers.map((server) => {
-    const state = result.pendingStates?.[server];
-    return state ? `${server} (${state})` : server;
-  });
-  return [
-    `Partial answer: MCP servers still connecting: ${named.join(', ')}. Their tools are not searched yet; search again in a moment to include them.`,
-  ];
+export function partialAnswerLines(result: Pick<ToolSearchResult, 'pendingServers' | 'installingServers'>): string[] {
+  const installing = result.installingServers ?? [];
+  const connecting = result.pendingServers.filter((server) => !installing.some((i) => i.server === server));
+  const lines: string[] = [];
+  if (connecting.length > 0)
+    lines.push(
+      `MCP servers still connecting: ${connecting.join(', ')}. Their tools are not searched yet; search again in a moment to include them.`,
+    );
+  lines.push(...formatInstallingServers(installing));
+  if (lines.length > 0) lines[0] = `Partial answer: ${lines[0]}`;
+  return lines;
 }
 
 /** Everything but the error and the match list: names not found, no match, C12 failed and suggested servers, C15 policy. */
@@ -75,6 +78,16 @@ export function policyNoteLines(result: Pick<ToolSearchResult, 'withheldByPolicy
   const which = withheld.count === 1 ? 'it' : 'one of them';
   return [
     `Left out by policy: ${plural(withheld.count, 'more tool')} ${matches} not offered to this client (${which}: ${withheld.reason}).`,
+  ];
+}
+
+/** G13: servers a package runner is installing, and for how long: not a failure, only slow. */
+function formatInstallingServers(installing: readonly InstallingServer[]): string[] {
+  if (installing.length === 0) return [];
+  const now = Date.now();
+  return [
+    'MCP servers still installing (a first start through a package runner can take minutes; their tools are not searchable yet):',
+    ...installing.map((server) => `- ${server.server}: ${installingText(server, now)}`),
   ];
 }
 

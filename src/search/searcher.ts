@@ -423,14 +423,8 @@ export class ToolSearcher {
       notFound: [],
       totalDeferred,
       pendingServers: [...pool.pendingServers],
-      ...(pool.pendingStates !== undefined &&
-        pool.pendingServers.some((s) => pool.pendingStates![s] !== undefined) && {
-          pendingStates: Object.fromEntries(
-            pool.pendingServers.flatMap((s) => (pool.pendingStates![s] ? [[s, pool.pendingStates![s]]] : [])),
-          ),
-        }),
-      ...(pool.failedServers !== undefined &&
-        pool.failedServers.length > 0 && { failedServers: [...pool.failedServers] }),
+      ...(pool.failedServers?.length ? { failedServers: [...pool.failedServers] } : {}),
+      ...(pool.installingServers?.length ? { installingServers: [...pool.installingServers] } : {}),
     };
   }
 }

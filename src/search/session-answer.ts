@@ -55,6 +55,8 @@ export interface SessionAnswerOptions {
   readonly callTool?: string;
   /** The list never changes: nothing is "loaded", calls go through `callTool`. */
   readonly fixed?: boolean;
+  /** F9: the loaded tools reach the model whole another way (a `tool_addition`): named, not described. */
+  readonly loadedByName?: boolean;
 }
 
 /**
@@ -67,7 +69,8 @@ export function formatSessionAnswer(
   lookup: (name: string) => CompactToolInput | undefined,
   options: SessionAnswerOptions = {},
 ): string {
-  const described = new Set(decision.describe);
+  const byName = new Set(options.loadedByName ? decision.load : []);
+  const described = new Set(decision.describe.filter((n) => !byName.has(n)));
   const listed = new Set(decision.list);
   const line = (name: string) => {
     const tool = lookup(name);
@@ -90,7 +93,8 @@ export function formatSessionAnswer(
     );
     lines.push(...decision.load.map(show));
   }
-  const head = result.matches.filter((n) => !listed.has(n) && !loadedHere.has(n));
+  const head = result.matches.filter((n) => !listed.has(n) && !loadedHere.has(n) && !byName.has(n));
+  if (byName.size > 0) lines.push(`Loaded: ${[...byName].join(', ')}.`);
   if (result.kind === 'prefix' && head.length === 0 && decision.list.length > 0) {
     lines.push(...serverListing(result, decision.list, line, options.fixed ? callWay : undefined));
   } else {
@@ -107,7 +111,7 @@ export function formatSessionAnswer(
       lines.push(...head.map(show));
     }
     if (decision.list.length > 0) {
-      lines.push(listHeading(head.length > 0, decision.list.length, options.fixed ? callWay : undefined));
+      lines.push(listHeading(head.length + byName.size > 0, decision.list.length, options.fixed ? callWay : undefined));
       lines.push(...decision.list.map(show));
     }
   }

@@ -16,7 +16,6 @@ import { type Served, serveHttp } from '../fixtures/serve-http.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { stdioGateway } from '../fixtures/stdio-gateway.js';
 import { waitFor } from '../fixtures/wait.js';
-import { pendingStates } from '../../src/gateway/tools/pending-states.js';
 
 const CREATE_ENTITIES = 'mcp__memory__create_entities(entities: {name, entityType, observations: string[]}[])';
 
@@ -247,18 +246,4 @@ describe('G5 the argument check is bounded: argumentSchemaParts', () => {
       await served.stack.close();
     }
   }, 60_000);
-});
-
-describe('C8 what a pending server is doing', () => {
-  it('C8/C15: a pending server whose hub state says more than "connecting" is named with it (e.g. installing)', () => {
-    const hub = {
-      catalog: { pendingServers: ['git', 'slack'] },
-      status: () => [
-        { server: 'git', state: 'installing' as never },
-        { server: 'slack', state: 'connecting' as const },
-        { server: 'memory', state: 'connected' as const },
-      ],
-    };
-    expect(pendingStates(hub)).toEqual({ git: 'installing' });
-  });
 });

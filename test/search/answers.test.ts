@@ -228,11 +228,16 @@ describe('C15 answers', () => {
   });
 
   it('C15/C8: while servers are still connecting the answer says so first; only a strong match is shown in full', () => {
-    const pending = poolOf(c, { pendingServers: ['github', 'slack'], pendingStates: { slack: 'installing' } });
+    const pending = poolOf(c, {
+      pendingServers: ['github', 'slack'],
+      installingServers: [{ server: 'slack', runner: 'npx', since: Date.now() }],
+    });
     const weak = answer(pending, 'read file');
-    expect(weak.split('\n')[0]).toBe(
-      'Partial answer: MCP servers still connecting: github, slack (installing). Their tools are not searched yet; search again in a moment to include them.',
-    );
+    expect(weak.split('\n').slice(0, 3)).toEqual([
+      'Partial answer: MCP servers still connecting: github. Their tools are not searched yet; search again in a moment to include them.',
+      'MCP servers still installing (a first start through a package runner can take minutes; their tools are not searchable yet):',
+      expect.stringMatching(/^- slack: installing through npx \(\d+ s so far\)$/),
+    ]);
     expect(weak).not.toMatch(/^\{/m);
     const strong = answer(pending, 'knowledge graph entities create');
     expect(strong.split('\n')[0]).toMatch(/^Partial answer:/);

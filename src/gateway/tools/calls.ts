@@ -9,6 +9,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Catalog } from '../../core/catalog.js';
+import { installingText } from '../../core/installing.js';
 import { hasAppUi } from '../../core/visibility.js';
 import { parseMcpName } from '../../core/names.js';
 import { DEFAULT_MAX_RESULTS, SEARCH_TOOL_NAME } from '../../core/search-tool.js';
@@ -58,6 +59,8 @@ export interface ToolCallDeps {
   readonly operations?: Operations;
   /** C13: searches and calls as labels for the learned channel (absent when learning is off). */
   readonly usage?: UsageSignal;
+  /** C15: who teaches what a session's searches and calls teach (absent: nobody the gateway can name). */
+  teacher?(sessionId: string): string | undefined;
   /** G11: the gateway's own tools besides search and call-through (`run_code`), by name. */
   readonly ownTools?: ReadonlyMap<string, OwnTool>;
   /** E5: `fixed` keeps every session's tool list unchanged (calls go through `call_tool`); the gateway passes its mode. */
@@ -66,8 +69,6 @@ export interface ToolCallDeps {
   readonly workingSetCap?: number;
   /** Where the operator hears that a tool's arguments cannot be checked (once per tool). */
   readonly logger?: Logger;
-  /** C8/C15: what servers still connecting are doing, when known (`installing`). */
-  pendingStates?(): Readonly<Record<string, string>>;
 }
 
 /** A tool the gateway itself answers (G11's `run_code`), with the request it came in. */
@@ -184,9 +185,9 @@ export class ToolCalls {
             deferred: this.deps.deferred(),
             pendingServers: this.deps.catalog.pendingServers,
             failedServers: this.deps.catalog.failedServers,
+            installingServers: this.deps.catalog.installingServers,
             servers: this.deps.catalog.serverInfo,
             policyHidden: policyHiddenTools(this.deps.catalog),
-            ...(this.deps.pendingStates && { pendingStates: this.deps.pendingStates() }),
           },
           query,
           { maxResults },
@@ -194,7 +195,7 @@ export class ToolCalls {
       () => this.deps.firstConnectPending(),
     );
     probe?.end(outcome.matches, outcome.lowConfidence === true);
-    this.deps.usage?.searched(usageKey(sessionId), query, outcome);
+    this.deps.usage?.searched(usageKey(sessionId), query, outcome, this.deps.teacher?.(sessionId));
     return outcome;
   }
 
@@ -279,7 +280,7 @@ export class ToolCalls {
     // C13: a call that reached the tool is a label (its own error, e.g. bad arguments, counts too).
     // The model chose this tool: its arguments not fitting (checked here now, C15) still says so.
     const chosen = !gatewayErrors.has(result) || argumentErrors.has(result);
-    if (chosen) this.deps.usage?.called(usageKey(sessionId), tool?.name ?? name);
+    if (chosen) this.deps.usage?.called(usageKey(sessionId), tool?.name ?? name, this.deps.teacher?.(sessionId));
     if (chosen && tool) this.recent.touch(sessionId, [tool.name]);
     if (probe) {
       const text = result.isError === true && result.content[0]?.type === 'text' ? result.content[0].text : undefined;
@@ -369,6 +370,10 @@ export class ToolCalls {
     if (hidden)
       return `Tool "${name}" is not available: the gateway's config hides "${hidden.tool}" of MCP server "${hidden.server}" (${hidden.reason}).`;
     const parsed = parseMcpName(name);
+    // G13: a package runner installing the server: slow, not broken.
+    const installing = parsed && this.deps.catalog.installingServers.find((i) => i.server === parsed.server);
+    if (installing)
+      return `Tool "${name}" is not available yet: MCP server "${installing.server}" is still ${installingText(installing, Date.now())}. Try again in a minute.`;
     if (parsed && this.deps.catalog.pendingServers.includes(parsed.server)) {
       return `Tool "${name}" is not available yet: MCP server "${parsed.server}" is still connecting (or reconnecting). Try again shortly.`;
     }

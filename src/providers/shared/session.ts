@@ -62,6 +62,20 @@ export interface ToolSearchOptions extends ModeSources {
    * and calls go through `call_tool` (cache-stable for providers that cache prompt prefixes).
    */
   readonly toolList?: ToolListMode;
+  /**
+   * E5: past this many loaded tools, a search that loads more lets the least recently used ones
+   * go, in one batch (0 or absent: never). Only where the provider can withdraw a tool without
+   * rewriting the conversation (F9: Anthropic's `tool_removal`); elsewhere a loaded tool stays.
+   */
+  readonly workingSet?: number;
+}
+
+/** How a search answer is made beyond the session policy's defaults. */
+export interface AnswerOptions {
+  /** E5: a bounded working set: its cap and when each held tool was last used. */
+  readonly workingSet?: { readonly cap: number; readonly lastUsed: ReadonlyMap<string, number> };
+  /** F9: loaded tools reach the model whole another way (a `tool_addition`): the answer does not repeat them. */
+  readonly loadedDefinedElsewhere?: boolean;
 }
 
 /** A non-search call's outcome; `loadNow` asks the provider to load the tool as it answers (F3 just in time). */
@@ -78,6 +92,8 @@ export interface PlanRequest {
   readonly capability?: NativeCapability;
   /** Which search tool a native request carries (Anthropic server-side search: `regex`/`bm25`). */
   readonly searchMode?: SearchToolMode;
+  /** B4/F9: where the request goes, for model-support rules that name platforms. */
+  readonly platform?: string;
 }
 
 /** The adapters fall back to client-side expansion, not to loading everything (B4/B5, B7). */
@@ -125,6 +141,7 @@ export class RequestPlanner {
       ...(request.model !== undefined && { model: request.model }),
       ...(request.baseUrl !== undefined && { baseUrl: request.baseUrl }),
       ...(request.capability !== undefined && { capability: request.capability }),
+      ...(request.platform !== undefined && { platform: request.platform }),
       ...(request.searchMode !== undefined && { searchMode: request.searchMode }),
       ...(o.contextWindow !== undefined && { contextWindow: o.contextWindow }),
       ...(deferredTokens && { deferredTokens }),
@@ -142,21 +159,29 @@ export class RequestPlanner {
    * marker carries only those) and the model reads compact lines. A custom `formatResult` keeps the
    * earlier contract: its text, every match loaded.
    */
-  answerSearch(current: Plan, result: ToolSearchResult): { text: string; load: readonly string[] } {
-    if (this.options.formatResult) return { text: this.format(result), load: result.matches };
+  answerSearch(
+    current: Plan,
+    result: ToolSearchResult,
+    options: AnswerOptions = {},
+  ): { text: string; load: readonly string[]; unload: readonly string[] } {
+    if (this.options.formatResult) return { text: this.format(result), load: result.matches, unload: [] };
     const deferred = new Set(current.deferred);
     const fixed = this.options.toolList === 'fixed';
+    const workingSet = options.workingSet;
     const decision = decideSession({
       ...policyInputOf(result, (name) => deferred.has(name)),
       held: current.discovered,
       toolList: fixed ? 'fixed' : 'growing',
+      ...(workingSet && { workingSetCap: workingSet.cap, lastUsed: workingSet.lastUsed }),
     });
     const text = formatSessionAnswer(result, decision, (name) => this.findTool(name), {
       fixed,
       callTool: CALL_TOOL_NAME,
+      // F9: a tool added by value reaches the model whole there; the answer only names it.
+      ...(options.loadedDefinedElsewhere === true && { loadedByName: true }),
     });
     // A fixed list records what the answer named (callable through call_tool); its tools never change.
-    return { text, load: fixed ? [...decision.describe, ...decision.list] : decision.load };
+    return { text, load: fixed ? [...decision.describe, ...decision.list] : decision.load, unload: decision.unload };
   }
 
   findTool(name: string): ToolSpec | undefined {
@@ -196,7 +221,7 @@ export class RequestPlanner {
     const check = tool && !tool.handler ? checkArguments(tool, toArguments(input)) : undefined;
     if (check && !check.ok) return { text: check.message, isError: true, loadNow: false };
     const outcome = await runTool(name, input, tool, this.options.executor);
-    this.usage?.called(this.conversation, name);
+    this.usage?.called(this.conversation, name, this.conversation);
     const note = check?.skipped !== undefined && tool ? `\n${uncheckedNote(tool, check.skipped)}` : '';
     return { ...outcome, text: outcome.text + note, loadNow: hidden };
   }
@@ -229,7 +254,7 @@ export class RequestPlanner {
       query,
       { ...(limit !== undefined && { maxResults: limit }), ...(mode && { mode }) },
     );
-    this.usage?.searched(this.conversation, query, result);
+    this.usage?.searched(this.conversation, query, result, this.conversation);
     return result;
   }
 }

@@ -131,3 +131,17 @@ export function movedInTime(raw: readonly string[], hasTime: boolean): { verb: s
   const verb = raw.find((w) => MOVING_VERBS.has(w));
   return verb ? { verb: stem(verb), senses: ['update', 'event', 'time'].map(stem) } : undefined;
 }
+
+/**
+ * C15 — "let the team know …", "let Maria know": telling someone is sending them a message, though
+ * both words are stop words. "let" followed within four words by "know" (not a question: "let me
+ * know" asks the assistant to answer, not to send). Returns the stems it stands for, or undefined.
+ */
+export function tellingSense(raw: readonly string[]): string[] | undefined {
+  for (let i = 0; i + 1 < raw.length; i++) {
+    if (raw[i] !== 'let' || raw[i + 1] === 'me' || raw[i + 1] === 'us') continue;
+    for (let j = i + 2; j < Math.min(raw.length, i + 6); j++)
+      if (raw[j] === 'know') return ['send', 'post', 'message', 'notify'].map(stem);
+  }
+  return undefined;
+}
