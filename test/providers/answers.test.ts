@@ -2,7 +2,7 @@
  * C15 through the library adapters: a near-miss tool name gets the same "did you mean" text the
  * gateway writes, and arguments that do not fit a tool's input schema get the same one-line answer
  * (the fields and the expected signature) before the executor runs, whichever adapter: Anthropic
- * and OpenAI Chat with the real SDKs against a local server that speaks their API, the Vercel AI
+ * and OpenAI (Chat and Responses) with the real SDKs against a local server that speaks their API, the Vercel AI
  * SDK, TanStack's lazy discovery. The texts come from one function each (core/argument-check.ts,
  * search/did-you-mean.ts); the adapters only carry them.
  */
@@ -12,12 +12,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkArguments } from '../../src/core/argument-check.js';
 import { Catalog } from '../../src/core/catalog.js';
 import { AnthropicToolSearch, runAnthropicAgent } from '../../src/providers/anthropic/index.js';
-import { OpenAIChatToolSearch, runChatAgent } from '../../src/providers/openai/index.js';
+import {
+  OpenAIChatToolSearch,
+  OpenAIResponsesToolSearch,
+  runChatAgent,
+  runResponsesAgent,
+} from '../../src/providers/openai/index.js';
 import { AISdkToolSearch } from '../../src/providers/ai-sdk/index.js';
 import { LazyToolDiscovery } from '../../src/providers/tanstack/index.js';
 import { unknownToolText } from '../../src/search/did-you-mean.js';
 import { message, toolUse } from '../fixtures/wire/anthropic.js';
-import { chatCall, completion } from '../fixtures/wire/openai.js';
+import { chatCall, completion, functionCall, outputText, response, toolSearchCall } from '../fixtures/wire/openai.js';
 import { startWireServer, type WireServer } from './helpers.js';
 
 const SUM_SCHEMA = {
@@ -113,6 +118,33 @@ describe('C15 the same answers through the library adapters', () => {
       .body.messages.filter((m: { role: string }) => m.role === 'tool')
       .map((m: { content: string }) => m.content);
     expect(answers.slice(1)).toEqual([NEAR_MISS, WRONG_ARGS]);
+    expect(runs).toEqual([]);
+  });
+
+  it('C15: OpenAI Responses (real SDK): the same answers as function_call_output, nothing run', async () => {
+    const openai = new OpenAI({ apiKey: 'test', baseURL: server.url, maxRetries: 0 });
+    server.script(
+      '/responses',
+      response([toolSearchCall('s', { query: 'select:mcp__everything__get-sum' })]),
+      response([
+        functionCall('a', 'everything.get_sum', { a: 1, b: 2 }),
+        functionCall('b', 'mcp__everything__get-sum', { a: 1 }, 'everything'),
+      ]),
+      response([outputText('Done.')]),
+    );
+    await runResponsesAgent({
+      client: openai,
+      toolSearch: new OpenAIResponsesToolSearch({ pool: makeCatalog(), option: 'always', executor }),
+      params: { model: 'gpt-5.4', input: 'add 1 and 2' },
+    });
+    const outputs = server
+      .to('/responses')[2]!
+      .body.input.filter((i: { type?: string }) => i.type === 'function_call_output')
+      .map((i: { call_id: string; output: string }) => [i.call_id, i.output]);
+    expect(outputs).toEqual([
+      ['a', NEAR_MISS],
+      ['b', WRONG_ARGS],
+    ]);
     expect(runs).toEqual([]);
   });
 
