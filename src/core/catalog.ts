@@ -47,6 +47,10 @@ export interface HiddenTool {
    * new server); `policy` — a tool class this client may not use. Absent: the config's tools section.
    */
   readonly kind?: 'held' | 'policy';
+  /** G10: the tool itself, when it is known (a profile's policy hides a catalog tool): a search can match it. */
+  readonly spec?: ToolSpec;
+  /** Its description, when only that is known: a search matches its name and this. */
+  readonly description?: string;
 }
 
 /** Plain-data view of the pool that `plan()` and the search entry point read. */

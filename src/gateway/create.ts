@@ -199,6 +199,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     // G11: one sandbox for the gateway and its profiles: its slots and memory bound are the process's.
     ...(codeSandbox && { codeMode: { sandbox: codeSandbox } }),
     searchQueryChars: limits.searchQueryChars,
+    argumentSchemaParts: limits.argumentSchemaParts,
   };
   const gateway = new ToolsearchGateway({
     searcher: searcher ?? defaultGatewaySearcher(limits, learner?.ranking),

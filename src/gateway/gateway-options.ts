@@ -46,6 +46,8 @@ export interface GatewayOptions {
   subscriptionsPerSession?: number;
   /** G5: characters of one `tool_search` query accepted (`searchQueryChars`; default 16,384). */
   searchQueryChars?: number;
+  /** G5/C15: parts of an input schema compiled to check arguments (`argumentSchemaParts`; default 5,000). */
+  argumentSchemaParts?: number;
   /**
    * G9: a profile's servers: resources, prompts and completions of others are not listed or
    * reached. Read live: a reload that changes the profile updates the set in place.

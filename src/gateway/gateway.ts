@@ -7,8 +7,7 @@
  * schema so a client that never refreshes can still run it through `call_tool`. Catalog changes
  * (upstream list_changed, a server dying or returning) reach every session as list_changed.
  *
- * The low-level SDK `Server` is used (not McpServer) because tools are re-exported with the raw
- * JSON Schemas their servers sent.
+ * The low-level SDK `Server` (not McpServer): tools go out with the raw JSON Schemas servers sent.
  */
 import { Server, type Tool, type Transport } from '@modelcontextprotocol/server';
 import type { Catalog } from '../core/catalog.js';
@@ -171,6 +170,7 @@ export class ToolsearchGateway {
       callThrough: this.callThrough,
       pendingWaitMs: this.pendingWaitMs,
       maxQueryChars: options.searchQueryChars ?? DEFAULT_LIMITS.searchQueryChars,
+      maxSchemaParts: options.argumentSchemaParts ?? DEFAULT_LIMITS.argumentSchemaParts,
       firstConnectPending: () => this.firstConnect.pending(),
       deferred: () => this.deferred(),
       discovered: (sessionId) => this.discovered(sessionId),
@@ -180,6 +180,7 @@ export class ToolsearchGateway {
       ownTools,
       toolList: this.toolList,
       workingSetCap: options.workingSet ?? DEFAULT_WORKING_SET,
+      logger: this.logger,
     });
     this.codeMode = createCodeMode(options.codeMode, this.calls, this.catalog, (sessionId) =>
       this.clients.shareOf(sessionId),

@@ -78,7 +78,12 @@ export function* admissionSteps(context: AdmissionContext, tools: readonly Upstr
     }
     const trust = trustVerdict(context, tool);
     if (trust) {
-      hidden.push({ ...hiddenTool(server, tool.name, trust.reason), kind: trust.kind });
+      hidden.push({
+        ...hiddenTool(server, tool.name, trust.reason),
+        kind: trust.kind,
+        // G10: a search says what policy left out, matching the tool's words (a held tool stays unsaid).
+        ...(trust.kind === 'policy' && { description: upstreamDescription(context, tool) }),
+      });
       continue;
     }
     const admitted = context.earlier?.(tool) ?? admitListed(context, tool);

@@ -21,6 +21,17 @@ export interface SearchPool {
   readonly installingServers?: readonly InstallingServer[];
   /** What servers said about themselves at initialize (title, instructions): server-level evidence. */
   readonly servers?: ReadonlyMap<string, ServerInfo>;
+  /**
+   * G10: tools this client's policy keeps out of the pool, with why. Never returned; a search counts
+   * those that would have matched and says so (`withheldByPolicy`).
+   */
+  readonly policyHidden?: readonly PolicyHiddenTool[];
+}
+
+/** G10: a tool left out of the pool by policy: the tool (its text, for matching) and the reason. */
+export interface PolicyHiddenTool {
+  readonly tool: ToolSpec;
+  readonly reason: string;
 }
 
 export type QueryKind = 'select' | 'exact' | 'prefix' | 'keyword' | 'regex' | 'bm25';
@@ -53,6 +64,10 @@ export interface ToolSearchResult {
   lowConfidence?: boolean;
   /** E4: a `mcp__` prefix or a name that fits several servers lists them (`suggestedServers` holds them). */
   serversMatched?: string;
+  /** C15: a server listing: how many tools the prefix holds (`matches` may stop short of them). */
+  listingTotal?: number;
+  /** G10: tools that match but the client's policy leaves out: how many, and one's reason (never names). */
+  withheldByPolicy?: { count: number; reason: string };
 }
 
 export interface ToolSearcherOptions {

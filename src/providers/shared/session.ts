@@ -22,6 +22,8 @@ import { UsageSignal } from '../../usage/signal.js';
 import { decideSession, type ToolListMode } from '../../core/session-policy.js';
 import { CALL_TOOL_NAME } from '../../core/search-tool.js';
 import { formatSessionAnswer, policyInputOf } from '../../search/session-answer.js';
+import { checkArguments, uncheckedNote } from '../../core/argument-check.js';
+import { closestToolNames, nameWords, unknownToolText } from '../../search/did-you-mean.js';
 
 export interface ToolSearchOptions extends ModeSources {
   /** The pool: a `Catalog`, or any `{tools, pendingServers}` view of one. */
@@ -200,6 +202,13 @@ export class RequestPlanner {
   ): Promise<CallOutcome> {
     const through = this.options.toolList === 'fixed' && name === CALL_TOOL_NAME ? callThroughInput(input) : undefined;
     if (through) return this.runCall(current, through.name, through.arguments, loadedNow);
+    const tool = this.findTool(name);
+    // C15: a name the pool does not have, close to names it does, gets "did you mean" (nothing runs).
+    if (!tool) {
+      const closest = this.closestTools(current, name);
+      if (closest.length > 0)
+        return { text: unknownToolText(name, closest, current.searchTool?.name), isError: true, loadNow: false };
+    }
     const hidden = current.useToolSearch && undiscoveredNames(current).has(name) && !loadedNow.has(name);
     if (hidden && !this.options.justInTime) {
       return {
@@ -208,9 +217,28 @@ export class RequestPlanner {
         loadNow: false,
       };
     }
-    const outcome = await runTool(name, input, this.findTool(name), this.options.executor);
+    // C15: arguments are checked against the real input schema before anything goes to a server.
+    const check = tool && !tool.handler ? checkArguments(tool, toArguments(input)) : undefined;
+    if (check && !check.ok) return { text: check.message, isError: true, loadNow: false };
+    const outcome = await runTool(name, input, tool, this.options.executor);
     this.usage?.called(this.conversation, name, this.conversation);
-    return { ...outcome, loadNow: hidden };
+    const note = check?.skipped !== undefined && tool ? `\n${uncheckedNote(tool, check.skipped)}` : '';
+    return { ...outcome, text: outcome.text + note, loadNow: hidden };
+  }
+
+  /** C15: the pool's tools closest to a name it does not have (by name, then as the search ranks its words). */
+  private closestTools(current: Plan, name: string): ToolSpec[] {
+    const tools = this.options.pool.tools;
+    const words = nameWords(name);
+    const ranked =
+      words === ''
+        ? []
+        : this.searcher.search(
+            { tools, deferred: new Set([...current.deferred, ...tools.map((t) => t.name)]), pendingServers: [] },
+            words,
+            { maxResults: 3 },
+          ).matches;
+    return closestToolNames(name, tools, () => ranked).flatMap((n) => this.findTool(n) ?? []);
   }
 
   /** Run the model's search call over this request's pool. */
@@ -232,6 +260,16 @@ export class RequestPlanner {
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+
+/** A call's input as the arguments object a schema checks (a JSON string is parsed; anything else is itself). */
+function toArguments(input: unknown): unknown {
+  if (typeof input !== 'string') return input ?? {};
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
 
 /** F3: the deferred tools this request has not loaded: calling one needs a search first. */
 export function undiscoveredNames(current: Plan): Set<string> {
