@@ -295,8 +295,7 @@ export class ToolsearchGateway {
       this.usage?.ended(sessionId);
       this.calls.ended(sessionId);
       this.clients.ended(sessionId);
-      // This process shutting down (or dropping its connection to a shared session) must not
-      // forget the session: another gateway process sharing the store may carry it on.
+      // A shutdown (or a dropped shared session) keeps it: another process sharing the store may go on.
       if (!this.shuttingDown && !this.sessions.shared)
         this.sessions
           .delete(sessionId)
