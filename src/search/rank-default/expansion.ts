@@ -5,6 +5,7 @@ import { nounUse } from './action-agreement.js';
 import type { Neighbour, Thesaurus } from '../thesaurus.js';
 import { indexTerms } from './tokenizer.js';
 import {
+  arithmeticSense,
   assistantMemorySense,
   channelMention,
   leadingVerbSense,
@@ -211,6 +212,7 @@ function applyImpliedSenses(
   const channel = channelMention(text);
   if (channel) raise(terms, stem('channel'), weight, `channel ${channel}`, origins);
   for (const s of assistantMemorySense(text) ?? []) raise(terms, s, weight, "the assistant's memory", origins);
+  for (const s of arithmeticSense(text) ?? []) raise(terms, s, weight, 'a calculation', origins);
 }
 
 /**
