@@ -1,5 +1,6 @@
 /**
- * `npm run bench:attack-round3 -- [--root DIR]` — issue 32's six broken cases, each against a real
+ * `npm run bench:attack-round3 -- [--root DIR]` — issue 32's six broken cases (and its item 10, the
+ * parked 2026-07-28 call), each against a real
  * `toolsearch serve --http` (or `auth login`) process on loopback, bounded in count and time.
  * `--root DIR` runs the gateway from another source tree (e.g. an export of the commit before the
  * fixes, with this repo's node_modules linked in), so before and after are one command apart:
@@ -13,15 +14,17 @@
  * Printed per case: what the attack left (memory of the gateway process from /proc, series and
  * bytes of /metrics, upstream subscriptions, whether an opener ran, whether a query leaked).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { credentialBytes } from '../test/fixtures/credentials.js';
+import { processMemory, serveProcess } from './serve-process.js';
+import { type ModernResult, modernToolCall } from '../test/fixtures/raw-http.js';
 import { listenRequestBody, listenRequestHeaders } from '../test/fixtures/listen-request.js';
 import { FIXTURE_SERVER, OAUTH_SERVER, PEER_SERVER } from '../test/fixtures/servers/index.js';
 
@@ -33,64 +36,20 @@ const TOKEN = 'round3-token';
 const dir = mkdtempSync(join(tmpdir(), 'ts-round3-'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Running {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  stop(): Promise<void>;
-}
-
 /** `toolsearch serve --http` of ROOT with this config; resolves once it listens. */
-async function serve(config: object, args: string[] = [], node: string[] = [], env: NodeJS.ProcessEnv = {}) {
-  const file = join(dir, `mcp-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(file, JSON.stringify(config));
-  const child = spawn(
-    process.execPath,
-    [
-      ...node,
-      '--import',
-      'tsx',
-      join(ROOT, 'src/cli/main.ts'),
-      'serve',
-      '--http',
-      '127.0.0.1:0',
-      '--config',
-      file,
-    ].concat(['--settle-ms', '15000'], args),
-    { cwd: ROOT, env: { ...process.env, TOOLSEARCH_TOKEN: TOKEN, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  for (let i = 0; i < 600 && !/listening on (\S+)/.test(output); i++) await sleep(50);
-  const url = /listening on (\S+)/.exec(output)?.[1];
-  if (!url) throw new Error(`the gateway did not listen: ${output.slice(-2000)}`);
-  return {
-    child,
-    url,
-    output: () => output,
-    stop: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null || child.signalCode !== null) return done();
-        child.once('exit', () => done());
-        child.kill('SIGKILL');
-      }),
-  } satisfies Running;
+function serve(config: object, args: string[] = [], node: string[] = [], env: NodeJS.ProcessEnv = {}) {
+  return serveProcess(config, { root: ROOT, dir, args, node, env: { TOOLSEARCH_TOKEN: TOKEN, ...env } });
 }
 
-/** VmRSS and VmHWM (peak) of a process, MiB. */
-function memory(pid: number): { rss: number; peak: number } {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kib = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-    return { rss: Math.round(kib('VmRSS') / 1024), peak: Math.round(kib('VmHWM') / 1024) };
-  } catch {
-    return { rss: 0, peak: 0 };
-  }
-}
+const memory = processMemory;
 
-async function client(url: string, token = TOKEN): Promise<Client> {
-  const c = new Client({ name: 'round3', version: '1' });
+async function client(url: string, token = TOKEN, asked?: string[]): Promise<Client> {
+  const c = new Client({ name: 'round3', version: '1' }, { capabilities: asked ? { elicitation: {} } : {} });
+  // A 2025 client answering the questions asked during its calls (elicitation), recording them.
+  c.setRequestHandler(ElicitRequestSchema, async (request) => {
+    asked?.push(request.params.message);
+    return { action: 'accept', content: { name: 'Alice' } };
+  });
   await c.connect(
     new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
   );
@@ -316,6 +275,81 @@ async function statusLeak(): Promise<string> {
   return status.includes('078-05-1120') ? "the profile's raw query is READABLE" : "the profile's query is not shown";
 }
 
+/**
+ * Case 10 (issue 32, item 10): a 2026-07-28 call parks on `input_required` and its client never
+ * comes back; a 2025 session's own call on the same shared server then asks its client something,
+ * 2 s and 10 s after the park. And the guard (a second gateway, so no grace period of the first
+ * part's calls is in the way): the parked call's second question, sent while that session's call
+ * runs, must still be refused, never shown to it.
+ */
+async function parkedCall(): Promise<string> {
+  const config = { mcpServers: { peer: { command: process.execPath, args: [PEER_SERVER] } } };
+  const asked: string[] = [];
+  const first = await withGateway(config, asked, (url, alice) => neverComesBack(url, alice));
+  const second = await withGateway(config, asked, (url, alice) => secondQuestion(url, alice));
+  const leaked = asked.some((message) => message.includes('2026 user'));
+  return `${first}; ${second}, ${leaked ? 'SHOWN TO ALICE' : 'never shown to Alice'}`;
+}
+
+const auth = { headers: { authorization: `Bearer ${TOKEN}` } };
+
+/** A gateway with a 2025 session (Alice, answering questions into `asked`) whose peer is up. */
+async function withGateway<T>(
+  config: object,
+  asked: string[],
+  run: (url: string, alice: Client) => Promise<T>,
+): Promise<T> {
+  const gw = await serve(config);
+  const alice = await client(gw.url, TOKEN, asked);
+  try {
+    // A search waits for a server still connecting: after it, the peer is up.
+    for (const tool of ['mcp__peer__ask', 'mcp__peer__hold'])
+      await alice.callTool({ name: 'tool_search', arguments: { query: `select:${tool}` } });
+    return await run(gw.url, alice);
+  } finally {
+    await alice.close().catch(() => undefined);
+    await gw.stop();
+  }
+}
+
+/** A 2026 call parks and is never retried; Alice asks on the same server 2 s and 10 s later. */
+async function neverComesBack(url: string, alice: Client): Promise<string> {
+  const parked = await modernToolCall(url, 'mcp__peer__ask', { message: 'for the 2026 user' }, auth);
+  const parkedAt = performance.now();
+  const outcomes: string[] = [];
+  for (const at of [2_000, 10_000]) {
+    await sleep(Math.max(0, parkedAt + at - performance.now()));
+    const answer = text(await alice.callTool({ name: 'mcp__peer__ask', arguments: { message: `for Alice at ${at}` } }));
+    const refused = /requests of \d+ client sessions/.test(answer);
+    const outcome = refused
+      ? 'refused ("requests of 2 client sessions are in flight")'
+      : answer.includes('Alice')
+        ? 'reached Alice'
+        : answer.slice(0, 80);
+    outcomes.push(`+${at / 1000} s: ${outcome}`);
+  }
+  return `parked call: ${parked.resultType}; Alice's own question ${outcomes.join(', ')}`;
+}
+
+/** The guard: a parked call's second question, sent while Alice's call runs there. */
+async function secondQuestion(url: string, alice: Client): Promise<string> {
+  const args = { first: 'first for the 2026 user', second: 'second for the 2026 user' };
+  const parked = await modernToolCall(url, 'mcp__peer__ask_then', args, auth);
+  const parkedAt = performance.now();
+  const [key] = Object.keys(parked.inputRequests ?? {});
+  await alice.callTool({ name: 'mcp__peer__hold', arguments: { ms: 200 } });
+  const sentMs = Math.round(performance.now() - parkedAt - 200);
+  const done: ModernResult = await modernToolCall(url, 'mcp__peer__ask_then', args, {
+    ...auth,
+    retry: {
+      inputResponses: { [key!]: { action: 'accept', content: { name: 'p' } } },
+      requestState: parked.requestState!,
+    },
+  });
+  const second = (JSON.parse((done.content ?? [])[0]?.text ?? '[]') as string[])[1] ?? '';
+  return `the parked call's second question, sent ${sentMs} ms after it parked while Alice's call runs: ${/^error/.test(second) ? 'refused' : 'answered'}`;
+}
+
 const cases: Array<[string, () => Promise<string>]> = [
   ['1 search flood (60 × 3.5 MB new words, 256 MiB heap)', () => searchFlood([])],
   ...(ROOT === here
@@ -331,6 +365,7 @@ const cases: Array<[string, () => Promise<string>]> = [
   ['4 labels (2,000 made-up 2 KB tool names)', labels],
   ['5 subscriptions/listen naming 20,000 URIs', listen],
   ['6 status read with the gateway token', statusLeak],
+  ['10 a parked 2026-07-28 call that never comes back, and a 2025 session asking on the same server', parkedCall],
 ];
 const onlyIndex = process.argv.indexOf('--only');
 const only = onlyIndex >= 0 ? process.argv[onlyIndex + 1]!.split(',') : undefined;

@@ -8,6 +8,9 @@
  *     PUPPETEER_SKIP_DOWNLOAD=1 npm install --ignore-scripts <the packages in SERVERS below>
  *   npx tsx bench/capture-real-servers.ts --dir /tmp/servers
  *
+ * `--extended` captures the servers of EXTENDED_SERVERS (install those packages too) into
+ * catalog-extended.jsonl instead, leaving catalog.jsonl alone.
+ *
  * (Redis's server is left out: it will not list its tools without a live Redis.) Each server is
  * started over stdio with dummy credentials (a listing needs none of them to be
  * real), asked for `tools/list` once, and stopped. The file is in the benchmark catalog format
@@ -24,6 +27,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const CATALOG_PATH = join(HERE, '..', 'test', 'fixtures', 'real-servers', 'catalog.jsonl');
+/**
+ * C15: servers captured apart from the everyday catalog (`--extended`), so the everyday sets'
+ * numbers stay comparable: catch-all "ask" tools, one with its server's instructions and one with a
+ * one-line description and none.
+ */
+export const EXTENDED_CATALOG_PATH = join(HERE, '..', 'test', 'fixtures', 'real-servers', 'catalog-extended.jsonl');
 
 interface ServerSpec {
   /** The server name the catalog uses (what a user would name it in a config). */
@@ -106,6 +115,21 @@ const SERVERS: ServerSpec[] = [
   { name: 'desktop-commander', package: '@wonderwhy-er/desktop-commander', bin: 'desktop-commander' },
 ];
 
+const EXTENDED_SERVERS: ServerSpec[] = [
+  {
+    name: 'perplexity',
+    package: '@perplexity-ai/mcp-server',
+    bin: 'perplexity-mcp',
+    env: { PERPLEXITY_API_KEY: 'dummy' },
+  },
+  {
+    name: 'perplexity-ask',
+    package: 'server-perplexity-ask',
+    bin: 'mcp-server-perplexity-ask',
+    env: { PERPLEXITY_API_KEY: 'dummy' },
+  },
+];
+
 export interface CapturedTool {
   id: string;
   server: string;
@@ -172,7 +196,8 @@ async function main(): Promise<void> {
     JSON.stringify({ installed: { client_id: 'dummy', client_secret: 'dummy', redirect_uris: ['http://localhost'] } }),
   );
   const all: CapturedTool[] = [];
-  for (const spec of SERVERS) {
+  const extended = process.argv.includes('--extended');
+  for (const spec of extended ? EXTENDED_SERVERS : SERVERS) {
     try {
       const tools = await capture(dir, spec, scratch);
       process.stderr.write(`${spec.name}: ${tools.length} tools\n`);
@@ -182,8 +207,9 @@ async function main(): Promise<void> {
     }
   }
   const servers = [...new Set(all.map((t) => t.server))];
-  writeFileSync(CATALOG_PATH, all.map((t) => `${JSON.stringify(t)}\n`).join(''));
-  process.stderr.write(`wrote ${CATALOG_PATH}: ${all.length} tools from ${servers.length} servers\n`);
+  const path = extended ? EXTENDED_CATALOG_PATH : CATALOG_PATH;
+  writeFileSync(path, all.map((t) => `${JSON.stringify(t)}\n`).join(''));
+  process.stderr.write(`wrote ${path}: ${all.length} tools from ${servers.length} servers\n`);
 }
 
 await main();

@@ -5,8 +5,15 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCatalogFile, loadQueriesFile, type QueryEntry } from '../src/cli/catalog-file.js';
-import type { ToolSpec } from '../src/core/tool.js';
-import { everydayRequests, HOLDOUT_COUNT, holdoutRequests, realTools } from '../test/fixtures/real-servers/index.js';
+import type { ServerInfo, ToolSpec } from '../src/core/tool.js';
+import type { RankerContext } from '../src/search/ranker.js';
+import {
+  everydayRequests,
+  HOLDOUT_COUNT,
+  holdoutRequests,
+  realServers,
+  realTools,
+} from '../test/fixtures/real-servers/index.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const DATA_DIR = process.env.TOOLSEARCH_DATA ?? resolve(HERE, '../../shared/data/tool-retrieval');
@@ -23,6 +30,13 @@ export interface BenchSet {
   name: string;
   tools: ToolSpec[];
   queries: LabelledQuery[];
+  /** What the set's servers say about themselves (MCP `instructions`), when the set has it (C15). */
+  servers?: ReadonlyMap<string, ServerInfo>;
+}
+
+/** The ranker context of a set: its servers' own texts, when it has them. */
+export function setContext(set: BenchSet): RankerContext | undefined {
+  return set.servers ? { servers: set.servers } : undefined;
 }
 
 export function loadTools(set: string): ToolSpec[] {
@@ -78,14 +92,15 @@ export function distractorSet(): BenchSet & { added: number; skipped: number } {
 export const EVERYDAY = 'everyday';
 
 export function everydaySet(): BenchSet {
-  return { name: EVERYDAY, tools: realTools(), queries: everydayRequests() };
+  return { name: EVERYDAY, tools: realTools(), queries: everydayRequests(), servers: realServers() };
 }
 
 /**
  * The everyday holdouts (C14): new intents over the same catalog, each written before any ranking
- * of it was seen, reported apart from the six sets and from `everyday`. Each was read once as an
- * estimate and then, all but the newest, developed on; docs/search-quality.md tells which is which
- * (the sixth and seventh are the estimate of the final ranker).
+ * of it was seen, reported apart from the six sets and from `everyday`. Each is read once as an
+ * estimate; the first five were then developed on, the sixth and seventh were read once at the end
+ * of the last round and never tuned on, and the eighth and ninth, written this round, are the clean
+ * estimate (docs/search-quality.md tells which is which).
  */
 export const EVERYDAY_HOLDOUT = 'everyday-holdout';
 
@@ -95,7 +110,7 @@ export function holdoutName(n: number): string {
 }
 
 export function holdoutSet(n = 1): BenchSet {
-  return { name: holdoutName(n), tools: realTools(), queries: holdoutRequests(n) };
+  return { name: holdoutName(n), tools: realTools(), queries: holdoutRequests(n), servers: realServers() };
 }
 
 /** The everyday sets by name: the set and every holdout, measured whole, per phrasing, outside the dev sets' mean. */

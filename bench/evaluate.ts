@@ -1,6 +1,6 @@
 /** Run one ranker over one labelled set and average the README metrics (per subset too). */
 import { parseKeywordQuery } from '../src/search/query.js';
-import type { Ranker } from '../src/search/ranker.js';
+import type { Ranker, RankerContext } from '../src/search/ranker.js';
 import type { ToolSpec } from '../src/core/tool.js';
 import { meanRows, scoreQuery, type MetricRow } from './metrics.js';
 import { subsetOf, type BenchSet } from './datasets.js';
@@ -16,8 +16,8 @@ export interface SetResult {
 /** Rank ids of a query: top 10 model-facing names mapped back to catalog ids. */
 export type RankIds = (query: string) => string[];
 
-export function rankerRankIds(ranker: Ranker, tools: readonly ToolSpec[]): RankIds {
-  const index = ranker.build(tools);
+export function rankerRankIds(ranker: Ranker, tools: readonly ToolSpec[], context?: RankerContext): RankIds {
+  const index = ranker.build(tools, context);
   const idOf = new Map(tools.map((t) => [t.name, t.id ?? t.name]));
   return (query) => index.search(parseKeywordQuery(query), 10).map((r) => idOf.get(r.name)!);
 }

@@ -9,7 +9,7 @@
  */
 import { createRanker } from '../src/search/rankers.js';
 import { defaultRanker } from '../src/search/rank-default/index.js';
-import { EVERYDAY, EVERYDAY_HOLDOUT, EVERYDAY_SETS } from './datasets.js';
+import { EVERYDAY, EVERYDAY_HOLDOUT, EVERYDAY_SETS, setContext } from './datasets.js';
 import { evaluate, rankerRankIds } from './evaluate.js';
 
 const ranker = (
@@ -26,6 +26,7 @@ const set = load();
 const rank = rankerRankIds(
   process.env.OPTS && ranker === 'default' ? defaultRanker(JSON.parse(process.env.OPTS)) : createRanker(ranker),
   set.tools,
+  setContext(set),
 );
 const result = evaluate(set, rank);
 const f = (x: number) => x.toFixed(3);

@@ -1,8 +1,11 @@
 /**
  * `npm run bench:learning` — C13, issue 23's protocol: per set, the queries shuffled with seed 7,
  * the first fraction F taken as the usage log (query → each gold tool, as if the agent had called
- * it), the rest evaluated; R@5 without (static) and with the learned channel, side by side, for
+ * it), the rest evaluated; R@5 without (static) and with learning, side by side, for
  * F ∈ {0.1, 0.25, 0.5}, the six sets and the distractor case. Writes bench/results/learning.md.
+ * C15: two identity models of who wrote the log — one user (a gateway one identity reaches: its
+ * word lifts at once; the headline) and a shared gateway where every logged query is another
+ * identity (a word lifts once two of them used it for the tool).
  * Options: --sets a,b  --no-write  --naive (also the naive variant: past queries appended to descriptions)
  *   --split train --max-queries N: the protocol on a set's training split (data README §10:
  *   metatool, toollens; N of its queries drawn with seed 11) instead of its evaluation queries —
@@ -58,27 +61,34 @@ interface Row {
   logged: number;
   evaluated: number;
   static: number;
+  /** C15: one user wrote the log (stdio, or an HTTP gateway with one token). */
   learned: number;
-  /** The same log with corroboration off (one session's word would lift): the ceiling, and learning before C14. */
-  oneSource: number;
+  /** C15: a shared gateway, every logged query another identity: words lift once two agree. */
+  shared: number;
   naive?: number;
   /** The learned field's weight the log's replay chose (0 = off). */
   weight?: number;
-  /** While the field is off: the kNN channel's replay verdict (helped/hurt) and whether it is used. */
+  /** The kNN channel's replay verdict (helped/hurt) and whether it is used (over the field's list when the field is on). */
   channel?: string;
 }
 
-function usageLog(set: BenchSet, past: readonly LabelledQuery[], corroboration: 1 | 2): LearnedLog {
+/** C15: who wrote the log, as the gateway would record it. */
+type IdentityModel = 'one user' | 'shared';
+const ONE_USER = 'the-user';
+
+function usageLog(set: BenchSet, past: readonly LabelledQuery[], model: IdentityModel): LearnedLog {
   const nameOf = new Map(set.tools.map((t) => [t.id ?? t.name, t.name]));
-  const log = new LearnedLog({ perTool: 10_000, total: 1_000_000, corroboration });
-  // As the gateway records (C14): each logged query is its own session (a source); a word lifts a
-  // tool once two sessions used it, in any searches, for that tool.
+  const log = new LearnedLog({ perTool: 10_000, total: 1_000_000 });
+  // One user: every query is the gateway's only identity, trusted (its word lifts at once). Shared:
+  // each query another identity; a word lifts a tool once two of them used it for that tool.
   let at = CLOCK - past.length;
   for (const q of past)
     for (const group of q.gold) {
       const tool = nameOf.get(group[0]!);
-      if (tool !== undefined) log.record({ query: q.query, tool, at: at++, source: q.qid });
+      const source = model === 'one user' ? ONE_USER : q.qid;
+      if (tool !== undefined) log.record({ query: q.query, tool, at: at++, source });
     }
+  if (model === 'one user') log.trust([ONE_USER]);
   return log;
 }
 
@@ -145,7 +155,7 @@ function run(set: BenchSet): Row[] {
     const cut = Math.floor(order.length * fraction);
     const past = order.slice(0, cut);
     const future: BenchSet = { ...set, queries: order.slice(cut) };
-    const learning = learnedRanking(usageLog(set, past, override.corroboration === 1 ? 1 : 2));
+    const learning = learnedRanking(usageLog(set, past, 'one user'));
     const learnedRank = rankWith(set, index, learning);
     const learnedR5 = evaluate(future, dumped(`${set.name} F=${fraction}`, learnedRank)).all['R@5'];
     if (process.env.LEARN_DEBUG)
@@ -159,7 +169,7 @@ function run(set: BenchSet): Row[] {
       evaluated: future.queries.length,
       static: evaluate(future, staticRank).all['R@5'],
       learned: learnedR5,
-      oneSource: evaluate(future, rankWith(set, index, learnedRanking(usageLog(set, past, 1)))).all['R@5'],
+      shared: evaluate(future, rankWith(set, index, learnedRanking(usageLog(set, past, 'shared')))).all['R@5'],
       ...(naive && { naive: evaluate(future, naiveRanking(set, past)).all['R@5'] }),
       weight: learning.calibration?.weight ?? 0,
       channel: channelVerdict(learning),
@@ -180,7 +190,7 @@ for (const name of setNames) {
   const setRows = run(set);
   rows.push(...setRows);
   console.error(
-    `${name}: ${setRows.map((r) => `F=${r.fraction} ${f3(r.static)}→${f3(r.learned)} (${r.learned - r.static >= 0 ? '+' : ''}${(r.learned - r.static).toFixed(4)}) w${r.weight} knn ${r.channel} (one-source ${f3(r.oneSource)})${r.naive !== undefined ? ` (naive ${f3(r.naive)})` : ''}`).join('  ')}`,
+    `${name}: ${setRows.map((r) => `F=${r.fraction} ${f3(r.static)}→${f3(r.learned)} (${r.learned - r.static >= 0 ? '+' : ''}${(r.learned - r.static).toFixed(4)}) w${r.weight} knn ${r.channel} (shared ${f3(r.shared)})${r.naive !== undefined ? ` (naive ${f3(r.naive)})` : ''}`).join('  ')}`,
   );
 }
 const worst = Math.min(...rows.map((r) => r.learned - r.static));
@@ -223,7 +233,7 @@ if (!process.argv.includes('--no-write') && split === 'queries') {
     'How it learns (`src/search/learned/`): the **learned field** (field.ts) scores each tool by BM25 over the words of',
     'the searches that led to it (IDF over the tools with learned words; a word in most of them is generic and scores',
     'nothing), added to the lexical score (both over the top lexical score) at a weight the **log itself chooses**',
-    '(calibrate.ts): the latest 150 distinct logged searches are replayed leave-one-out at each weight of',
+    '(calibrate.ts): the latest 500 distinct logged searches are replayed leave-one-out at each weight of',
     '`FIELD_WEIGHTS` and the weight finding the most of their tools wins — only if it finds at least 2 more searches',
     'than it loses and passes a sign test at 2σ, else the field is off. "w" below is that choice. While the field is',
     'off, the kNN channel (channel.ts: a past search with IDF cosine ≥ 0.35 lifts the tools it led to) is used instead,',
@@ -231,11 +241,17 @@ if (!process.argv.includes('--no-write') && split === 'queries') {
     'helps (the same bar as the field); otherwise off, and the search is the lexical one ("kNN" below: its verdict).',
     'Nothing is tuned per set: the replay sees only the log (the first F of the queries), never the evaluated rest.',
     '',
-    'Corroboration (issue 31): each logged query counts as its own session, as if every query came from a different',
-    'person. A (word, tool) pair lifts only once two of them used that word in searches that led to that tool; one',
-    'session\'s words alone lift nothing. "one-source" is the same log with that rule off (`corroboration: 1`): what',
-    'learning found before the rule, and the most the rule can keep. "naive" (with `--naive`): past queries appended to',
-    "the gold tools' descriptions.",
+    "Where the field is on, the kNN channel is judged again over the field's list and stacked on it where the replay",
+    'shows a clear gain ("kNN" below: its verdict, +helped/−hurt replayed searches); the replay reads the latest 500',
+    'searches of the log (150 before this round).',
+    '',
+    'Who wrote the log (the identity model, issue 40 item 4): **learned** is one user — a gateway only one identity',
+    'reaches (stdio, or HTTP with one token), whose own word lifts a tool at once. **shared** is a gateway several',
+    'identities share, simulated as every logged query coming from another identity (the most corroboration can',
+    'find): a (word, tool) pair lifts only once two identities used that word in searches that led to that tool.',
+    'Sessions are never identities (a caller opens another at will), and a gateway without a token learns nothing',
+    'from its callers unless told they are one user (`toolSearch.learning.identities`). "naive" (with `--naive`): past',
+    "queries appended to the gold tools' descriptions.",
     '',
   );
   lines.push(table(rows), '');
@@ -279,6 +295,10 @@ function loadAverage(): string {
     .join(', ')} on ${cpus().length} CPUs`;
 }
 
+function signedF3(x: number): string {
+  return `${x >= 0 ? '+' : ''}${f3(x)}`;
+}
+
 function channelVerdict(learning: LearnedRanking): string {
   const c = learning.calibration?.channel;
   if (!c) return (learning.calibration?.weight ?? 0) > 0 ? '—' : 'on';
@@ -287,14 +307,14 @@ function channelVerdict(learning: LearnedRanking): string {
 
 function table(rows: readonly Row[]): string {
   const out = [
-    '| set | F | logged | evaluated | static R@5 | learned R@5 | Δ | w | kNN | one-source R@5 |' +
+    '| set | F | logged | evaluated | static R@5 | learned R@5 (one user) | Δ | w | kNN | shared R@5 | Δ shared |' +
       (naive ? ' naive R@5 |' : ''),
-    '|---|---|---|---|---|---|---|---|---|---|' + (naive ? '---|' : ''),
+    '|---|---|---|---|---|---|---|---|---|---|---|' + (naive ? '---|' : ''),
   ];
   for (const r of rows) {
     const delta = r.learned - r.static;
     out.push(
-      `| ${r.set} | ${r.fraction} | ${r.logged} | ${r.evaluated} | ${f3(r.static)} | ${f3(r.learned)} | ${delta >= 0 ? '+' : ''}${f3(delta)} | ${r.weight ?? 0} | ${r.channel ?? ''} | ${f3(r.oneSource)} |` +
+      `| ${r.set} | ${r.fraction} | ${r.logged} | ${r.evaluated} | ${f3(r.static)} | ${f3(r.learned)} | ${signedF3(delta)} | ${r.weight ?? 0} | ${r.channel ?? ''} | ${f3(r.shared)} | ${signedF3(r.shared - r.static)} |` +
         (r.naive !== undefined ? ` ${f3(r.naive)} |` : ''),
     );
   }

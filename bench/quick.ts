@@ -11,7 +11,7 @@ import { defaultRanker, type DefaultRankerOptions } from '../src/search/rank-def
 import { parseKeywordQuery } from '../src/search/query.js';
 import { readFileSync } from 'node:fs';
 import { parseThesaurus, type Neighbour, type Thesaurus } from '../src/search/thesaurus.js';
-import { distractorSet, EVERYDAY, everydaySet, loadSet, QUERY_SETS, type BenchSet } from './datasets.js';
+import { distractorSet, EVERYDAY, everydaySet, loadSet, QUERY_SETS, setContext, type BenchSet } from './datasets.js';
 import { evaluate, rankerRankIds } from './evaluate.js';
 
 const options = JSON.parse(process.env.OPTS ?? '{}') as Partial<DefaultRankerOptions>;
@@ -24,7 +24,7 @@ const started = Date.now();
 for (const name of [...QUERY_SETS, 'distractors', EVERYDAY]) {
   if (only && !only.includes(name)) continue;
   const set: BenchSet = name === 'distractors' ? distractorSet() : name === EVERYDAY ? everydaySet() : loadSet(name);
-  const rank = rankerRankIds(ranker, set.tools);
+  const rank = rankerRankIds(ranker, set.tools, setContext(set));
   const all = evaluate(set, rank).all;
   out[name] = all['R@5'];
   if (name === EVERYDAY) out['everyday R@1'] = all['R@1'];

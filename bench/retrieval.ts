@@ -17,6 +17,7 @@ import {
   holdoutName,
   loadSet,
   QUERY_SETS,
+  setContext,
   type BenchSet,
 } from './datasets.js';
 import { evaluate, rankerRankIds, type SetResult } from './evaluate.js';
@@ -73,7 +74,7 @@ for (const setName of setNames) {
   for (const rankerName of rankerNames) {
     const factory = RANKERS[rankerName];
     if (!factory) throw new Error(`unknown ranker ${rankerName}`);
-    const result: SetResult = evaluate(set, rankerRankIds(factory(), set.tools));
+    const result: SetResult = evaluate(set, rankerRankIds(factory(), set.tools, setContext(set)));
     log(row(set.name, 'all', rankerName, { tools: result.tools, queries: result.queries, ...result.all }));
     for (const [subset, r] of Object.entries(result.subsets))
       log(row(set.name, subset, rankerName, { tools: result.tools, ...r }));
@@ -155,8 +156,8 @@ const PHRASING_SECTIONS: [set: string, title: string, about: string[]][] = [
     'Everyday holdout 6 by phrasing',
     [
       'A sixth set of new intents over the same catalog (`holdout-6.jsonl`), written from the catalog alone',
-      'while the fifth was being developed on and committed before any ranking of it was seen; never tuned on:',
-      'the honest estimate for everyday requests.',
+      'while the fifth was being developed on and committed before any ranking of it was seen. Read once at the',
+      'end of the last round, never tuned on.',
     ],
   ],
   [
@@ -164,7 +165,25 @@ const PHRASING_SECTIONS: [set: string, title: string, about: string[]][] = [
     'Everyday holdout 7 by phrasing',
     [
       'A seventh set (`holdout-7.jsonl`), written by a second helper at the same time as the sixth, from the',
-      'catalog alone, and committed before any ranking of it was seen; never tuned on: the second estimate.',
+      'catalog alone, and committed before any ranking of it was seen. Read once at the end of the last round,',
+      'never tuned on.',
+    ],
+  ],
+  [
+    holdoutName(8),
+    'Everyday holdout 8 by phrasing',
+    [
+      'An eighth set of new intents over the same catalog (`holdout-8.jsonl`), written this round from the catalog',
+      'alone, checked against every older set, and committed before any ranking of it was seen: the clean estimate.',
+    ],
+  ],
+  [
+    holdoutName(9),
+    'Everyday holdout 9 by phrasing',
+    [
+      'A ninth set (`holdout-9.jsonl`), written this round after the eighth in a different voice and domain, from',
+      'the catalog alone, checked against every older set and the eighth, and committed before any ranking of it',
+      'was seen: the second clean estimate.',
     ],
   ],
 ];

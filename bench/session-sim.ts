@@ -146,19 +146,19 @@ function callJson(name: string, input: unknown): string {
   return JSON.stringify({ type: 'tool_use', name, input });
 }
 
-function textOf(result: CallToolResult): string {
+export function textOf(result: CallToolResult): string {
   return result.content.map((c) => (c.type === 'text' ? c.text : JSON.stringify(c))).join('\n');
 }
 
 /** tools/call without the SDK's output-schema check (the bench's upstream answers "ok" for every tool). */
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   return (await client.request(
     { method: 'tools/call', params: { name, arguments: args } },
     CallToolResultSchema,
   )) as CallToolResult;
 }
 
-async function gatewayClient(gateway: ToolsearchGateway, id: string): Promise<Client> {
+export async function gatewayClient(gateway: ToolsearchGateway, id: string): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await gateway.connect(serverSide, id);
   const client = new Client({ name: 'bench-session', version: '1.0.0' });

@@ -13,6 +13,10 @@ import { registerSearchCommand } from './commands/search.js';
 import { registerLearnedCommand } from './commands/learned.js';
 import { registerToolsCommand } from './commands/tools.js';
 import { addLiveConfigToInspect, serveCommand } from './commands/serve.js';
+import { importCommand } from './commands/import.js';
+import { addCommand } from './commands/add.js';
+import { removeCommand } from './commands/remove.js';
+import { doctorCommand } from './commands/doctor.js';
 import { errorMessage } from '../util/errors.js';
 import { VERSION } from '../util/version.js';
 
@@ -30,6 +34,10 @@ program.addCommand(serveCommand());
 program.addCommand(demoCommand());
 program.addCommand(statusCommand());
 program.addCommand(authCommand());
+program.addCommand(importCommand());
+program.addCommand(addCommand());
+program.addCommand(removeCommand());
+program.addCommand(doctorCommand());
 
 // H4: a failed command prints one line and exits non-zero at once, whatever handles are still
 // open (the 'exit' hooks stop any spawned server).

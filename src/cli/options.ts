@@ -1,5 +1,5 @@
 /** Shared option parsers for the CLI: bad values fail with the option named. */
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { TOOL_LIST_MODES, type ToolListMode } from '../core/session-policy.js';
 
 export function parsePositiveInt(value: string): number {
@@ -17,4 +17,17 @@ export function parseToolList(value: string): ToolListMode {
   const mode = TOOL_LIST_MODES.find((m) => m === value.trim().toLowerCase());
   if (!mode) throw new InvalidArgumentError(`expected "fixed" (the default) or "growing", got "${value}"`);
   return mode;
+}
+
+export interface InstallTimeoutFlag {
+  /** G13: `--install-timeout-ms`. */
+  installTimeoutMs?: number;
+}
+
+/** G13: `--install-timeout-ms` (serve, demo, doctor): a package runner's install allowance, over the config's. */
+export function installTimeoutOption(): Option {
+  return new Option(
+    '--install-timeout-ms <ms>',
+    "how long a package runner (npx, uvx, …) may take to install a server on its first start (default: the config's toolSearch.installTimeoutMs, else 300000)",
+  ).argParser(parsePositiveInt);
 }

@@ -1,7 +1,8 @@
 /**
  * D1 for the Anthropic Messages format, read as plain JSON (no SDK import): `tool_reference`
- * blocks inside `tool_result` content, server-side `tool_search_tool_result` blocks, and the text
- * markers in any text block or string content.
+ * blocks inside `tool_result` content, server-side `tool_search_tool_result` blocks, F9's
+ * `tool_addition` / `tool_removal` blocks (in `role: "system"` messages), and the text markers in
+ * any text block or string content.
  */
 import { eventsFromText, type HistoryEvent } from './history.js';
 
@@ -27,8 +28,22 @@ function referencesIn(content: unknown): string[] {
   return names;
 }
 
+/** The tool a `tool_addition` / `tool_removal` names: `{type: 'tool_reference', name}` or, by value, `{type: 'tool_definition', definition: {name}}`. */
+export function toolChangeName(tool: unknown): string | undefined {
+  const ref = asBlock(tool);
+  if (ref?.type === 'tool_reference') return typeof ref.name === 'string' ? ref.name : undefined;
+  const name = ref?.type === 'tool_definition' ? asBlock(ref.definition)?.name : undefined;
+  return typeof name === 'string' ? name : undefined;
+}
+
 function eventsFromBlock(block: Block): HistoryEvent[] {
   switch (block.type) {
+    case 'tool_addition':
+    case 'tool_removal': {
+      const name = toolChangeName(block.tool);
+      if (name === undefined) return [];
+      return [{ type: block.type === 'tool_addition' ? 'loaded' : 'unloaded', names: [name] }];
+    }
     case 'text':
       return typeof block.text === 'string' ? eventsFromText(block.text) : [];
     case 'tool_result': {

@@ -6,9 +6,14 @@
  * State only, no I/O: `mcp/hub` feeds it, everything else reads it.
  */
 import { DuplicateToolError, UnknownToolError } from './errors.js';
-import { isProviderSafeName, MCP_PREFIX, qualifyMcpName, toProviderSafeName } from './names.js';
-import { defineTool, describeOrigin, type ServerInfo, type ToolInput, type ToolOrigin, type ToolSpec } from './tool.js';
+import { admittedName, admitTool } from './admit-tool.js';
+import { describeOrigin, type ServerInfo, type ToolInput, type ToolSpec } from './tool.js';
+import { type DraftPool, ServerToolsDraft } from './server-tools-draft.js';
 import { isModelVisible } from './visibility.js';
+import type { InstallingServer } from './installing.js';
+
+// Admitting a tool (its model-facing name) is its own file; importers of the catalog find it here too.
+export { admitTool, modelFacingName } from './admit-tool.js';
 
 export interface CatalogDelta {
   added: string[];
@@ -42,6 +47,10 @@ export interface HiddenTool {
    * new server); `policy` — a tool class this client may not use. Absent: the config's tools section.
    */
   readonly kind?: 'held' | 'policy';
+  /** G10: the tool itself, when it is known (a profile's policy hides a catalog tool): a search can match it. */
+  readonly spec?: ToolSpec;
+  /** Its description, when only that is known: a search matches its name and this. */
+  readonly description?: string;
 }
 
 /** Plain-data view of the pool that `plan()` and the search entry point read. */
@@ -51,25 +60,10 @@ export interface PoolView {
   readonly pendingServers: readonly string[];
   /** Servers that failed, with the reason (C12): not waited for, named apart from pending ones. */
   readonly failedServers?: readonly FailedServer[];
+  /** G13: the pending servers a package runner is still installing (each is in `pendingServers` too). */
+  readonly installingServers?: readonly InstallingServer[];
   /** G7: tools the config hides (for reports; never searched). */
   readonly hiddenTools?: readonly HiddenTool[];
-}
-
-/** Model-facing name of a tool: MCP tools are qualified, then made provider-safe (A3). */
-export function modelFacingName(input: Pick<ToolInput, 'name' | 'origin'>): string {
-  const raw = input.origin?.kind === 'mcp' ? qualifyMcpName(input.origin.server, input.name) : input.name;
-  return toProviderSafeName(raw);
-}
-
-/**
- * Build a catalog tool from an input: name qualified and made safe, the source name kept in
- * `originalName` so calls can be routed back.
- */
-export function admitTool(input: ToolInput): ToolSpec {
-  if (isAdmitted(input)) return defineTool(input);
-  const name = modelFacingName(input);
-  const originalName = input.originalName ?? (name !== input.name ? input.name : undefined);
-  return defineTool({ ...input, name, ...(originalName !== undefined && { originalName }) });
 }
 
 type Listener = (delta: CatalogDelta) => void;
@@ -83,7 +77,14 @@ export class Catalog implements PoolView {
    * grew the heap for good).
    */
   private readonly byServer = new Map<string, Map<string, ToolSpec>>();
+  /** What a server's drafts read: the input each of its specs was made from (draftServerTools). */
+  private readonly draftPool: DraftPool = { admit: admitTool, nameOf: admittedName, madeFrom: new WeakMap() };
+  /** Per server with tools: a number no other change of the pool had, stamped at its tools' last change. */
+  private readonly serverStamps = new Map<string, number>();
+  private stamps = 0;
   private readonly pending = new Set<string>();
+  /** G13: pending servers being installed by a package runner, with the runner and start time. */
+  private readonly installing = new Map<string, Omit<InstallingServer, 'server'>>();
   private failed = new Map<string, string>();
   /** G7: per server, hidden tools by model-facing name. */
   private readonly hidden = new Map<string, ReadonlyMap<string, HiddenTool>>();
@@ -119,6 +120,10 @@ export class Catalog implements PoolView {
     return [...this.pending].sort();
   }
 
+  get installingServers(): readonly InstallingServer[] {
+    return [...this.installing].sort(([a], [b]) => (a < b ? -1 : 1)).map(([server, how]) => ({ server, ...how }));
+  }
+
   get failedServers(): readonly FailedServer[] {
     return [...this.failed].sort(([a], [b]) => (a < b ? -1 : 1)).map(([server, reason]) => ({ server, reason }));
   }
@@ -148,6 +153,7 @@ export class Catalog implements PoolView {
     const removed = this.serverTools(server).map((t) => t.name);
     for (const name of removed) this.delete(name);
     this.pending.delete(server);
+    this.installing.delete(server);
     const changed = this.failed.get(server) !== reason;
     if (changed) this.failed = new Map(this.failed).set(server, reason);
     return this.emit({ added: [], removed }, changed);
@@ -261,10 +267,17 @@ export class Catalog implements PoolView {
     return this.emit({ added: [], removed });
   }
 
-  /** A server is connecting: the search tool stays available and says so (B6, C8). */
-  markPending(server: string): void {
+  /**
+   * A server is connecting: the search tool stays available and says so (B6, C8). With `installing`
+   * (G13), a package runner is installing it first; without, that install (if any) is over.
+   */
+  markPending(server: string, installing?: { readonly runner: string; readonly since: number }): void {
     const wasFailed = this.clearFailed(server);
-    if (this.pending.has(server) && !wasFailed) return;
+    const installChanged = installing
+      ? this.installing.get(server)?.since !== installing.since
+      : this.installing.delete(server);
+    if (installing) this.installing.set(server, { runner: installing.runner, since: installing.since });
+    if (this.pending.has(server) && !wasFailed && !installChanged) return;
     this.pending.add(server);
     this.emit({ added: [], removed: [] }, true);
   }
@@ -282,28 +295,58 @@ export class Catalog implements PoolView {
    * anything changes.
    */
   setServerTools(server: string, tools: Iterable<Omit<ToolInput, 'origin'>>): CatalogDelta {
-    // One origin object for the server's tools (read-only): 50k tools held 50k equal copies.
-    const origin: ToolOrigin = { kind: 'mcp', server };
-    const specs = [...tools].map((t) => admitTool({ ...t, origin }));
-    const before = new Map(this.serverTools(server).map((t) => [t.name, t] as const));
+    const draft = this.draftServerTools(server);
+    for (const tool of tools) draft.add(tool);
+    return this.commitServerTools(draft);
+  }
+
+  /**
+   * The same in two steps: draft the server's next tools (each `add` admits one; a caller may
+   * spread them over time, the pool serving the previous tools meanwhile), then commit at once.
+   */
+  draftServerTools(server: string): ServerToolsDraft {
+    const base = this.byServer.get(server) ?? new Map();
+    return new ServerToolsDraft(server, base, this.serverRevision(server), this.draftPool);
+  }
+
+  /** The stamp of the server's tools' last change (0: it has none), to tell whether a draft's base is current. */
+  private serverRevision(server: string): number {
+    return this.serverStamps.get(server) ?? 0;
+  }
+
+  /**
+   * Apply a draft: only what differs from the pool changes (an unchanged listing leaves every
+   * spec, and so every cache keyed by the pool, in place). A draft made before the server's tools
+   * changed otherwise (it failed, it was removed) is drafted again from its inputs.
+   */
+  commitServerTools(draft: ServerToolsDraft): CatalogDelta {
+    const { server } = draft;
+    if (draft.revision !== this.serverRevision(server)) return this.setServerTools(server, draft.inputs);
+    if (draft.unchanged) return this.emit({ added: [], removed: [] }, this.clearPendingOrFailed(server));
+    const before = this.byServer.get(server) ?? new Map<string, ToolSpec>();
     const previous = new Set(before.keys());
-    this.checkNoDuplicates(specs, previous);
-    for (const name of previous) this.delete(name);
-    for (const spec of specs) this.insert(spec);
-    const now = new Set(specs.map((s) => s.name));
-    const wasPending = this.pending.delete(server);
-    const wasFailed = this.clearFailed(server);
-    const changed = specs
-      .filter((s) => before.has(s.name) && definitionChanged(before.get(s.name)!, s))
-      .map((s) => s.name);
+    this.checkNoDuplicates(draft.specs, previous);
+    const now = new Set(draft.specs.map((s) => s.name));
+    const removed = [...previous].filter((n) => !now.has(n));
+    const added = [...now].filter((n) => !previous.has(n));
+    for (const name of removed) this.delete(name);
+    for (const spec of draft.specs) {
+      const held = before.get(spec.name);
+      if (held !== spec) this.insert(spec, held);
+    }
+    const wasPendingOrFailed = this.clearPendingOrFailed(server);
+    const changed = draft.changed;
     return this.emit(
-      {
-        added: [...now].filter((n) => !previous.has(n)),
-        removed: [...previous].filter((n) => !now.has(n)),
-        ...(changed.length > 0 && { changed }),
-      },
-      wasPending || wasFailed || changed.length > 0,
+      { added, removed, ...(changed.length > 0 && { changed }) },
+      wasPendingOrFailed || changed.length > 0,
     );
+  }
+
+  /** The server's tools are in (again): it is no longer pending (nor installing) or failed; whether it was. */
+  private clearPendingOrFailed(server: string): boolean {
+    const wasPending = this.pending.delete(server);
+    this.installing.delete(server);
+    return this.clearFailed(server) || wasPending;
   }
 
   /**
@@ -313,6 +356,7 @@ export class Catalog implements PoolView {
   removeServer(server: string, options: { pending?: boolean } = {}): CatalogDelta {
     const removed = this.serverTools(server).map((t) => t.name);
     if (!options.pending) this.hidden.delete(server);
+    this.installing.delete(server);
     for (const name of removed) this.delete(name);
     let pendingChanged = this.clearFailed(server);
     if (options.pending) {
@@ -337,15 +381,21 @@ export class Catalog implements PoolView {
     }
   }
 
-  /** Store an admitted spec (callers admit first: admitting twice would qualify twice). */
-  private insert(spec: ToolSpec): ToolSpec {
+  /**
+   * Store an admitted spec (callers admit first: admitting twice would qualify twice). `replaces`:
+   * the spec of that name it takes the place of, in its position (a changed tool stays where it was).
+   */
+  private insert(spec: ToolSpec, replaces?: ToolSpec): ToolSpec {
     const existing = this.byName.get(spec.name);
-    if (existing) throw new DuplicateToolError(spec.name, describeOrigin(existing.origin), describeOrigin(spec.origin));
+    if (existing && existing !== replaces)
+      throw new DuplicateToolError(spec.name, describeOrigin(existing.origin), describeOrigin(spec.origin));
+    if (replaces?.id !== undefined) this.byId.delete(replaces.id);
     this.byName.set(spec.name, spec);
     if (spec.origin.kind === 'mcp') {
       let tools = this.byServer.get(spec.origin.server);
       if (!tools) this.byServer.set(spec.origin.server, (tools = new Map()));
       tools.set(spec.name, spec);
+      this.serverStamps.set(spec.origin.server, ++this.stamps);
     }
     this.toolsSnapshot = undefined;
     this.upstreamIndex = undefined;
@@ -358,9 +408,13 @@ export class Catalog implements PoolView {
     if (!tool) return false;
     this.byName.delete(name);
     if (tool.origin.kind === 'mcp') {
-      const tools = this.byServer.get(tool.origin.server);
+      const { server } = tool.origin;
+      const tools = this.byServer.get(server);
       tools?.delete(name);
-      if (tools?.size === 0) this.byServer.delete(tool.origin.server);
+      if (tools?.size === 0) {
+        this.byServer.delete(server);
+        this.serverStamps.delete(server);
+      } else this.serverStamps.set(server, ++this.stamps);
     }
     this.toolsSnapshot = undefined;
     this.upstreamIndex = undefined;
@@ -374,42 +428,4 @@ export class Catalog implements PoolView {
     for (const listener of this.listeners) listener(delta);
     return delta;
   }
-}
-
-/**
- * Whether a re-listed tool differs from what the pool held under the same name. Compared as JSON
- * of everything a client or the ranker sees (the handler is not data and is left out).
- */
-function definitionChanged(a: ToolSpec, b: ToolSpec): boolean {
-  const view = (t: ToolSpec) =>
-    JSON.stringify([
-      t.description,
-      t.inputSchema,
-      t.searchHint,
-      t.alwaysLoad,
-      t.defer,
-      t.critical,
-      t.originalName,
-      t.meta,
-      t.mcpFields,
-      t.inputSchemaDialect,
-    ]);
-  return view(a) !== view(b);
-}
-
-/**
- * A spec already admitted is not qualified twice: its name is its model-facing name, or (for a
- * renamed MCP tool, e.g. a duplicate given a suffix) a provider-safe qualified name that differs
- * from the server-side `originalName` it keeps.
- */
-function isAdmitted(spec: ToolInput): boolean {
-  const origin = spec.origin ?? { kind: 'local' as const };
-  if (modelFacingName({ name: spec.originalName ?? spec.name, origin }) === spec.name) return true;
-  return (
-    origin.kind === 'mcp' &&
-    spec.originalName !== undefined &&
-    spec.name !== spec.originalName &&
-    spec.name.startsWith(MCP_PREFIX) &&
-    isProviderSafeName(spec.name)
-  );
 }

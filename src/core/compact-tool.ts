@@ -8,7 +8,7 @@
  */
 import { neutralizeUntrusted } from './untrusted.js';
 import type { JsonSchema } from './tool.js';
-import { schemaType } from './tool-signature.js';
+import { argumentType, coarseArgumentType, fieldName, requiredFirst } from './argument-type.js';
 
 /** The fields these functions read: a `ToolSpec`, an MCP tool or any provider definition. */
 export interface CompactToolInput {
@@ -22,24 +22,69 @@ export interface CompactToolInput {
 export const PURPOSE_CHARS = 120;
 /** Arguments named in a signature before "…" (a 30-argument tool still takes one line). */
 export const SIGNATURE_ARGS = 8;
+/** Characters of a signature past which arguments are shown coarsely, then left out with "…". */
+export const SIGNATURE_CHARS = 400;
 
-/** `name(a: string, b?: number[]) — First sentence of the description.` */
+/** `name(a: string, b?: number[]) — First sentence of the description.` (`(deprecated)` when it says so) */
 export function compactToolLine(tool: CompactToolInput): string {
-  const purpose = toolPurpose(tool.description ?? '');
+  const description = tool.description ?? '';
+  let purpose = toolPurpose(description);
+  // The first sentence rarely says it ("Read a file. DEPRECATED: use read_text_file."): the line does.
+  if (isDeprecated(description) && !/deprecated/i.test(purpose)) purpose = `${purpose} (deprecated)`.trimStart();
   return purpose ? `${compactSignature(tool)} — ${purpose}` : compactSignature(tool);
 }
 
-/** `name(a: string, b?: "x" | "y", c?: object)`: required arguments first, as the schema orders them. */
+/**
+ * Said of the tool itself: the word in capitals (`DEPRECATED: use …`), a description that starts
+ * with it, or "this tool is deprecated" — not a mention of some deprecated option.
+ */
+const DEPRECATED = [
+  /\bDEPRECATED\b/,
+  /^\W*deprecated\b/i,
+  /\bthis (?:tool|function|endpoint) is (?:now )?deprecated\b/i,
+];
+/** Characters of a description read for the word "deprecated". */
+const DEPRECATION_SCAN_CHARS = 2_000;
+
+/**
+ * C15: a tool whose description says it is deprecated (`DEPRECATED: use read_text_file instead`):
+ * listed after its replacements and marked, so a model browsing a server does not pick it first.
+ */
+export function isDeprecated(description: string | undefined): boolean {
+  if (description === undefined) return false;
+  const text = description.slice(0, DEPRECATION_SCAN_CHARS);
+  return DEPRECATED.some((pattern) => pattern.test(text));
+}
+
+/**
+ * `name(a: string, b?: "x" | "y", c?: {d, e: number[]})`: required arguments first, as the schema
+ * orders them, each typed with one level of nested fields (argument-type.ts). Bounded: at most
+ * `SIGNATURE_ARGS` arguments and about `SIGNATURE_CHARS` characters; a long argument gives way to
+ * its coarse form (`{…}`), and what does not fit ends in `…`. A schema that is not an object
+ * schema still gets a signature (`name()`, or `name(…)` when its arguments cannot be read).
+ */
 export function compactSignature(tool: CompactToolInput): string {
-  const schema = (tool.inputSchema ?? {}) as JsonSchema;
-  const properties = isRecord(schema.properties) ? schema.properties : {};
-  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const schema = tool.inputSchema as unknown;
+  if (schema === undefined) return `${tool.name}()`;
+  if (!isRecord(schema)) return `${tool.name}(…)`;
+  if (schema['properties'] !== undefined && !isRecord(schema['properties'])) return `${tool.name}(…)`;
+  const properties = isRecord(schema['properties']) ? schema['properties'] : {};
+  const required = new Set<string>(
+    Array.isArray(schema['required']) ? schema['required'].filter((r): r is string => typeof r === 'string') : [],
+  );
   const names = Object.keys(properties);
-  const ordered = [...names.filter((n) => required.has(n)), ...names.filter((n) => !required.has(n))];
-  const shown = ordered
-    .slice(0, SIGNATURE_ARGS)
-    .map((n) => `${safeArgName(n)}${required.has(n) ? '' : '?'}: ${argumentType(properties[n])}`);
-  if (ordered.length > SIGNATURE_ARGS) shown.push('…');
+  const ordered = requiredFirst(names, required, SIGNATURE_ARGS + 1);
+  const shown: string[] = [];
+  let chars = tool.name.length + 2;
+  for (const name of ordered.slice(0, SIGNATURE_ARGS)) {
+    const head = `${fieldName(name)}${required.has(name) ? '' : '?'}: `;
+    let arg = head + argumentType(properties[name], schema);
+    if (chars + arg.length > SIGNATURE_CHARS) arg = head + coarseArgumentType(properties[name], schema);
+    if (chars + arg.length > SIGNATURE_CHARS && shown.length > 0) break;
+    shown.push(arg);
+    chars += arg.length + 2;
+  }
+  if (shown.length < names.length) shown.push('…');
   return `${tool.name}(${shown.join(', ')})`;
 }
 
@@ -70,16 +115,6 @@ export function modelFacingDefinition(
     ...(options.outputSchema === true &&
       fields['outputSchema'] !== undefined && { outputSchema: fields['outputSchema'] }),
   };
-}
-
-/** One argument's type as code mode spells it (tool-signature.ts), objects left as `object` to keep one line. */
-function argumentType(schema: unknown): string {
-  return schemaType(schema, -1);
-}
-
-/** Argument names are third-party text too: anything but a plain identifier is quoted. */
-function safeArgName(name: string): string {
-  return /^[A-Za-z_$][\w$-]{0,63}$/.test(name) ? name : JSON.stringify(neutralizeUntrusted(name.slice(0, 64)));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

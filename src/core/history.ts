@@ -12,6 +12,7 @@ import {
   LOADED_TAG,
   readTagBlocks,
   SNAPSHOT_TAG,
+  UNLOADED_TAG,
 } from './markers.js';
 
 export type AnnouncementForm = 'list' | 'grouped';
@@ -19,6 +20,8 @@ export type AnnouncementForm = 'list' | 'grouped';
 export type HistoryEvent =
   /** A search result loaded these tools (a tool_reference block, a tool_search_output, …). */
   | { readonly type: 'loaded'; readonly names: readonly string[] }
+  /** E5: a bounded working set let these tools go (F9: a `tool_removal` block); a later load brings one back. */
+  | { readonly type: 'unloaded'; readonly names: readonly string[] }
   /** A compaction boundary with the snapshot of what was discovered before it (D2). */
   | { readonly type: 'compaction'; readonly discovered: readonly string[] }
   /** A full announcement (E1/E3): the units are tool names (list) or group keys (grouped). */
@@ -85,17 +88,22 @@ export function eventsFromText(text: string): HistoryEvent[] {
   }
   for (const block of readTagBlocks(text, LOADED_TAG))
     if (carriesNonce(block.attrs)) events.push({ type: 'loaded', names: block.lines });
+  for (const block of readTagBlocks(text, UNLOADED_TAG))
+    if (carriesNonce(block.attrs)) events.push({ type: 'unloaded', names: block.lines });
   return events;
 }
 
 /**
  * D1/D2 — the discovered set: every loaded name plus every compaction snapshot, unioned. Set
- * union makes this idempotent across repeated compactions and order-insensitive.
+ * union makes this idempotent across repeated compactions and order-insensitive — except that an
+ * unload (E5, a bounded working set) takes a name out until a later load adds it again, so
+ * events are read in conversation order.
  */
 export function extractDiscovered(events: Iterable<HistoryEvent>): Set<string> {
   const discovered = new Set<string>();
   for (const event of events) {
     if (event.type === 'loaded') for (const n of event.names) discovered.add(n);
+    else if (event.type === 'unloaded') for (const n of event.names) discovered.delete(n);
     else if (event.type === 'compaction') for (const n of event.discovered) discovered.add(n);
   }
   return discovered;

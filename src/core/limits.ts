@@ -33,10 +33,18 @@ export interface Limits {
   readonly idleSessionTimeoutMs: number;
   /** How long an ended or cancelled call still claims the sampling, elicitation and logs its server sends (ms; 0: none). */
   readonly attributionGraceMs: number;
+  /** How long a 2026-07-28 call parked on `input_required` still claims what its server sends (ms; 0: none); then, until its retry, nothing. */
+  readonly parkedAttributionMs: number;
   /** Total time of one upstream call that keeps reporting progress (progress restarts the per-call timeout, never this). */
   readonly callTotalTimeoutMs: number;
   /** Minimum time between two starts of one server's list refresh (list_changed bursts coalesce). */
   readonly refreshMinGapMs: number;
+  /** How long the gateway works on one server's tool listing (pinning, admission, the catalog update) before other requests get a turn (ms). */
+  readonly listingSliceMs: number;
+  /** A 2026-07-28 server's `ttlMs` shorter than this re-lists no sooner (0 or no `ttlMs`: re-listed only on `list_changed`). */
+  readonly listTtlFloorMs: number;
+  /** A `ttlMs` longer than this re-lists after this instead (a hostile 1e15 cannot overflow a timer or pin a list for ever). */
+  readonly listTtlMaxMs: number;
   /** Resource subscriptions one session may hold; past it `resources/subscribe` is refused. */
   readonly subscriptionsPerSession: number;
   /** Characters of a resource URI a client may read, subscribe to or complete; longer ones are refused before routing. */
@@ -60,6 +68,8 @@ export interface Limits {
   readonly oauthResponseBytes: number;
   /** Time for one request to an authorization server, answer included; past it the request (and a refresh waiting on it) fails naming this limit. */
   readonly oauthTimeoutMs: number;
+  /** Parts (objects and lists) of a tool's input schema compiled to check a call's arguments; a bigger schema is not checked, and the call's result says so naming this limit. */
+  readonly argumentSchemaParts: number;
 }
 
 export const DEFAULT_LIMITS: Limits = Object.freeze({
@@ -75,10 +85,17 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   sessions: 1_000,
   idleSessionTimeoutMs: 30 * 60 * 1000,
   attributionGraceMs: 30_000,
+  // Long enough for a second question sent with a parked call's first; short beside a person answering it.
+  parkedAttributionMs: 1_000,
   resourceUriChars: 16_384,
   callTotalTimeoutMs: 60 * 60 * 1000,
   subscriptionsPerSession: 1_000,
   refreshMinGapMs: 1_000,
+  // A request that arrives while a 20,000-tool listing is applied waits about this long, not for all of it.
+  listingSliceMs: 10,
+  // G12: a server's own TTL re-lists it; never more than twice a minute, at least once a day.
+  listTtlFloorMs: 30_000,
+  listTtlMaxMs: 24 * 60 * 60 * 1000,
   // Per-session HTTP bounds (issue 21): stream queues and the initialize rate.
   streamQueuedBytes: 8 * 1024 * 1024,
   initializePerMinute: 600,
@@ -93,6 +110,8 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   // Token answers are a few KB; metadata documents a few tens of KB.
   oauthResponseBytes: 1024 * 1024,
   oauthTimeoutMs: 30_000,
+  // The largest of 10,768 real tool schemas (Smithery, LiveMCPBench, 13 npm servers) has 2,342 parts.
+  argumentSchemaParts: 5_000,
 });
 
 export type LimitName = keyof Limits;
@@ -103,6 +122,7 @@ export const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as readonly LimitName[];
 const ZERO_MEANS_OFF: ReadonlySet<LimitName> = new Set([
   'idleSessionTimeoutMs',
   'attributionGraceMs',
+  'parkedAttributionMs',
   'refreshMinGapMs',
   // Per-session HTTP bounds (issue 21).
   'streamQueuedBytes',

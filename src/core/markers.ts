@@ -7,6 +7,8 @@
 export const ANNOUNCE_TAG = 'available-deferred-tools';
 export const DELTA_TAG = 'deferred-tools-delta';
 export const LOADED_TAG = 'tools-loaded';
+/** E5: tools a bounded working set let go at a search (their provider withdraws them, e.g. F9's `tool_removal`). */
+export const UNLOADED_TAG = 'tools-unloaded';
 export const SNAPSHOT_TAG = 'discovered-tools-snapshot';
 
 export const DELTA_ADDED_HEADER = 'Now available:';

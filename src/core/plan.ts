@@ -46,6 +46,8 @@ export interface PlanInput extends ModeSources {
   readonly modelSupport?: ModelSupport;
   /** B4: which native capability the model needs (default `anthropic-tool-reference`). */
   readonly capability?: NativeCapability;
+  /** B4/F9: where the request goes (an adapter's platform name); model-support rules may name platforms. */
+  readonly platform?: string;
   /**
    * Which search tool a native request carries (`regex`/`bm25`: Anthropic's server-side ones);
    * decides the model-facing text. Client expansion always uses the client search tool.
@@ -167,7 +169,11 @@ export function plan(input: PlanInput): Plan {
 
   const deferredTools = pool.filter((t) => isDeferred(t, ctx));
   const deferred = new Set(deferredTools.map((t) => t.name));
-  const modelDecision = (input.modelSupport ?? defaultModelSupport).decide(input.model, input.capability);
+  const modelDecision = (input.modelSupport ?? defaultModelSupport).decide(
+    input.model,
+    input.capability,
+    input.platform,
+  );
   const { expansion, supported, proxyGate, fallback } = resolveExpansion(input, mode, modelDecision);
 
   const optimistic = optimisticGate({

@@ -10,7 +10,11 @@
  * - A server listing (`mcp__<server>`) lists; it loads nothing.
  * - While servers are still starting, a weak search loads nothing (the best tool may be theirs).
  * - `fixed`: the tool list never changes; the best hit is shown in full instead (calls go
- *   through `call_tool`). Except a tool with an app view (`joinsFixedList`): a host renders the
+ *   through `call_tool`), and so are the hits close to it (C15, `closeHits`): when the ranker
+ *   cannot tell the top hits apart, the model sees each of them whole and picks, instead of acting
+ *   on the first. A server listing shows none in full (it is a list). While servers are still
+ *   starting, only a strong match (`strongMatch`) is shown in full: the best tool may be theirs.
+ *   Except a tool with an app view (`joinsFixedList`): a host renders the
  *   view only for a tool in its list called by its own name, so such a tool joins the list as soon
  *   as a search names it (an MCP App must not stop working because the list is fixed).
  * - Loaded tools are appended in load order; past the working-set cap, the least recently used
@@ -25,6 +29,22 @@ export const TOOL_LIST_MODES: readonly ToolListMode[] = ['growing', 'fixed'];
 export const LOAD_CONFIDENCE = 0.5;
 /** A hit after the first loads only when its score is at least this share of the best hit's. */
 export const LOAD_SCORE_MARGIN = 0.9;
+/**
+ * C15 "close": a hit after the first is close to it when it is confident and scores at least this
+ * share of the best hit's score, each hit in turn (the run stops at the first that is not). On the
+ * everyday request sets (1,812 requests) the best hit alone is the right tool for 68 %; the close
+ * hits shown with it hold the right tool for 76.5 %, at 1.57 definitions per answer
+ * (bench/results/recovery.md).
+ */
+export const CLOSE_HIT_SHARE = 0.8;
+/** At most this many full definitions in one answer (the best hit and its close runners-up). */
+export const MAX_FULL_DEFINITIONS = 3;
+/**
+ * C15 "strong": while servers are still starting, the best hit is shown in full only when it holds
+ * the request's words (C12 confidence 1) and scores at least this many times the runner-up. On the
+ * everyday request sets such a hit was the right tool 94 % of the time (1 in 5 requests qualify).
+ */
+export const STRONG_MATCH_LEAD = 1.5;
 /** Default cap on tools a growing-list session holds; 0 turns unloading off. */
 export const DEFAULT_WORKING_SET = 24;
 
@@ -58,6 +78,8 @@ export interface SessionPolicyInput {
   readonly describe?: boolean;
   readonly loadConfidence?: number;
   readonly scoreMargin?: number;
+  /** Fixed list: the share of the best score a close hit needs (default `CLOSE_HIT_SHARE`). */
+  readonly closeShare?: number;
 }
 
 export interface SessionDecision {
@@ -117,12 +139,53 @@ function confident(hit: SessionHit, threshold: number): boolean {
   return hit.confidence === undefined || hit.confidence >= threshold;
 }
 
-/** Full definitions: what was asked for, or (fixed list) the best hit, which the model calls through `call_tool`. */
+/**
+ * Full definitions: what was asked for, or (fixed list) the best hit and the hits close to it,
+ * which the model calls through `call_tool`. A server listing is a list; a partial catalog shows
+ * only a strong match in full.
+ */
 function describedHits(input: SessionPolicyInput, chosen: readonly string[], fixed: boolean): string[] {
   if (input.describe === true || input.kind === 'select') return input.hits.map((h) => h.name);
-  if (!fixed) return [];
-  const best = chosen[0] ?? (input.lowConfidence === true ? undefined : input.hits[0]?.name);
+  if (!fixed || input.kind === 'prefix') return [];
+  if ((input.startingServers?.length ?? 0) > 0) return strongMatch(input) ? [input.hits[0]!.name] : [];
+  if (input.kind === 'exact') return chosen.slice(0, MAX_FULL_DEFINITIONS);
+  if (chosen.length > 0) return closeHits(input);
+  const best = input.lowConfidence === true ? undefined : input.hits[0]?.name;
   return best === undefined ? [] : [best];
+}
+
+/**
+ * C15: the best hit and the confident hits right behind it, each scoring at least `closeShare` of
+ * the best's score, at most `MAX_FULL_DEFINITIONS`. Without scores (a fused or rule-based ranking)
+ * only the best.
+ */
+export function closeHits(input: Pick<SessionPolicyInput, 'hits' | 'closeShare' | 'loadConfidence'>): string[] {
+  const [best, ...rest] = input.hits;
+  if (!best) return [];
+  const out = [best.name];
+  const share = input.closeShare ?? CLOSE_HIT_SHARE;
+  const threshold = input.loadConfidence ?? LOAD_CONFIDENCE;
+  if (best.score === undefined || best.score <= 0) return out;
+  for (const hit of rest) {
+    if (out.length >= MAX_FULL_DEFINITIONS) break;
+    if (hit.score === undefined || hit.score < best.score * share || !confident(hit, threshold)) break;
+    out.push(hit.name);
+  }
+  return out;
+}
+
+/**
+ * C15: a match strong enough to show in full while servers are still starting: an asked-for name,
+ * or a best hit that holds the request's words and leads the runner-up by `STRONG_MATCH_LEAD`.
+ */
+export function strongMatch(input: Pick<SessionPolicyInput, 'kind' | 'hits' | 'lowConfidence'>): boolean {
+  const [best, second] = input.hits;
+  if (!best) return false;
+  if (input.kind === 'select' || input.kind === 'exact') return true;
+  if (input.kind === 'prefix' || input.lowConfidence === true) return false;
+  if (best.confidence !== undefined && best.confidence < 1) return false;
+  if (best.score === undefined || best.score <= 0) return false;
+  return second?.score === undefined || best.score >= STRONG_MATCH_LEAD * second.score;
 }
 
 /**

@@ -4,6 +4,7 @@
  * number })`. Nested objects are spelled out to a depth, then `object`; what JSON Schema says that
  * TypeScript cannot (formats, ranges) is left out.
  */
+import { scalarType } from './argument-type.js';
 import type { JsonSchema, ToolSpec } from './tool.js';
 
 export interface SignatureOptions {
@@ -33,23 +34,11 @@ export function schemaType(schema: unknown, depth: number = DEFAULT_DEPTH): stri
   if (Array.isArray(variants) && variants.length > 0) return union(variants.map((v) => schemaType(v, depth)));
   const type = s['type'];
   if (Array.isArray(type)) return union(type.map((t) => schemaType({ ...s, type: t }, depth)));
-  switch (type) {
-    case 'string':
-      return 'string';
-    case 'number':
-    case 'integer':
-      return 'number';
-    case 'boolean':
-      return 'boolean';
-    case 'null':
-      return 'null';
-    case 'array':
-      return arrayType(s['items'], depth);
-    case 'object':
-      return objectType(s, depth);
-    default:
-      return s['properties'] !== undefined ? objectType(s, depth) : 'unknown';
-  }
+  const scalar = scalarType(type);
+  if (scalar !== undefined) return scalar;
+  if (type === 'array') return arrayType(s['items'], depth);
+  if (type === 'object' || s['properties'] !== undefined) return objectType(s, depth);
+  return 'unknown';
 }
 
 function arrayType(items: unknown, depth: number): string {

@@ -13,6 +13,7 @@ import {
   validateEmbeddingsConfig,
   type EmbeddingsConfig,
 } from '../core/embeddings-config.js';
+import { readCappedBody } from '../util/capped-body.js';
 
 export interface HttpEmbedderOptions {
   /** Environment to read `apiKeyEnv` from (tests); `process.env` by default. */
@@ -130,25 +131,9 @@ export class HttpEmbedder implements Embedder {
     const max = this.config.maxResponseBytes ?? EMBEDDING_DEFAULTS.maxResponseBytes;
     const tooLarge = () =>
       new EmbeddingError(`${this.endpoint}: answer larger than ${max} bytes (embeddings.maxResponseBytes)`);
-    if (Number(response.headers.get('content-length') ?? 0) > max) {
-      await response.body?.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    if (!response.body) return '';
-    const reader = response.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > max) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-    return Buffer.concat(chunks).toString('utf8');
+    const body = await readCappedBody(response, max);
+    if (body === undefined) throw tooLarge();
+    return Buffer.from(body).toString('utf8');
   }
 
   /** The vectors of an answer, in input order, after checking every one. */

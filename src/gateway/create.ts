@@ -12,7 +12,7 @@ import { defaultHubConfig, type DefaultServersOptions } from '../mcp/defaults.js
 import { McpHub, type HubOptions } from '../mcp/hub.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { ToolsearchGateway, type GatewayOptions } from './gateway.js';
-import type { CodeModeOption } from './tools/run-code.js';
+import { type CodeModeOption, codeModeSandbox } from './tools/run-code.js';
 import { operatorRoots } from '../mcp/operator-roots.js';
 import { connectRedisBackend, type RedisBackend } from './redis/backend.js';
 import { defaultGatewaySearcher } from './tools/search.js';
@@ -183,9 +183,12 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
       logger,
       ranking: { defer: deferAfterSearch },
       ...(learning.lessonsPerHour !== undefined && { lessonsPerHour: learning.lessonsPerHour }),
+      ...(learning.identities !== undefined && { identities: learning.identities }),
     });
   };
   const learner = learnerFor();
+  const codeMode = codeModeOption(toolSearch.codeMode, options.codeMode === true).codeMode;
+  const codeSandbox = codeMode !== undefined && codeMode !== false ? codeModeSandbox(codeMode) : undefined;
   const common = {
     ...(toolSearch.mode !== undefined && { mode: toolSearch.mode }),
     ...(toolSearch.contextWindow !== undefined && { contextWindow: toolSearch.contextWindow }),
@@ -196,15 +199,20 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     ...(toolSearch.sessionCost !== undefined && { sessionCost: toolSearch.sessionCost }),
     operatorRoots: operatorRoots(config, options.root),
     attributionGraceMs: limits.attributionGraceMs,
+    parkedAttributionMs: limits.parkedAttributionMs,
     subscriptionsPerSession: limits.subscriptionsPerSession,
-    ...codeModeOption(toolSearch.codeMode, options.codeMode === true),
+    // G11: one sandbox for the gateway and its profiles: its slots and memory bound are the process's.
+    ...(codeSandbox && { codeMode: { sandbox: codeSandbox } }),
     searchQueryChars: limits.searchQueryChars,
+    argumentSchemaParts: limits.argumentSchemaParts,
   };
   const gateway = new ToolsearchGateway({
     searcher: searcher ?? defaultGatewaySearcher(limits, learner?.ranking),
     ...(learner && { learner }),
     ...common,
     ...(redis && { sessions: redis.sessions, bus: redis.bus }),
+    // G12: with profiles, one endpoint's lists are not every client's (cache-hints.ts).
+    endpointViews: () => profiles.list.length > 0,
     ...options.gateway,
     catalog: hub.catalog,
     upstream: hub,
@@ -227,6 +235,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
         // G6/G9: with a shared store, a profile's sessions resume on any replica (apart from /mcp's).
         ...redis?.profileSessions(profile.name),
         servers: scope,
+        endpointViews: () => true,
         catalog,
         upstream: hub,
         logger,
@@ -262,6 +271,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
       reloader?.close();
       await profiles.close();
       await gateway.close();
+      codeSandbox?.close();
       await audit?.close();
       await hub.close();
       await trust?.close();

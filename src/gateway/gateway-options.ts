@@ -8,6 +8,7 @@ import type { UpstreamCaller } from './ports.js';
 import type { NotificationBus } from './sessions/bus.js';
 import type { SessionStore } from './sessions/store.js';
 import type { Operations } from './status/operations.js';
+import type { ListTtlOptions } from './tools/cache-hints.js';
 import type { CodeModeOption } from './tools/run-code.js';
 import type { GatewaySearcher } from './tools/search.js';
 
@@ -39,10 +40,14 @@ export interface GatewayOptions {
   operatorRoots?: (server: string) => Array<{ uri: string; name?: string }>;
   /** G5: how long an ended call still claims its server's sampling, elicitation and logs (ms). */
   attributionGraceMs?: number;
+  /** G5/G8: how long a parked 2026 call still claims what its server sends (ms). */
+  parkedAttributionMs?: number;
   /** G5: resource subscriptions one session may hold. */
   subscriptionsPerSession?: number;
   /** G5: characters of one `tool_search` query accepted (`searchQueryChars`; default 16,384). */
   searchQueryChars?: number;
+  /** G5/C15: parts of an input schema compiled to check arguments (`argumentSchemaParts`; default 5,000). */
+  argumentSchemaParts?: number;
   /**
    * G9: a profile's servers: resources, prompts and completions of others are not listed or
    * reached. Read live: a reload that changes the profile updates the set in place.
@@ -64,4 +69,11 @@ export interface GatewayOptions {
   workingSet?: number;
   /** E5: what a plain `auto` assumes about a session (searches per session, prompt caching). */
   sessionCost?: SessionAssumptions;
+  /** G12: `ttlMs` on list results to 2026-07-28 clients, connecting and settled (default DEFAULT_LIST_TTL). */
+  listTtl?: Partial<ListTtlOptions>;
+  /**
+   * G12: whether other endpoints of this process serve other views of the catalog (profiles),
+   * read at each answer (a reload adds and removes profiles); then no list is `public`. Default: no.
+   */
+  endpointViews?: () => boolean;
 }

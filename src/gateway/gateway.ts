@@ -7,8 +7,7 @@
  * schema so a client that never refreshes can still run it through `call_tool`. Catalog changes
  * (upstream list_changed, a server dying or returning) reach every session as list_changed.
  *
- * The low-level SDK `Server` is used (not McpServer) because tools are re-exported with the raw
- * JSON Schemas their servers sent.
+ * The low-level SDK `Server` (not McpServer): tools go out with the raw JSON Schemas servers sent.
  */
 import { Server, type Tool, type Transport } from '@modelcontextprotocol/server';
 import type { Catalog } from '../core/catalog.js';
@@ -17,7 +16,7 @@ import type { ToolDefinitionLike, ToolSpec } from '../core/tool.js';
 import { SEARCH_TOOL_NAME } from '../core/search-tool.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../core/threshold.js';
 import { DEFAULT_LIMITS } from '../core/limits.js';
-import type { UpstreamCaller } from './ports.js';
+import { isUpstreamProxy, type UpstreamCaller } from './ports.js';
 import { errorMessage } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { type OwnTool, ToolCalls } from './tools/calls.js';
@@ -44,8 +43,10 @@ import { learningSignal } from '../usage/usage.js';
 import { ParkedCalls } from './proxy/input-required.js';
 import { ParkedRelay } from './proxy/parked-relay.js';
 import { ListenStreams } from './sessions/listen.js';
-import { statelessRequestId } from './tools/stateless.js';
+import type { ClientIdentity } from './sessions/identity.js';
+import { GatewayClients } from './sessions/clients.js';
 import type { GatewayOptions } from './gateway-options.js';
+import { DEFAULT_LIST_TTL, type ResultCacheHints, resultCacheHints, withCacheHint } from './tools/cache-hints.js';
 
 export type { GatewayOptions } from './gateway-options.js';
 
@@ -88,6 +89,8 @@ export class ToolsearchGateway {
   private readonly logger: Logger;
   /** Live sessions, to broadcast list_changed. */
   private readonly live = new Map<string, Server>();
+  /** C15/G11: who each session's client is; transports tell it (`identify`, `learnFrom`). */
+  readonly clients: GatewayClients;
   private readonly unsubscribe: () => void;
   private readonly unsubscribeBus: () => void;
   private broadcastQueued = false;
@@ -97,12 +100,15 @@ export class ToolsearchGateway {
   private readonly visibleTools: VisibleTools;
   /** `tool_search` with its announcement, per catalog version and recent servers (E4, tools/announcement.ts). */
   private readonly searchTool: AnnouncedSearchTool;
+  /** G12: the cache hints a 2026-07-28 request's results carry (tools/cache-hints.ts). */
+  private readonly cacheHints: ResultCacheHints;
 
   constructor(options: GatewayOptions) {
     this.catalog = options.catalog;
     this.upstream = options.upstream;
     this.sessions = options.sessions ?? new InMemorySessionStore();
     this.learner = options.learner;
+    this.clients = new GatewayClients(this.learner);
     const learner = this.learner;
     this.searcher = options.searcher ?? defaultGatewaySearcher(undefined, learner?.ranking);
     this.usage = learner && learningSignal(learner, this.catalog, options.logger ?? silentLogger);
@@ -112,6 +118,13 @@ export class ToolsearchGateway {
     this.callThrough = options.callThrough ?? true;
     this.toolList = gatewayToolList(options.toolList, this.callThrough);
     this.deferredTokenBudget = options.deferredTokenBudget;
+    const upstream = options.upstream;
+    this.cacheHints = resultCacheHints({
+      connecting: () => this.catalog.pendingServers.length > 0,
+      upstreamTtlMs: (kind) => (isUpstreamProxy(upstream) ? upstream.listTtlMs?.(kind, options.servers) : undefined),
+      endpointViews: options.endpointViews ?? (() => false),
+      ttl: { ...DEFAULT_LIST_TTL, ...options.listTtl },
+    });
     this.visibleTools = new VisibleTools(this.catalog);
     this.searchTool = new AnnouncedSearchTool(
       this.catalog,
@@ -141,6 +154,7 @@ export class ToolsearchGateway {
       logger: this.logger,
       ...(options.operatorRoots !== undefined && { operatorRoots: options.operatorRoots }),
       ...(options.attributionGraceMs !== undefined && { attributionGraceMs: options.attributionGraceMs }),
+      ...(options.parkedAttributionMs !== undefined && { parkedAttributionMs: options.parkedAttributionMs }),
       ...(options.subscriptionsPerSession !== undefined && {
         subscriptionsPerSession: options.subscriptionsPerSession,
       }),
@@ -156,16 +170,21 @@ export class ToolsearchGateway {
       callThrough: this.callThrough,
       pendingWaitMs: this.pendingWaitMs,
       maxQueryChars: options.searchQueryChars ?? DEFAULT_LIMITS.searchQueryChars,
+      maxSchemaParts: options.argumentSchemaParts ?? DEFAULT_LIMITS.argumentSchemaParts,
       firstConnectPending: () => this.firstConnect.pending(),
       deferred: () => this.deferred(),
       discovered: (sessionId) => this.discovered(sessionId),
       operations: this.operations,
       ...(this.usage && { usage: this.usage }),
+      teacher: (sessionId) => this.clients.teacherOf(sessionId),
       ownTools,
       toolList: this.toolList,
       workingSetCap: options.workingSet ?? DEFAULT_WORKING_SET,
+      logger: this.logger,
     });
-    this.codeMode = createCodeMode(options.codeMode, this.calls, this.catalog);
+    this.codeMode = createCodeMode(options.codeMode, this.calls, this.catalog, (sessionId) =>
+      this.clients.shareOf(sessionId),
+    );
     if (this.codeMode) ownTools.set(RUN_CODE_TOOL_NAME, this.codeMode.handle);
     this.unsubscribe = this.catalog.onChange((delta) => {
       this.learner?.checkSchemas(toolsNamed(this.catalog, [...delta.added, ...(delta.changed ?? [])]));
@@ -192,20 +211,29 @@ export class ToolsearchGateway {
     return server;
   }
 
+  /** G11: code mode's scripts running and waiting now (undefined: code mode is off). */
+  get codeRuns(): { readonly running: number; readonly waiting: number; readonly heldBytes: number } | undefined {
+    return this.codeMode?.load();
+  }
+
   /**
    * G8: a server for 2026-07-28 requests, which carry no session: the HTTP entry makes one per
    * request, stdio one per connection. Deferral without a session is tools/stateless.ts; an
    * upstream's question during a tool call, a resource read or a prompt get goes back as
    * `input_required` (proxy/input-required.ts).
-   * `client` names who sent the request (tools/stateless.ts), so its searches can teach (C13).
+   * `identity` is who sent the request (sessions/identity.ts): its searches pair with its calls to
+   * teach (C13), as that identity (C15), and its code runs count against its share (G11).
    */
-  createStatelessServer(client?: string): Server {
+  createStatelessServer(identity: ClientIdentity): Server {
     const server = new Server(GATEWAY_SERVER_INFO, {
       capabilities: GATEWAY_CAPABILITIES,
       instructions: gatewayInstructions(this.toolList, this.codeMode !== undefined),
     });
-    const id = statelessRequestId(client);
-    server.setRequestHandler('tools/list', async () => ({ tools: await this.listTools() }));
+    const id = this.clients.statelessId(identity);
+    const hints = this.cacheHints;
+    server.setRequestHandler('tools/list', async () =>
+      withCacheHint({ tools: await this.listTools() }, hints.list('tools')),
+    );
     server.setRequestHandler('tools/call', (request, ctx) => {
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
       return this.parked.serve(
@@ -214,7 +242,7 @@ export class ToolsearchGateway {
       );
     });
     // resources/read and prompts/get park too: an upstream's question there becomes input_required.
-    this.proxy.attach(server, id, (ctx, run) => this.parked.serve(ctx, run));
+    this.proxy.attach(server, id, (ctx, run) => this.parked.serve(ctx, run), hints);
     return server;
   }
 
@@ -266,8 +294,8 @@ export class ToolsearchGateway {
       this.operations.closed(sessionId);
       this.usage?.ended(sessionId);
       this.calls.ended(sessionId);
-      // This process shutting down (or dropping its connection to a shared session) must not
-      // forget the session: another gateway process sharing the store may carry it on.
+      this.clients.ended(sessionId);
+      // A shutdown (or a dropped shared session) keeps it: another process sharing the store may go on.
       if (!this.shuttingDown && !this.sessions.shared)
         this.sessions
           .delete(sessionId)

@@ -82,6 +82,14 @@ export {
 } from './tools/definitions.js';
 export { parseGatewayMode, deferredNames, type GatewayMode } from './tools/deferral.js';
 export {
+  cacheScopeFor,
+  DEFAULT_LIST_TTL,
+  type AnswerDependence,
+  type CacheHint,
+  type CacheScope,
+  type ListTtlOptions,
+} from './tools/cache-hints.js';
+export {
   countStates,
   HEALTH_PATH,
   READY_PATH,

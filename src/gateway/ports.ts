@@ -34,6 +34,8 @@ export interface UpstreamProxy extends UpstreamCaller {
   capabilities(server: string): UpstreamCapabilities | undefined;
   /** `session`: it came on that gateway session's own connection (G5, `"isolation": "session"`). */
   onNotification(listener: (server: string, notification: McpMessage, session?: string) => void): () => void;
+  /** G12: the shortest re-list interval upstream servers' own `ttlMs` put in force for a list kind (of `servers`, when named). */
+  listTtlMs?(kind: 'tools' | 'resources' | 'prompts', servers?: ReadonlySet<string>): number | undefined;
   /** G5: which servers get one connection per session, and closing a session's connections. */
   readonly isolated?: {
     isolates(server: string): boolean;

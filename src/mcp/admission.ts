@@ -21,6 +21,7 @@ import { neutralizeUntrusted } from '../core/untrusted.js';
 import { untrustedSchema, untrustedToolFields } from './untrusted-fields.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
+import { drain, type Steps } from '../util/slices.js';
 import type { ServerConfig } from './config.js';
 import type { UpstreamTool } from './connection.js';
 import type { ToolRules } from './tool-rules.js';
@@ -43,19 +44,33 @@ export interface AdmissionContext {
   readonly held?: ReadonlyMap<string, HeldVersion>;
   /** G10: `toolSearch.allow`, the tool classes any client may use (absent: all). */
   readonly allow?: readonly ToolClass[];
+  /**
+   * G5: what the same server's previous listing admitted for a tool it listed exactly so, under
+   * the same rules (a re-list of 20,000 unchanged tools is not admitted anew, nor logged again).
+   */
+  readonly earlier?: (tool: UpstreamTool) => AdmittedTool | undefined;
 }
 
 export interface Admission {
   readonly accepted: Omit<ToolInput, 'origin'>[];
   readonly hidden: HiddenTool[];
+  /** The accepted tools by the name their server lists them under. */
+  readonly byListedName: ReadonlyMap<string, AdmittedTool>;
 }
 
 /** Sort a server's listed tools into what enters the catalog and what the config hides. */
 export function admitServerTools(context: AdmissionContext, tools: readonly UpstreamTool[]): Admission {
+  return drain(admissionSteps(context, tools));
+}
+
+/** `admitServerTools` as steps, one per listed tool, so the hub can run it in slices (util/slices.ts). */
+export function* admissionSteps(context: AdmissionContext, tools: readonly UpstreamTool[]): Steps<Admission> {
   const { server, logger } = context;
   const accepted = new Map<string, Omit<ToolInput, 'origin'>>();
+  const byListedName = new Map<string, AdmittedTool>();
   const hidden: HiddenTool[] = [];
   for (const tool of tools) {
+    yield;
     const visibility = context.rules.visibility(tool.name);
     if (!visibility.visible) {
       hidden.push(hiddenTool(server, tool.name, visibility.reason));
@@ -63,37 +78,72 @@ export function admitServerTools(context: AdmissionContext, tools: readonly Upst
     }
     const trust = trustVerdict(context, tool);
     if (trust) {
-      hidden.push({ ...hiddenTool(server, tool.name, trust.reason), kind: trust.kind });
+      hidden.push({
+        ...hiddenTool(server, tool.name, trust.reason),
+        kind: trust.kind,
+        // G10: a search says what policy left out, matching the tool's words (a held tool stays unsaid).
+        ...(trust.kind === 'policy' && { description: upstreamDescription(context, tool) }),
+      });
       continue;
     }
-    const input = toToolInput(context, tool);
-    const skip = (reason: string) => logger.error(`"${server}": skipping tool "${tool.name}": ${reason}`);
-    let name: string;
-    try {
-      name = admitTool({ ...input, origin: { kind: 'mcp', server } }).name;
-    } catch (error) {
-      skip(errorMessage(error));
-      continue;
-    }
-    const clash = ambiguousQualifiedName(server, tool.name);
-    if (clash !== undefined) logger.warn(`"${server}": tool "${tool.name}" is exposed as "${name}": ${clash}`);
+    const admitted = context.earlier?.(tool) ?? admitListed(context, tool);
+    if (!admitted) continue;
+    const { name, input } = admitted;
     const first = accepted.get(name);
     if (first) {
-      skip(`the server lists the name "${first.name}" twice (model-facing "${name}"); the first one is kept`);
+      skip(
+        context,
+        tool,
+        `the server lists the name "${first.name}" twice (model-facing "${name}"); the first one is kept`,
+      );
       continue;
     }
     const owner = context.catalog.get(name);
     if (owner && !(owner.origin.kind === 'mcp' && owner.origin.server === server)) {
       skip(
+        context,
+        tool,
         `"${name}" is already registered from ${owner.origin.kind === 'mcp' ? `MCP server "${owner.origin.server}"` : 'a local tool'}`,
       );
       continue;
     }
     accepted.set(name, input);
+    byListedName.set(tool.name, admitted);
   }
-  for (const name of context.rules.unusedOverrides(tools.map((t) => t.name)))
+  for (const name of context.rules.unusedOverrides(listedNames(tools)))
     logger.warn(`"${server}": tools.override names "${name}", which the server does not list`);
-  return { accepted: [...accepted.values()], hidden };
+  return { accepted: [...accepted.values()], hidden, byListedName };
+}
+
+/** A listed tool left out, with why (the rest of its server loads). */
+function skip(context: AdmissionContext, tool: UpstreamTool, reason: string): void {
+  context.logger.error(`"${context.server}": skipping tool "${tool.name}": ${reason}`);
+}
+
+function* listedNames(tools: readonly UpstreamTool[]): Iterable<string> {
+  for (const tool of tools) yield tool.name;
+}
+
+/** An accepted tool: its model-facing name and what enters the catalog. */
+export interface AdmittedTool {
+  readonly name: string;
+  readonly input: Omit<ToolInput, 'origin'>;
+}
+
+/** A listed tool as a catalog input under its model-facing name; undefined (logged) when the catalog cannot take it. */
+function admitListed(context: AdmissionContext, tool: UpstreamTool) {
+  const { server, logger } = context;
+  const input = toToolInput(context, tool);
+  let name: string;
+  try {
+    name = admitTool({ ...input, origin: { kind: 'mcp', server } }).name;
+  } catch (error) {
+    skip(context, tool, errorMessage(error));
+    return undefined;
+  }
+  const clash = ambiguousQualifiedName(server, tool.name);
+  if (clash !== undefined) logger.warn(`"${server}": tool "${tool.name}" is exposed as "${name}": ${clash}`);
+  return { name, input };
 }
 
 /** G10: held by the trust gate, or of a class `toolSearch.allow` leaves out. */

@@ -20,15 +20,16 @@ export class ConfigFileError extends Error {
 
 const FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
-function check(stats: { isFile(): boolean; size: number }): void {
+function check(stats: { isFile(): boolean; size: number }, maxBytes = MAX_CONFIG_BYTES): void {
   if (!stats.isFile()) throw new ConfigFileError('not a regular file (a FIFO, device or directory is refused)');
-  if (stats.size > MAX_CONFIG_BYTES) throw new ConfigFileError(`larger than ${MAX_CONFIG_BYTES} bytes`);
+  if (stats.size > maxBytes) throw new ConfigFileError(`larger than ${maxBytes} bytes`);
 }
 
-export async function readConfigText(path: string): Promise<string> {
+/** `maxBytes`: another bound for another kind of file (a client's config read by `import`). */
+export async function readConfigText(path: string, maxBytes = MAX_CONFIG_BYTES): Promise<string> {
   const handle = await open(path, FLAGS);
   try {
-    check(await handle.stat());
+    check(await handle.stat(), maxBytes);
     return await handle.readFile('utf8');
   } finally {
     await handle.close();

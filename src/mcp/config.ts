@@ -41,6 +41,8 @@ const deferralFields = {
   defer: z.boolean().optional(),
   /** Connect (spawn + initialize + first tools/list) timeout for this server, in ms. */
   timeoutMs: z.number().int().positive().optional(),
+  /** G13: how long a package runner (npx, uvx, …) may take to install this server on its first start, in ms. */
+  installTimeoutMs: z.number().int().positive().optional(),
   /** Per-call timeout for this server's tools, in ms. */
   callTimeoutMs: z.number().int().positive().optional(),
   disabled: z.boolean().optional(),
@@ -144,6 +146,8 @@ const toolSearchSchema = z.looseObject({
   deferredTokenBudget: z.number().int().positive().optional(),
   /** Default per-server connect timeout in ms. */
   connectTimeoutMs: z.number().int().positive().optional(),
+  /** G13: default time a package runner (npx, uvx, …) may take to install a server, in ms. Default 300000. */
+  installTimeoutMs: z.number().int().positive().optional(),
   /** Default per-call timeout in ms. */
   callTimeoutMs: z.number().int().positive().optional(),
   /** C8: how long a search that finds nothing waits for servers still connecting (ms; 0 = never). Default 5000. */
@@ -174,6 +178,8 @@ const toolSearchSchema = z.looseObject({
         maxEntries: z.number().int().positive().max(1_000_000).optional(),
         /** C14: lessons one client may teach per hour. */
         lessonsPerHour: z.number().int().positive().max(1_000_000).optional(),
+        /** C15: whose lessons lift alone: "auto" (the one identity of a gateway only one reaches), "one", "shared". */
+        identities: z.enum(['auto', 'one', 'shared']).optional(),
       }),
     ])
     .optional(),

@@ -3,6 +3,8 @@
  * v2 packages later) can be swapped behind `createSdkConnection` without touching the hub.
  */
 
+import type { ListKind } from './list-ttl.js';
+
 /**
  * A tool as an upstream server lists it. The hub reads name, description, inputSchema and _meta;
  * every other field (title, annotations, outputSchema, icons, execution, …) is carried whole so
@@ -84,6 +86,11 @@ export interface McpConnectionEvents {
   onClosed(reason: string): void;
   /** Lines the server wrote to stderr (stdio servers), for debug logs. */
   onStderr?(line: string): void;
+  /**
+   * G13: a stdio server's process wrote its first byte on stdout (the first JSON-RPC message):
+   * whatever started it (a package runner installing it) has handed over to the server.
+   */
+  onFirstOutput?(): void;
   /** A listed tool that is not a valid MCP tool (bad inputSchema, …); it is left out, the rest kept. */
   onInvalidTool?(tool: string, reason: string): void;
   /** A G5 limit was applied to what the server sent (a list cut at a cap, …). */
@@ -107,6 +114,11 @@ export interface McpConnection {
   readonly capabilities?: UpstreamCapabilities | undefined;
   /** Every tool, all pages. */
   listTools(): Promise<UpstreamTool[]>;
+  /**
+   * G12: the `ttlMs` (SEP-2549) the last complete list of this kind carried — its shortest page's;
+   * `resources` covers resources and templates. Undefined: not listed yet, or no usable TTL.
+   */
+  listTtlMs?(kind: ListKind): number | undefined;
   /** What the server said about itself at initialize (after `connect`): its title and instructions. */
   serverInfo?(): { title?: string; instructions?: string } | undefined;
   /** Every resource, all pages (empty when the server offers no resources). */
@@ -127,6 +139,11 @@ export interface McpConnection {
   readonly pid: number | undefined;
   /** Deliberate close: no `onClosed` follows. Safe to call twice. */
   close(): Promise<void>;
+  /**
+   * G13: let a stdio server's process go without ending it (a package runner still installing
+   * finishes its install); no `onClosed` follows and a later `close()` does nothing.
+   */
+  detach?(): void;
 }
 
 export type ConnectionFactory = (server: string, events: McpConnectionEvents) => McpConnection;

@@ -7,6 +7,7 @@ import type { ConnectionFactory, ForwardOptions, McpMessage } from './connection
 import type { ReconnectOptions } from './server-state.js';
 import type { CredentialSource } from './remote/oauth/store.js';
 import type { TrustGate } from './trust-gate.js';
+import { DEFAULT_INSTALL_TIMEOUT_MS } from './connect-deadline.js';
 
 export interface HubOptions {
   /** Catalog to feed (one with local tools, say). A new one by default. */
@@ -15,6 +16,11 @@ export interface HubOptions {
   connectTimeoutMs?: number;
   /** Default per-call timeout. Config values win. Default 60 s. */
   callTimeoutMs?: number;
+  /**
+   * G13: how long a package runner (npx, uvx, …) may take to install a server (`--install-timeout-ms`).
+   * Wins over the config's values (a flag given for this run). Default: the config's, else 5 min.
+   */
+  installTimeoutMs?: number;
   /** `false`: a server that fails or drops is removed and not retried (one-shot commands). */
   reconnect?: ReconnectOptions | false;
   logger?: Logger;
@@ -55,6 +61,13 @@ export type HubForwardOptions = Omit<ForwardOptions, 'timeoutMs'> & {
 /** Connect timeout of a server: its own, else the config's default, else the hub's, else 30 s. */
 export function connectTimeoutOf(config: ServerConfig, toolSearch: ToolSearchConfig, options: HubOptions): number {
   return config.timeoutMs ?? toolSearch.connectTimeoutMs ?? options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+}
+
+/** G13: install allowance of a server: the flag, else its own, else the config's default, else 5 min. */
+export function installTimeoutOf(config: ServerConfig, toolSearch: ToolSearchConfig, options: HubOptions): number {
+  return (
+    options.installTimeoutMs ?? config.installTimeoutMs ?? toolSearch.installTimeoutMs ?? DEFAULT_INSTALL_TIMEOUT_MS
+  );
 }
 
 /** Per-call timeout of a server: its own, else the config's default, else the hub's, else 60 s. */

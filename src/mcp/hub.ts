@@ -15,7 +15,7 @@ import { Catalog } from '../core/catalog.js';
 import { DEFAULT_LIMITS, type Limits } from '../core/limits.js';
 import { neutralizeUntrusted } from '../core/untrusted.js';
 import { markedResult } from './marked-results.js';
-import { isStdioServer, type HubConfig, type ServerConfig } from './config.js';
+import type { HubConfig, ServerConfig } from './config.js';
 import { diffServers, type ServerChanges } from './reload-plan.js';
 import type { ToolRules } from './tool-rules.js';
 import { raceAbort } from './deadlines.js';
@@ -29,30 +29,28 @@ import type {
   UpstreamCapabilities,
 } from './connection.js';
 import { UpstreamError } from './errors.js';
-import {
-  DEFAULT_RECONNECT,
-  describeFailure,
-  type ReconnectOptions,
-  type RetryDecision,
-  type ServerStatus,
-} from './server-state.js';
+import { DEFAULT_RECONNECT, type ReconnectOptions, type RetryDecision, type ServerStatus } from './server-state.js';
 import { sanitizeLogText, silentLogger, type Logger } from '../util/log.js';
 import { sdkConnectionFactory } from './sdk-connection.js';
 import { remoteOptions } from './remote/options.js';
 import { isNeedsSignIn, type NeedsSignInError } from './remote/oauth/provider.js';
 import { CatalogFeed } from './catalog-feed.js';
+import { LIST_KINDS, type ListKind } from './list-ttl.js';
 import { createServerEntry, describeState, entryStatus, setEntryState, type ServerEntry } from './server-entry.js';
-import { failureOutcome } from './failure-outcome.js';
-import { connectedLine, missingCwd, redactConfigSecrets, writtenCommand } from './server-messages.js';
+import { applyFailure, type FailureContext } from './entry-failure.js';
+import { connectedLine, redactConfigSecrets } from './server-messages.js';
 import { callTimeoutOf, connectTimeoutOf, DEFAULT_CONNECT_TIMEOUT_MS } from './hub-options.js';
+import { serverRunner } from './package-runner.js';
+import * as install from './install-phase.js';
+import type { InstallPhaseContext } from './install-phase.js';
 import type { HubForwardOptions, HubOptions, ServerRequestHandler } from './hub-options.js';
 import { type HeldConnection, SessionConnections } from './session-connections.js';
 import { terminateProcesses } from './terminate.js';
 import { SelfListedEntries } from './self-reference.js';
 import { type NotificationListener, UpstreamTraffic } from './upstream-traffic.js';
+import { StderrTail } from './stderr-reason.js';
 
 export type { HubOptions, ServerRequestHandler } from './hub-options.js';
-
 export type { ReconnectOptions, ServerState, ServerStatus } from './server-state.js';
 
 type Ready = { connection: McpConnection; timeoutMs: number; rules: ToolRules; done?: HeldConnection['done'] };
@@ -114,7 +112,8 @@ export class McpHub {
   }
 
   private addEntry(name: string, config: ServerConfig): ServerEntry {
-    const entry = createServerEntry(name, config, this.reconnect === false ? DEFAULT_RECONNECT : this.reconnect);
+    const backoff = this.reconnect === false ? DEFAULT_RECONNECT : this.reconnect;
+    const entry = createServerEntry(name, config, backoff, serverRunner(config));
     this.serverConfigs[name] = config;
     this.entries.set(name, entry);
     return entry;
@@ -159,6 +158,7 @@ export class McpHub {
     this.entries.delete(name);
     delete this.serverConfigs[name];
     clearTimeout(entry.retryTimer);
+    install.letInstallFinish(entry, this.logger);
     entry.state = 'closed';
     entry.resolveFirstAttempt();
     const connection = entry.connection;
@@ -172,13 +172,21 @@ export class McpHub {
 
   /**
    * Wait until every server's first connection attempt finished (ready or failed), or until
-   * `timeoutMs` passed; servers still starting then stay pending. Resolves, never rejects.
+   * `timeoutMs` passed; servers still starting then stay pending. Resolves, never rejects. G13:
+   * `waitForInstalls` waits on for servers still installing (their own bounds end them), so a
+   * one-shot command that closes the hub next does not kill an install halfway.
    */
-  async settled(timeoutMs = this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS): Promise<void> {
+  async settled(
+    timeoutMs = this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    options: { readonly waitForInstalls?: boolean } = {},
+  ): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
     await Promise.race([Promise.all([...this.entries.values()].map((e) => e.firstAttempt)), timeout]);
     clearTimeout(timer);
+    if (!options.waitForInstalls) return;
+    const installing = [...this.entries.values()].filter((e) => e.state === 'installing');
+    await Promise.all(installing.map((e) => e.firstAttempt));
   }
 
   servers(): string[] {
@@ -290,12 +298,19 @@ export class McpHub {
     return { ...shared, ...(await this.isolated.acquire(server, session, connectMs)) };
   }
 
+  /** G12: the shortest re-list interval upstream TTLs put in force for `kind` (of `servers` when named). */
+  listTtlMs(kind: ListKind, servers?: ReadonlySet<string>): number | undefined {
+    return this.feed.shortestTtlMs(kind, servers);
+  }
+
   /** Close every connection and stop reconnecting. */
   async close(): Promise<void> {
     this.closed = true;
+    this.feed.close();
     const closing: Promise<void>[] = [];
     for (const entry of this.entries.values()) {
       clearTimeout(entry.retryTimer);
+      install.letInstallFinish(entry, this.logger);
       entry.state = 'closed';
       entry.resolveFirstAttempt();
       if (entry.connection) closing.push(entry.connection.close());
@@ -309,12 +324,20 @@ export class McpHub {
   }
 
   private async attempt(entry: ServerEntry): Promise<void> {
+    const abort = new AbortController();
+    const deadline = install.attemptDeadline(entry, this.installContext(), (error) => abort.abort(error));
     const connection = this.factory(entry.name, {
       onToolsChanged: () => this.feed.scheduleRefresh(entry, connection),
       onClosed: (reason) => this.handleDrop(entry, connection, reason),
       onStderr: (line) => {
-        entry.lastStderr = this.redact(line);
-        this.logger.debug(`[${entry.name}] ${entry.lastStderr}`);
+        const redacted = this.redact(line);
+        entry.stderr.add(redacted);
+        deadline.progress();
+        this.logger.debug(`[${entry.name}] ${redacted}`);
+      },
+      onFirstOutput: () => {
+        deadline.running();
+        install.markInstalled(entry, connection, this.catalog);
       },
       onInvalidTool: (tool, reason) => this.logger.error(`"${entry.name}": skipping tool "${tool}": ${reason}`),
       onLimit: (message) => this.logger.warn(message),
@@ -323,20 +346,22 @@ export class McpHub {
       onServerRequest: (request, signal) => this.traffic.ask(entry.name, request, signal),
     });
     entry.connection = connection;
-    const timeoutMs = connectTimeoutOf(entry.config, this.config.toolSearch, this.options);
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+    entry.stderr = new StderrTail();
+    install.markInstalling(entry, deadline, this.installContext());
     try {
       await connection.connect(abort.signal);
       const tools = await raceAbort(connection.listTools(), abort.signal);
       const features = await raceAbort(fetchServerFeatures(connection, this.logger), abort.signal);
-      if (this.closed || entry.connection !== connection) return void (await connection.close());
+      const current = () => !this.closed && entry.connection === connection;
+      if (!current()) return void (await connection.close());
       this.feed.recordServerInfo(entry.name, connection);
-      this.feed.applyTools(entry, tools);
+      await this.feed.applyTools(entry, tools, current); // G5: in slices (feed.applyTools)
+      if (!current()) return void (await connection.close());
       setEntryState(entry, 'connected');
       entry.backoff.connected(Date.now());
       // After `connected`: listeners (subscriptions remade on reconnect) may call the server at once.
       this.features.setServer(entry.name, features);
+      for (const kind of LIST_KINDS) this.feed.armRelist(entry, connection, kind);
       this.logger.info(connectedLine(entry.name, tools.length));
     } catch (error) {
       const message = abort.signal.aborted ? errorMessage(abort.signal.reason) : errorMessage(error);
@@ -344,22 +369,17 @@ export class McpHub {
       if (this.closed || entry.connection !== connection) return;
       entry.connection = undefined;
       if (isNeedsSignIn(error)) return this.awaitSignIn(entry, error);
-      if (this.selfListed.refused(entry.name, entry.lastStderr)) return void (await this.stopServer(entry.name));
-      // A timeout is the reason, not the SIGTERM that the abort sent.
-      const reason = abort.signal.aborted
-        ? message
-        : describeFailure({
-            message,
-            ...(isStdioServer(entry.config) && { command: writtenCommand(this.current, entry.name, entry.config) }),
-            ...missingCwd(this.current, entry.name, entry.config),
-            ...(connection.exitStatus?.() !== undefined && { exit: connection.exitStatus()! }),
-            ...(entry.lastStderr !== undefined && { lastStderr: entry.lastStderr }),
-          });
-      this.handleFailure(entry, `could not connect: ${reason}`, entry.backoff.failed());
+      if (this.selfListed.refused(entry.name, entry.stderr.last)) return void (await this.stopServer(entry.name));
+      const explained = install.attemptFailure(entry, connection, message, abort.signal.reason, this.current);
+      this.handleFailure(entry, `could not connect: ${explained.reason}`, entry.backoff.failed(), explained);
     } finally {
-      clearTimeout(timer);
+      deadline.stop();
       entry.resolveFirstAttempt();
     }
+  }
+
+  private installContext(): InstallPhaseContext {
+    return { config: this.current, options: this.options, catalog: this.catalog, logger: this.logger };
   }
 
   /** G7: a call found the sign-in gone (revoked, refresh refused): the server waits for a new one. */
@@ -393,15 +413,11 @@ export class McpHub {
     entry.connection = undefined;
     this.logger.warn(`"${entry.name}" disconnected: ${this.redact(reason)}`);
     void connection.close();
-    const exit = connection.exitStatus?.();
-    const why = exit
-      ? describeFailure({
-          message: reason,
-          exit,
-          ...(entry.lastStderr !== undefined && { lastStderr: entry.lastStderr }),
-        })
-      : reason;
-    this.handleFailure(entry, `disconnected: ${why}`, entry.backoff.dropped(Date.now()), { dropped: true });
+    const why = install.dropFailure(entry, connection, reason);
+    this.handleFailure(entry, `disconnected: ${why.reason}`, entry.backoff.dropped(Date.now()), {
+      dropped: true,
+      ...why,
+    });
   }
 
   /** G7: values from `${VAR}` references shown as the reference, never as the value. */
@@ -409,42 +425,26 @@ export class McpHub {
     return redactConfigSecrets(this.current, text);
   }
 
-  /**
-   * After a failed attempt or a drop: `failed` (named with its reason to the model and the status
-   * page, retried with backoff), `connecting` for the first retry after a drop (searches wait for
-   * it), `quarantined` when it flaps, or `failed` for good after `maxAttempts`.
-   */
+  /** After a failed attempt or a drop (entry-failure.ts). */
   private handleFailure(
     entry: ServerEntry,
-    rawReason: string,
+    reason: string,
     decision: RetryDecision,
-    options: { dropped?: boolean } = {},
+    options: { dropped?: boolean; fix?: string } = {},
   ): void {
-    // G5: the reason reaches the model, the status page and stdout banners: third-party text
-    // (stderr, URLs with credentials) made safe once, here.
-    // G7: and with `${VAR}` where an expanded value would show.
-    const reason = neutralizeUntrusted(sanitizeLogText(this.redact(rawReason)));
-    entry.lastError = reason;
-    entry.lastStderr = undefined;
-    entry.nextRetryAt = undefined;
-    this.features.removeServer(entry.name);
-    const outcome = failureOutcome(reason, decision, {
+    applyFailure(entry, reason, decision, this.failureContext, options);
+  }
+
+  private get failureContext(): FailureContext {
+    return {
+      catalog: this.catalog,
+      features: this.features,
+      logger: this.logger,
       reconnect: this.reconnect !== false,
-      dropped: options.dropped === true,
-      attempts: entry.backoff.attempts,
-    });
-    setEntryState(entry, outcome.state);
-    if (outcome.catalog.kind === 'pending') this.catalog.removeServer(entry.name, { pending: true });
-    else this.catalog.markFailed(entry.name, outcome.catalog.reason);
-    this.logger[outcome.log.level](`"${entry.name}" ${outcome.log.message}`);
-    if (outcome.retryInMs === undefined) return;
-    entry.nextRetryAt = Date.now() + outcome.retryInMs;
-    entry.retryTimer = setTimeout(() => {
-      if (this.closed) return;
-      entry.nextRetryAt = undefined;
-      entry.backoff.reconnects++;
-      void this.attempt(entry);
-    }, outcome.retryInMs);
-    entry.retryTimer.unref();
+      safe: (text) => neutralizeUntrusted(sanitizeLogText(this.redact(text))),
+      retry: (entry) => {
+        if (!this.closed) void this.attempt(entry);
+      },
+    };
   }
 }

@@ -35,7 +35,8 @@ export async function loadCatalogFromConfig(
 ): Promise<LoadedCatalog> {
   const hubConfig = await toHubConfig(config);
   const hub = new McpHub(hubConfig, { reconnect: false, ...options }).start();
-  await hub.settled(options.settleTimeoutMs ?? options.connectTimeoutMs);
+  // G13: the hub is closed after this; a server a package runner is installing is waited for.
+  await hub.settled(options.settleTimeoutMs ?? options.connectTimeoutMs, { waitForInstalls: true });
   const failed = options.requireAServer === true ? everyServerFailed(hub) : undefined;
   if (failed) {
     await hub.close();
@@ -47,8 +48,8 @@ export async function loadCatalogFromConfig(
 /** The error when servers are configured and none connected or is still connecting. */
 function everyServerFailed(hub: McpHub): AllServersFailedError | undefined {
   const servers = hub.status();
-  if (servers.length === 0 || servers.some((s) => s.state === 'connected' || s.state === 'connecting'))
-    return undefined;
+  const alive = new Set(['connected', 'connecting', 'installing']);
+  if (servers.length === 0 || servers.some((s) => alive.has(s.state))) return undefined;
   return new AllServersFailedError(servers.map((s) => ({ server: s.server, reason: s.lastError ?? s.state })));
 }
 

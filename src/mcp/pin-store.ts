@@ -8,7 +8,7 @@
 import { unwatchFile, watchFile } from 'node:fs';
 import { join } from 'node:path';
 import { emptyPins, type PinsDocument, parsePins } from '../trust/pins.js';
-import { defaultStateDir, readStateFile, writeStateFile } from './state-dir.js';
+import { defaultStateDir, fileStamp, readStateFile, writeStateFile } from './state-dir.js';
 
 export interface PinBackend {
   /** Where the pins are, for messages (a path, or `redis://host:port/db key`). */
@@ -36,6 +36,12 @@ export function defaultPinsPath(stateDir: string = defaultStateDir()): string {
  */
 export class PinFile implements PinBackend {
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * G5: the document as this handle last read or wrote it, with the file's stamp then. While the
+   * file keeps that stamp it is not read again: the pins of a 20,000-tool server are tens of
+   * megabytes, and the watcher fires after every write of our own.
+   */
+  private known: { stamp: string; doc: PinsDocument } | undefined;
 
   constructor(readonly path: string = defaultPinsPath()) {}
 
@@ -44,14 +50,19 @@ export class PinFile implements PinBackend {
   }
 
   async read(): Promise<PinsDocument> {
-    return parsePins((await readStateFile<unknown>(this.path)) ?? emptyPins());
+    // Stamped before reading: a write in between leaves an older stamp, and the next read reads again.
+    const stamp = await fileStamp(this.path);
+    if (stamp !== undefined && this.known?.stamp === stamp) return this.known.doc;
+    const doc = parsePins((await readStateFile<unknown>(this.path)) ?? emptyPins());
+    this.known = stamp === undefined ? undefined : { stamp, doc };
+    return doc;
   }
 
   update(change: (doc: PinsDocument) => PinsDocument): Promise<PinsDocument> {
     const run = this.queue.then(async () => {
       const current = await this.read();
       const next = change(current);
-      if (next !== current) await writeStateFile(this.path, next);
+      if (next !== current) this.known = { stamp: await writeStateFile(this.path, next), doc: next };
       return next;
     });
     this.queue = run.catch(() => undefined);

@@ -13,7 +13,7 @@ import {
   type ClientCapabilities,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { PaginatedResultSchema, ResultSchema, ToolSchema } from '@modelcontextprotocol/core';
+import { PaginatedResultSchema, ResultSchema } from '@modelcontextprotocol/core';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type Limits } from '../core/limits.js';
 import { isStdioServer, type ServerConfig } from './config.js';
@@ -31,12 +31,15 @@ import type {
   UpstreamTool,
 } from './connection.js';
 import { walkPages } from './pagination.js';
+import { ListedTools } from './listed-tools.js';
+import { type ListKind, pageTtlMs, WalkTtls } from './list-ttl.js';
 import { VERSION } from '../util/version.js';
 import { MCP_APPS_CAPABILITY, MCP_APPS_EXTENSION } from '../core/visibility.js';
 import { connectOptions, eraOf, isTransportMismatch, isUnsupportedVersion, negotiation } from './remote/eras.js';
 import { memoryKey, type ServerMemory, type ServerMemoryStore } from './remote/memory.js';
 import { createTransport, type TransportKind, transportPlan } from './remote/transport.js';
-import { describeIssue, identityOf, LenientToolsPageSchema, requestOptions, toolNameOf } from './sdk-wire.js';
+import { identityOf, LenientToolsPageSchema, requestOptions } from './sdk-wire.js';
+import { onChildExit, onFirstStdout, releaseChild } from './stdio-child.js';
 
 export const HUB_CLIENT_INFO = { name: 'toolsearch-hub', version: VERSION } as const;
 
@@ -61,17 +64,22 @@ class SdkConnection implements McpConnection {
   private client: Client | undefined;
   private transport: Transport | undefined;
   private closing = false;
+  /** G13: let go without ending the process (`detach`): a later close leaves it alone. */
+  private detached = false;
   private closed: Promise<void> | undefined;
   /** Kept after close starts (the SDK forgets it then) so a last-resort kill can still find it. */
   private knownPid: number | undefined;
   private exit: { code: number | null; signal: string | null } | undefined;
   /** Set when an HTTP message passed upstreamMessageBytes: the connection is closed and made again. */
   private tooLarge: MessageTooLargeError | undefined;
+  /** The last tools/list's tools (listed-tools.ts). */
+  private readonly listed = new ListedTools();
 
   private subscription: McpSubscription | undefined;
   /** G7: the OAuth of an HTTP server (one per connection, shared by its transport attempts). */
   private auth: AuthProvider | undefined;
   private readonly limits: Limits;
+  private readonly ttls = new WalkTtls(); // G12: each list's TTL as its last complete walk carried it
 
   constructor(
     readonly server: string,
@@ -85,21 +93,6 @@ class SdkConnection implements McpConnection {
 
   exitStatus(): { code: number | null; signal: string | null } | undefined {
     return this.exit;
-  }
-
-  /**
-   * H3: remember how the process ended, so a failed start can say "exited with code 3". The SDK
-   * keeps its ChildProcess private; without it (an SDK change) failures just lack the code.
-   */
-  private watchExit(transport: Transport): void {
-    const child = (
-      transport as unknown as {
-        _process?: { once?(event: 'exit', listener: (code: number | null, signal: string | null) => void): unknown };
-      }
-    )._process;
-    child?.once?.('exit', (code, signal) => {
-      this.exit = { code, signal };
-    });
   }
 
   get pid(): number | undefined {
@@ -186,7 +179,9 @@ class SdkConnection implements McpConnection {
       fetch: cappedFetch(this.server, this.limits.upstreamMessageBytes, (error) => this.recycle(error)),
       onSpawned: (spawned) => {
         this.knownPid = spawned.pid ?? undefined;
-        this.watchExit(spawned);
+        // H3: how it ended, for "exited with code 3"; G13: its first byte ends an install.
+        onChildExit(spawned, (exit) => (this.exit = exit));
+        onFirstStdout(spawned, () => this.events.onFirstOutput?.());
       },
     });
     this.client = client;
@@ -311,31 +306,13 @@ class SdkConnection implements McpConnection {
    * left out.
    */
   async listTools(): Promise<UpstreamTool[]> {
-    const client = this.requireClient();
-    const walk = await walkPages(
-      `"${this.server}" tools/list`,
-      async (cursor, signal) => {
-        const page = await client.request(
-          { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-          LenientToolsPageSchema,
-          { signal },
-        );
-        return { items: page.tools, nextCursor: page.nextCursor };
-      },
-      {
-        maxPages: this.limits.pagesPerList,
-        maxItems: this.limits.toolsPerServer,
-        deadlineMs: this.limits.refreshTimeoutMs,
-      },
-    );
-    if (walk.truncated) this.events.onLimit?.(walk.truncated.message);
-    const tools: UpstreamTool[] = [];
-    for (const raw of walk.items) {
-      const tool = ToolSchema.safeParse(raw);
-      if (tool.success) tools.push(tool.data as UpstreamTool);
-      else this.events.onInvalidTool?.(toolNameOf(raw), describeIssue(tool.error));
-    }
-    return tools;
+    const items = await this.walkList<unknown>('tools/list', 'tools', LenientToolsPageSchema);
+    const onInvalid = (name: string, why: string) => this.events.onInvalidTool?.(name, why);
+    return this.listed.validate(items, onInvalid, this.limits.listingSliceMs);
+  }
+
+  listTtlMs(kind: ListKind): number | undefined {
+    return this.ttls.of(kind);
   }
 
   listResources(): Promise<UpstreamResource[]> {
@@ -368,9 +345,15 @@ class SdkConnection implements McpConnection {
 
   /** Every item of a paginated list the server offers; empty when it lacks the capability. */
   private async listAll<T>(method: string, key: string, capability: 'resources' | 'prompts'): Promise<T[]> {
+    if (!this.requireClient().getServerCapabilities()?.[capability]) return [];
+    const schema = PaginatedResultSchema.extend({ [key]: z.array(z.looseObject({})), ttlMs: z.unknown().optional() });
+    return this.walkList<T>(method, key, schema);
+  }
+
+  /** G5: every page of `method` within the limits (a cut is reported); G12: its TTL recorded. */
+  private async walkList<T>(method: string, key: string, schema: z.ZodType): Promise<T[]> {
     const client = this.requireClient();
-    if (!client.getServerCapabilities()?.[capability]) return [];
-    const schema = PaginatedResultSchema.extend({ [key]: z.array(z.looseObject({})) });
+    const ttls: (number | undefined)[] = [];
     const walk = await walkPages(
       `"${this.server}" ${method}`,
       async (cursor, signal) => {
@@ -379,9 +362,10 @@ class SdkConnection implements McpConnection {
           schema,
           { signal },
         )) as Record<string, unknown> & { nextCursor?: string };
+        ttls.push(pageTtlMs(page['ttlMs']));
         return { items: page[key] as T[], nextCursor: page.nextCursor };
       },
-      // The per-server item cap of tools bounds each of these lists too.
+      // The per-server item cap of tools bounds every list.
       {
         maxPages: this.limits.pagesPerList,
         maxItems: this.limits.toolsPerServer,
@@ -389,6 +373,7 @@ class SdkConnection implements McpConnection {
       },
     );
     if (walk.truncated) this.events.onLimit?.(walk.truncated.message);
+    this.ttls.record(method, ttls);
     return walk.items;
   }
 
@@ -401,8 +386,16 @@ class SdkConnection implements McpConnection {
     return result as UpstreamCallResult;
   }
 
+  /** G13: let the process go without ending it (stdio-child.ts): an install runs to its end. */
+  detach(): void {
+    this.closing = true;
+    if (releaseChild(this.transport)) this.detached = true;
+    else void this.close();
+  }
+
   /** Every caller waits for the same close (the SDK may take ~2 s to stop a stdio server). */
   close(): Promise<void> {
+    if (this.detached) return Promise.resolve();
     this.closing = true;
     const subscription = this.subscription;
     this.closed ??= (async () => {

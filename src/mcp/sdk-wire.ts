@@ -23,8 +23,14 @@ export function requestOptions(options: ForwardOptions, maxTotalMs: number): Req
   };
 }
 
-/** `tools/list` with each tool left unchecked, so one bad tool cannot sink the page. */
-export const LenientToolsPageSchema = PaginatedResultSchema.extend({ tools: z.array(z.unknown()) });
+/**
+ * `tools/list` with each tool left unchecked, so one bad tool cannot sink the page; `ttlMs` kept
+ * unchecked too (G12: list-ttl.ts bounds it).
+ */
+export const LenientToolsPageSchema = PaginatedResultSchema.extend({
+  tools: z.array(z.unknown()),
+  ttlMs: z.unknown().optional(),
+});
 
 export function toolNameOf(raw: unknown): string {
   const name = typeof raw === 'object' && raw !== null ? (raw as { name?: unknown }).name : undefined;

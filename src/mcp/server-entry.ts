@@ -4,6 +4,9 @@
  */
 import type { ServerConfig } from './config.js';
 import type { McpConnection } from './connection.js';
+import type { PackageRunner } from './package-runner.js';
+import { StderrTail } from './stderr-reason.js';
+import { installingText } from '../core/installing.js';
 import { BackoffState, type ReconnectOptions, type ServerState, type ServerStatus } from './server-state.js';
 import { ToolRules } from './tool-rules.js';
 
@@ -17,8 +20,12 @@ export interface ServerEntry {
   /** Consecutive failures, drops, quarantines: the retry decisions (server-state.ts). */
   backoff: BackoffState;
   lastError: string | undefined;
-  /** The last stderr line of the current attempt: the usual reason a server will not start. */
-  lastStderr: string | undefined;
+  /** G13: what to do about `lastError`, when known. */
+  lastFix: string | undefined;
+  /** What the server wrote to stderr in the current attempt (bounded): why it would not start. */
+  stderr: StderrTail;
+  /** G13: the package runner the server is started through (npx, uvx, …), if any. */
+  readonly runner: PackageRunner | undefined;
   retryTimer: NodeJS.Timeout | undefined;
   nextRetryAt: number | undefined;
   since: number;
@@ -33,6 +40,7 @@ export function createServerEntry(
   name: string,
   config: ServerConfig,
   reconnect: Required<ReconnectOptions>,
+  runner?: PackageRunner,
 ): ServerEntry {
   let resolveFirstAttempt = () => {};
   const firstAttempt = new Promise<void>((resolve) => (resolveFirstAttempt = resolve));
@@ -44,7 +52,9 @@ export function createServerEntry(
     connection: undefined,
     backoff: new BackoffState(reconnect),
     lastError: undefined,
-    lastStderr: undefined,
+    lastFix: undefined,
+    stderr: new StderrTail(),
+    runner,
     retryTimer: undefined,
     nextRetryAt: undefined,
     since: Date.now(),
@@ -74,6 +84,8 @@ export function entryStatus(
     reconnects: entry.backoff.reconnects,
     since: entry.since,
     ...(entry.lastError !== undefined && { lastError: entry.lastError }),
+    ...(entry.lastFix !== undefined && { fix: entry.lastFix }),
+    ...(entry.runner !== undefined && { runner: entry.runner.runner }),
     ...(entry.nextRetryAt !== undefined && { nextRetryAt: entry.nextRetryAt }),
     ...(entry.connection?.pid !== undefined && { pid: entry.connection.pid }),
     resources: counts.resources + counts.templates,
@@ -82,10 +94,12 @@ export function entryStatus(
 }
 
 /** Why a server cannot take a request now, in words. */
-export function describeState(entry: Pick<ServerEntry, 'state' | 'lastError'>): string {
+export function describeState(entry: Pick<ServerEntry, 'state' | 'lastError' | 'runner' | 'since'>): string {
   switch (entry.state) {
     case 'connecting':
       return entry.lastError !== undefined ? `reconnecting after: ${entry.lastError}` : 'still connecting';
+    case 'installing':
+      return `still ${installingText({ runner: entry.runner?.runner ?? 'a package runner', since: entry.since }, Date.now())}`;
     case 'failed':
       return `failed: ${entry.lastError ?? 'unknown error'}`;
     case 'quarantined':

@@ -32,3 +32,17 @@ export function missingCwd(config: HubConfig, name: string, server: ServerConfig
   const cwd = written && isStdioServer(written) && written.cwd !== undefined ? written.cwd : server.cwd;
   return { missingCwd: redactConfigSecrets(config, cwd) };
 }
+
+/** G13: the whole command line as the config writes it (`npx -y @scope/server@1.2.3`), for "run it by hand". */
+export function writtenCommandLine(config: HubConfig, name: string, server: ServerConfig): string {
+  const written = config.unexpanded?.[name];
+  const entry = written && isStdioServer(written) ? written : isStdioServer(server) ? server : undefined;
+  if (!entry) return '';
+  const words = [entry.command, ...(entry.args ?? [])].map((word) => redactConfigSecrets(config, word));
+  return words.map(shellWord).join(' ');
+}
+
+/** A word as a POSIX shell would read it back: quoted only when it needs to be. */
+function shellWord(word: string): string {
+  return /^[\w./=:@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}

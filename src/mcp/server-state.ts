@@ -3,9 +3,12 @@
  * `search --json`, `inspect`, the logs and the status page:
  *
  * - `connecting`: its first attempt, or the first retry after it dropped; searches wait for it (C8).
+ * - `installing` (G13): started through a package runner (npx, uvx, …) that has not handed over to
+ *   the server yet (no byte on stdout); pending like `connecting`, but bounded by the install's own
+ *   rules (connect-deadline.ts), not by the connect timeout.
  * - `connected`: listed tools are in the catalog.
  * - `failed`: an attempt failed; the reason says why in words a user acts on (command not found,
- *   exit code, last stderr line, timeout). Retried with backoff until `maxAttempts`; searches do
+ *   exit code and the first meaningful stderr line, timeout, a broken npx cache and its fix). Retried with backoff until `maxAttempts`; searches do
  *   not wait for it and name it as failed, apart from servers still connecting.
  * - `quarantined`: it dropped `flapLimit` times within `flapWindowMs` (a crash loop); left alone
  *   for `quarantineMs` (doubling on each repeat), then tried once more.
@@ -15,8 +18,16 @@
  *
  * Pure: decisions from timestamps and counts; the hub does the I/O.
  */
+import { brokenNpxCache, meaningfulErrorLine } from './stderr-reason.js';
 
-export type ServerState = 'connecting' | 'connected' | 'failed' | 'quarantined' | 'needs-sign-in' | 'closed';
+export type ServerState =
+  | 'connecting'
+  | 'installing'
+  | 'connected'
+  | 'failed'
+  | 'quarantined'
+  | 'needs-sign-in'
+  | 'closed';
 
 export interface ServerStatus {
   readonly server: string;
@@ -28,6 +39,10 @@ export interface ServerStatus {
   readonly reconnects: number;
   /** The latest failure, kept after a recovery (status pages show it). */
   readonly lastError?: string;
+  /** G13: what to do about the latest failure, when known (`toolsearch doctor` prints it). */
+  readonly fix?: string;
+  /** G13: the package runner it is started through (`npx`, `uvx`, …), if any. */
+  readonly runner?: string;
   /** Epoch ms of the next retry, while one is scheduled. */
   readonly nextRetryAt?: number;
   /** Epoch ms of the last state change. */
@@ -128,36 +143,66 @@ export interface FailureEvidence {
   readonly message: string;
   /** The configured command (stdio servers). */
   readonly command?: string;
+  /** The whole command line as the config writes it, for "run it by hand" (stdio servers). */
+  readonly commandLine?: string;
   /** Exit code or signal of the spawned process, when it exited. */
   readonly exit?: { readonly code: number | null; readonly signal: string | null };
-  /** The last line the server wrote to stderr. */
-  readonly lastStderr?: string;
+  /** What the server wrote to stderr in this attempt (its last lines, bounded: stderr-reason.ts). */
+  readonly stderr?: readonly string[];
   /** G5: the configured `cwd` (as written), when that directory does not exist. */
   readonly missingCwd?: string;
+  /** For the form of a command to paste (default: this process's platform). */
+  readonly platform?: NodeJS.Platform;
+}
+
+/** A failure in words, and the next step when one is known. */
+export interface FailureExplanation {
+  readonly reason: string;
+  readonly fix?: string;
 }
 
 /**
- * A failure in the words a user acts on: "command not found: supabase-mcp", "exited with code 3:
- * missing SUPABASE_TOKEN", "timed out after 30000 ms".
+ * A failure in the words a user acts on: "command not found: supabase-mcp", "exited with code 3;
+ * stderr: "missing SUPABASE_TOKEN"", "timed out after 30000 ms". The stderr line is the first one
+ * that says what went wrong, not Node's version footer (G13).
  */
 export function describeFailure(evidence: FailureEvidence): string {
-  const stderr = evidence.lastStderr ? `; last stderr line: ${JSON.stringify(evidence.lastStderr)}` : '';
+  return explainFailure(evidence).reason;
+}
+
+export function explainFailure(evidence: FailureEvidence): FailureExplanation {
+  const { message, command, commandLine } = evidence;
+  const line = evidence.stderr ? meaningfulErrorLine(evidence.stderr) : undefined;
+  const stderr = line !== undefined ? `; stderr: ${JSON.stringify(line)}` : '';
   // Node reports a missing cwd as the command's ENOENT: name the directory instead.
-  if (evidence.missingCwd !== undefined && /\bENOENT\b/.test(evidence.message))
-    return `working directory not found: ${evidence.missingCwd} (the server's "cwd")`;
-  if (/\bENOENT\b/.test(evidence.message) && /\bspawn\b/.test(evidence.message)) {
-    return `command not found: ${evidence.command ?? evidence.message.replace(/^.*spawn (\S+) ENOENT.*$/, '$1')}`;
+  if (evidence.missingCwd !== undefined && /\bENOENT\b/.test(message))
+    return {
+      reason: `working directory not found: ${evidence.missingCwd} (the server's "cwd")`,
+      fix: 'create that folder, or change "cwd" in the config',
+    };
+  if (/\bENOENT\b/.test(message) && /\bspawn\b/.test(message)) {
+    const program = command ?? message.replace(/^.*spawn (\S+) ENOENT.*$/, '$1');
+    return { reason: `command not found: ${program}`, fix: `install ${program}, or give its full path as "command"` };
   }
-  if (/\bEACCES\b/.test(evidence.message) && /\bspawn\b/.test(evidence.message))
-    return `command not executable: ${evidence.command ?? evidence.message}`;
-  if (evidence.exit) {
-    const how =
-      evidence.exit.code !== null
-        ? `exited with code ${evidence.exit.code}`
-        : `killed by ${evidence.exit.signal ?? 'a signal'}`;
-    return `${how}${stderr}`;
-  }
-  return `${evidence.message}${stderr}`;
+  if (/\bEACCES\b/.test(message) && /\bspawn\b/.test(message))
+    return {
+      reason: `command not executable: ${command ?? message}`,
+      fix: 'make it executable, or give the right path as "command"',
+    };
+  const broken = evidence.stderr ? brokenNpxCache(evidence.stderr, evidence.platform ?? process.platform) : undefined;
+  const how = evidence.exit ? exitWords(evidence.exit) : message;
+  // The fix first: a search answer shows the model only the start of a long reason.
+  if (broken)
+    return {
+      reason: `a broken npx cache (an install that was cut off?): clear it with ${broken.clear}, and npx installs it again; ${how}${stderr}`,
+      fix: broken.clear,
+    };
+  const byHand = commandLine !== undefined ? `run "${commandLine}" by hand to see the whole error` : undefined;
+  return { reason: `${how}${stderr}`, ...(evidence.exit && byHand !== undefined && { fix: byHand }) };
+}
+
+function exitWords(exit: { readonly code: number | null; readonly signal: string | null }): string {
+  return exit.code !== null ? `exited with code ${exit.code}` : `killed by ${exit.signal ?? 'a signal'}`;
 }
 
 function seconds(ms: number): string {

@@ -8,7 +8,7 @@
  * process sees the old file or the new one, never half of one.
  */
 import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -34,15 +34,33 @@ function temporaryFor(path: string): string {
   return `${path}.${process.pid}.${++writes}.tmp`;
 }
 
-/** Write JSON owner-only, atomically (temp file in the same directory, then rename). */
-export async function writeStateFile(path: string, value: unknown): Promise<void> {
+/**
+ * Write JSON owner-only, atomically (temp file in the same directory, then rename). Returns the
+ * written file's stamp (`fileStamp`): while the path still has it, the file is this write.
+ */
+export async function writeStateFile(path: string, value: unknown): Promise<string> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const temp = temporaryFor(path);
   await writeFile(temp, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
   // The mode given to writeFile is masked by the umask; make sure.
   await chmod(temp, 0o600);
+  const stamp = await fileStamp(temp);
   await rename(temp, path);
+  return stamp!;
+}
+
+/**
+ * What tells one version of a file from another without reading it: its inode (every write
+ * through a rename makes a new one), size and modification time. Undefined when it is missing.
+ */
+export async function fileStamp(path: string): Promise<string | undefined> {
+  try {
+    const { ino, size, mtimeMs } = await stat(path);
+    return `${ino}:${size}:${mtimeMs}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -81,7 +81,9 @@ export class ToolRules {
 
   /** Overrides naming no tool the server lists: a typo the log should point out. */
   unusedOverrides(listed: Iterable<string>): string[] {
+    const overridden = Object.keys(this.overrides);
+    if (overridden.length === 0) return [];
     const names = new Set(listed);
-    return Object.keys(this.overrides).filter((name) => !names.has(name));
+    return overridden.filter((name) => !names.has(name));
   }
 }

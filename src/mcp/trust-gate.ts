@@ -7,20 +7,27 @@
  *
  * Decisions are the pure rules of trust/pins.ts; this file only keeps state and order.
  */
+import { DEFAULT_LIMITS } from '../core/limits.js';
 import { canonicalJson, definitionHash } from '../trust/definition.js';
 import type { ListedTool } from '../trust/definition.js';
 import {
   emptyPins,
+  type HashedTool,
   type HeldVersion,
-  heldOf,
   type NewServerRule,
   type PinsDocument,
+  type Review,
+  reviewMemo,
   reviewServer,
+  reviewSteps,
+  type ServerRecord,
   withBaseline,
 } from '../trust/pins.js';
 import type { ToolOwners } from '../trust/scanner.js';
 import { errorMessage } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
+import { sameJson } from '../util/same-json.js';
+import { eachStep, runInSlices } from '../util/slices.js';
 import type { ServerConfig } from './config.js';
 import type { PinBackend } from './pin-store.js';
 
@@ -41,6 +48,12 @@ export interface TrustGateOptions {
   readonly now?: () => Date;
 }
 
+/**
+ * Reviews of one listing run again while the pins change under them (approvals read meanwhile);
+ * past this many the last one stands (the stored document still gets the rules applied anew).
+ */
+const MAX_REVIEW_TRIES = 5;
+
 /** Config keys that do not change which server answers (timeouts, deferral, the tools section). */
 const NOT_IDENTITY = new Set([
   'tools',
@@ -60,10 +73,22 @@ export function configFingerprint(config: ServerConfig): string {
   return definitionHash({ name: canonicalJson(identity) });
 }
 
+export interface ReviewOptions {
+  /** Run in slices of this long (ms; `listingSliceMs`). */
+  readonly sliceMs?: number;
+  /** The tool of the server's previous listing a listed tool is exactly equal to, if any. */
+  readonly sameAs?: (tool: ListedTool) => ListedTool | undefined;
+}
+
 export class TrustGate {
   private doc: PinsDocument = emptyPins();
+  /** Per server, the hashes of its last listing's tools (by the listed tool object). */
+  private readonly hashes = new Map<string, WeakMap<ListedTool, HashedTool>>();
   private writes: Promise<void> = Promise.resolve();
   private readonly pending: ((doc: PinsDocument) => PinsDocument)[] = [];
+  /** Changes queued or being written; a refresh meanwhile waits for them (`refreshWanted`). */
+  private unwritten = 0;
+  private refreshWanted = false;
   private readonly changeListeners = new Set<() => void>();
   private readonly eventListeners = new Set<(event: TrustEvent) => void>();
   private readonly logger: Logger;
@@ -132,8 +157,28 @@ export class TrustGate {
     this.retryTimer = setTimeout(again, retryMs).unref();
   }
 
-  /** Judge a server's listing; returns its held tools by their own name. */
-  review(server: string, config: ServerConfig, tools: readonly ListedTool[], owners: ToolOwners) {
+  /**
+   * Judge a server's listing; returns its held tools by their own name. G5: in slices of
+   * `sliceMs` (a listing of 20,000 tools is hashed and scanned with the event loop free between
+   * slices), against the newest pins: when they changed meanwhile (an approval was read, another
+   * listing of this server was judged) the review runs again, with what it computed kept.
+   */
+  async review(
+    server: string,
+    config: ServerConfig,
+    tools: readonly ListedTool[],
+    owners: ToolOwners,
+    { sliceMs = DEFAULT_LIMITS.listingSliceMs, sameAs }: ReviewOptions = {},
+  ): Promise<ReadonlyMap<string, HeldVersion>> {
+    const last = this.hashes.get(server);
+    const earlier =
+      last && sameAs
+        ? (tool: ListedTool) => {
+            const before = sameAs(tool);
+            return before && last.get(before);
+          }
+        : undefined;
+    const memo = reviewMemo(earlier);
     const input = {
       server,
       config: configFingerprint(config),
@@ -141,22 +186,37 @@ export class TrustGate {
       owners,
       newServers: this.newServers,
       now: this.now(),
+      memo,
     };
-    const before = heldOf(this.doc, server);
-    const review = reviewServer(this.doc, input);
-    const newlyHeld = [...review.held].filter(([tool, held]) => before.get(tool)?.hash !== held.hash);
-    for (const [tool, held] of newlyHeld)
+    let review: Review;
+    let base: ServerRecord | undefined;
+    let tries = 0;
+    do {
+      base = this.doc.servers[server];
+      review = await runInSlices(reviewSteps(this.doc, input), sliceMs);
+    } while (this.doc.servers[server] !== base && ++tries < MAX_REVIEW_TRIES);
+    const report = (tool: string) => {
+      const held = review.held.get(tool)!;
       this.emit({ action: 'held', server, tool, reason: held.reason, ...detailOf(held) });
+    };
+    await runInSlices(eachStep(review.newlyHeld, report), sliceMs);
     // One line per tool, but a server of thousands waiting for approval is one line, not thousands.
-    const names = newlyHeld.map(([tool, held]) => `"${tool}" (${held.reason})`);
+    const names = review.newlyHeld.map((tool) => `"${tool}" (${review.held.get(tool)!.reason})`);
     if (names.length > 0)
       this.logger.warn(
         `"${server}": ${names.length > 3 ? `${names.length} tools are` : `tool ${names.join(', ')}`} held; see "toolsearch tools diff ${server}"`,
       );
-    if (review.doc !== this.doc) {
-      this.doc = review.doc;
-      // The same rules applied to the newest stored document: an approval made meanwhile stays.
-      this.persist((doc) => reviewServer(doc, input).doc);
+    // The next listing's tools listed exactly so again are not hashed again (a re-list of 20,000).
+    this.hashes.set(server, memo.hashes);
+    const record = review.doc.servers[server];
+    if (record !== base && record !== undefined) {
+      // Only this server's record: other servers' listings may have been judged meanwhile.
+      this.doc = withRecord(this.doc, server, record);
+      // Stored over the record it was judged against; over another (an approval made meanwhile),
+      // the same rules are applied to the newest stored document, so the approval stays.
+      this.persist((doc) =>
+        sameJson(doc.servers[server], base) ? withRecord(doc, server, record) : reviewServer(doc, input).doc,
+      );
     }
     return review.held;
   }
@@ -196,6 +256,9 @@ export class TrustGate {
 
   /** Read the store again; approvals found there are reported and the hub re-applies its listings. */
   async refresh(): Promise<void> {
+    // While changes of ours are still on their way, the store may hold an older state than this
+    // gateway's (the watcher fired for an earlier write): read it once they have landed.
+    if (this.deferRefresh()) return;
     let fresh: PinsDocument;
     try {
       fresh = await this.backend.read();
@@ -203,7 +266,8 @@ export class TrustGate {
       this.logger.warn(`reading the tool pins (${this.backend.display}) failed: ${errorMessage(error)}`);
       return;
     }
-    if (JSON.stringify(fresh) === JSON.stringify(this.doc)) return;
+    // Compared in place, not as two JSON texts: a document of 20,000 pins is tens of megabytes.
+    if (this.deferRefresh() || sameJson(fresh, this.doc)) return;
     for (const event of approvals(this.doc, fresh)) {
       this.logger.info(`"${event.server}": tool "${event.tool}" approved`);
       this.emit(event);
@@ -218,17 +282,29 @@ export class TrustGate {
    */
   private persist(change: (doc: PinsDocument) => PinsDocument): void {
     this.pending.push(change);
+    this.unwritten++;
     if (this.pending.length > 1) return;
-    this.writes = this.writes
-      .then(() => {
-        const changes = this.pending.splice(0);
-        return this.backend.update((doc) => changes.reduce((next, apply) => apply(next), doc));
-      })
-      .then(
-        () => undefined,
-        (error: unknown) =>
-          this.logger.warn(`writing the tool pins (${this.backend.display}) failed: ${errorMessage(error)}`),
-      );
+    this.writes = this.writes.then(async () => {
+      const changes = this.pending.splice(0);
+      try {
+        await this.backend.update((doc) => changes.reduce((next, apply) => apply(next), doc));
+      } catch (error) {
+        this.logger.warn(`writing the tool pins (${this.backend.display}) failed: ${errorMessage(error)}`);
+      } finally {
+        this.unwritten -= changes.length;
+        if (this.unwritten === 0 && this.refreshWanted && !this.closed) {
+          this.refreshWanted = false;
+          void this.refresh();
+        }
+      }
+    });
+  }
+
+  /** Whether a refresh must wait for this gateway's own writes (it is then run after them). */
+  private deferRefresh(): boolean {
+    if (this.unwritten === 0) return false;
+    this.refreshWanted = true;
+    return true;
   }
 
   private emit(event: TrustEvent): void {
@@ -238,6 +314,11 @@ export class TrustGate {
   private now(): string {
     return (this.options.now?.() ?? new Date()).toISOString();
   }
+}
+
+/** The document with one server's record replaced. */
+function withRecord(doc: PinsDocument, server: string, record: ServerRecord): PinsDocument {
+  return { ...doc, servers: { ...doc.servers, [server]: record } };
 }
 
 function detailOf(held: HeldVersion): { detail?: string } {

@@ -71,10 +71,10 @@ export async function runInEngine(
   code: string,
   host: SandboxHost,
   limits: SandboxLimits,
-  options: { startedAt?: number } = {},
+  options: { startedAt?: number; memoryFull?: () => boolean } = {},
 ): Promise<EngineResult> {
   const startedAt = options.startedAt ?? Date.now();
-  const run = new EngineRun(engine, host, limits, startedAt);
+  const run = new EngineRun(engine, host, limits, startedAt, options.memoryFull);
   const ending = await run.start(code);
   const stats = { calls: run.calls, elapsedMs: Date.now() - startedAt };
   const outcome: RunOutcome =
@@ -100,6 +100,8 @@ class EngineRun {
     private readonly host: SandboxHost,
     private readonly limits: SandboxLimits,
     startedAt: number,
+    /** Whether the engine's memory reached its ceiling (worker.ts); absent: no ceiling known. */
+    private readonly memoryFull?: () => boolean,
   ) {
     this.logs = new LogCapture(limits.maxLogBytes);
     this.deadline = startedAt + limits.timeoutMs;
@@ -259,6 +261,8 @@ class EngineRun {
     const dumped = safeDump(this.vm, handle);
     const message = dumped.message;
     if (/out of memory/i.test(message)) return limitFailure('memoryBytes', this.limits);
+    // At its memory's ceiling QuickJS may not even build the error: it throws null instead.
+    if (dumped.thrown && this.memoryFull?.()) return limitFailure('memoryBytes', this.limits);
     if (/^interrupted$/i.test(message)) return limitFailure('timeoutMs', this.limits);
     const line = scriptLine(dumped.stack);
     const text = dumped.name ? `${dumped.name}: ${message}` : message;
@@ -298,7 +302,11 @@ export function scriptLine(stack: string | undefined): number | undefined {
   return line >= 1 ? line : undefined;
 }
 
-function safeDump(vm: QuickJSContext, handle: QuickJSHandle): { name?: string; message: string; stack?: string } {
+/** What a thrown value says; `thrown`: it was not an error object (a `throw null`, or no memory left to build one). */
+function safeDump(
+  vm: QuickJSContext,
+  handle: QuickJSHandle,
+): { name?: string; message: string; stack?: string; thrown?: true } {
   try {
     const value: unknown = vm.dump(handle);
     if (typeof value === 'object' && value !== null) {
@@ -309,7 +317,7 @@ function safeDump(vm: QuickJSContext, handle: QuickJSHandle): { name?: string; m
         ...(typeof stack === 'string' && { stack }),
       };
     }
-    return { message: `threw ${JSON.stringify(value) ?? String(value)}` };
+    return { message: `threw ${JSON.stringify(value) ?? String(value)}`, thrown: true };
   } catch {
     return { message: 'the script failed with an error that could not be read' };
   }

@@ -1,6 +1,13 @@
 /** G11 — code mode's sandbox: QuickJS in a worker thread, with limits; no MCP in here. */
 export { CodeSandbox, type CodeSandboxOptions, type SandboxCalls, type SandboxRunOptions } from './sandbox.js';
 export {
+  DEFAULT_RUN_CAPACITY,
+  resolveRunCapacity,
+  type RunCapacity,
+  type RunCapacityName,
+  splitCodeModeLimits,
+} from './capacity.js';
+export {
   DEFAULT_SANDBOX_LIMITS,
   resolveSandboxLimits,
   SandboxLimitsError,

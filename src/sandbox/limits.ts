@@ -30,6 +30,9 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   maxLogBytes: 16 * 1024,
 };
 
+/** The knobs of capacity.ts, named in an unknown limit's error (written out: capacity.ts imports this file). */
+const CAPACITY_NAMES = 'concurrentRuns, runsPerClient, queuedRuns, queueWaitMs, totalMemoryBytes';
+
 /** Upper bounds a knob may not pass: a config typo must not give a script a gigabyte or an hour. */
 const CEILINGS: SandboxLimits = {
   timeoutMs: 10 * 60_000,
@@ -52,7 +55,7 @@ export function resolveSandboxLimits(overrides: Partial<Record<string, unknown>>
     if (value === undefined) continue;
     if (!(key in DEFAULT_SANDBOX_LIMITS)) {
       throw new SandboxLimitsError(
-        `Unknown code-mode limit "${key}"; known limits: ${Object.keys(DEFAULT_SANDBOX_LIMITS).join(', ')}.`,
+        `Unknown code-mode limit "${key}"; known limits: ${Object.keys(DEFAULT_SANDBOX_LIMITS).join(', ')}, and for all runs together ${CAPACITY_NAMES}.`,
       );
     }
     const ceiling = CEILINGS[key as SandboxLimitName];

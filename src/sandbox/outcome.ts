@@ -2,13 +2,14 @@
  * G11 — what one sandboxed run ends with: the script's value, or why it did not return one. Plain
  * data (it crosses a worker boundary), with a `kind` a caller can switch on.
  */
+import type { RunCapacityName } from './capacity.js';
 import type { SandboxLimitName } from './limits.js';
 
 export type RunFailure =
   /** The script threw, or did not parse; `line` is the script's own line (1 = its first). */
   | { readonly kind: 'script'; readonly message: string; readonly line?: number }
-  /** A limit ended the run; `limit` is its knob. */
-  | { readonly kind: 'limit'; readonly limit: SandboxLimitName; readonly message: string }
+  /** A limit ended the run, or (a capacity knob) kept it from starting; `limit` is its knob. */
+  | { readonly kind: 'limit'; readonly limit: SandboxLimitName | RunCapacityName; readonly message: string }
   /** The caller cancelled the run. */
   | { readonly kind: 'cancelled'; readonly message: string }
   /** The engine itself failed (could not start); not the script's fault. */

@@ -8,6 +8,8 @@ import type { CompiledEngine } from './quickjs.js';
 
 export interface WorkerSetup {
   readonly wasmModule: CompiledEngine;
+  /** The most the engine's WebAssembly memory may grow to (capacity.ts `engineCeilingBytes`). */
+  readonly maximumBytes?: number;
 }
 
 export type ToWorker =

@@ -16,7 +16,18 @@ import {
 
 /** A compiled `WebAssembly.Module` (the project's TypeScript libraries carry no WebAssembly types). */
 export type CompiledEngine = object;
-declare const WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledEngine> };
+/** The engine's memory: what it has grown to, in bytes. */
+export interface EngineMemory {
+  readonly buffer: { readonly byteLength: number };
+}
+declare const WebAssembly: {
+  compile(bytes: Uint8Array): Promise<CompiledEngine>;
+  Memory: new (descriptor: { initial: number; maximum: number }) => EngineMemory;
+};
+
+const PAGE_BYTES = 64 * 1024;
+/** The engine's own starting size (its build's INITIAL_MEMORY). */
+const INITIAL_BYTES = 16 * 1024 * 1024;
 
 // The package's types describe its CommonJS build; as ESM the variant is the default export.
 const variant = ((variantModule as { default?: QuickJSSyncVariant }).default ??
@@ -33,9 +44,28 @@ export function compiledEngine(): Promise<CompiledEngine> {
   return compiled;
 }
 
-/** A fresh engine instance (its own memory), from the compiled module when given. */
-export function instantiateEngine(wasmModule?: CompiledEngine): Promise<QuickJSWASMModule> {
-  return newQuickJSWASMModuleFromVariant(
-    wasmModule ? newVariant(variant, { wasmModule: wasmModule as never }) : variant,
+/**
+ * A fresh engine instance (its own memory), from the compiled module when given. With
+ * `maximumBytes` its WebAssembly memory can never grow past that (G11: the hard bound of one
+ * run's memory; without it the build's own maximum, 2 GiB, applies); `memory` is that memory.
+ */
+export async function instantiateEngine(
+  wasmModule?: CompiledEngine,
+  maximumBytes?: number,
+): Promise<{ engine: QuickJSWASMModule; memory?: EngineMemory }> {
+  const memory =
+    maximumBytes === undefined
+      ? undefined
+      : new WebAssembly.Memory({
+          initial: INITIAL_BYTES / PAGE_BYTES,
+          maximum: Math.max(INITIAL_BYTES, maximumBytes) / PAGE_BYTES,
+        });
+  const options = {
+    ...(wasmModule && { wasmModule: wasmModule as never }),
+    ...(memory && { wasmMemory: memory as never }),
+  };
+  const engine = await newQuickJSWASMModuleFromVariant(
+    Object.keys(options).length > 0 ? newVariant(variant, options) : variant,
   );
+  return { engine, ...(memory && { memory }) };
 }

@@ -9,6 +9,8 @@
  * caller cancels, the worker is ended, whatever the script is doing.
  */
 import type { Worker } from 'node:worker_threads';
+import { RunAdmission } from './admission.js';
+import { engineCeilingBytes, resolveRunCapacity, type RunCapacity, runReservation } from './capacity.js';
 import { byteLength } from './engine.js';
 import { limitMessage, resolveSandboxLimits, type SandboxLimits } from './limits.js';
 import type { RunFailure, RunOutcome } from './outcome.js';
@@ -27,6 +29,8 @@ export interface SandboxRunOptions {
   readonly signal?: AbortSignal;
   /** Each `search()`/`call()` as it starts (for progress). */
   readonly onCall?: (event: { kind: 'search' | 'call'; subject: string; count: number }) => void;
+  /** Whose run this is, for the per-client share of the slots (`runsPerClient`); default: one client for all. */
+  readonly client?: string;
 }
 
 export interface CodeSandboxOptions {
@@ -38,6 +42,11 @@ export interface CodeSandboxOptions {
    * starts and ends a worker per run.
    */
   readonly idleWorkers?: number;
+  /**
+   * How many scripts run at once and what they may hold together (capacity.ts; defaults
+   * `DEFAULT_RUN_CAPACITY`). One sandbox is one pool: share it to share the bound.
+   */
+  readonly capacity?: Partial<RunCapacity>;
 }
 
 /** How long past its deadline a worker may take to report before it is ended from outside. */
@@ -48,6 +57,8 @@ const DEFAULT_IDLE_WORKERS = 2;
 
 export class CodeSandbox {
   readonly limits: SandboxLimits;
+  readonly capacity: RunCapacity;
+  private readonly admission: RunAdmission;
   private readonly maxIdle: number;
   private readonly idle: Worker[] = [];
   private starting = 0;
@@ -55,12 +66,36 @@ export class CodeSandbox {
 
   constructor(options: CodeSandboxOptions = {}) {
     this.limits = resolveSandboxLimits(options.limits);
+    this.capacity = resolveRunCapacity(options.capacity, this.limits);
+    this.admission = new RunAdmission(this.capacity, runReservation(this.limits));
     this.maxIdle = Math.max(0, Math.floor(options.idleWorkers ?? DEFAULT_IDLE_WORKERS));
+  }
+
+  /** Scripts running and waiting now, and the memory they count (see `RunAdmission`). */
+  get load(): RunAdmission['load'] {
+    return this.admission.load;
   }
 
   async run(code: string, calls: SandboxCalls, options: SandboxRunOptions = {}): Promise<RunOutcome> {
     const startedAt = Date.now();
     if (options.signal?.aborted) return failed(cancelled(), 0, startedAt);
+    const ticket = await this.admission.admit(options.client ?? '', options.signal);
+    if ('cancelled' in ticket) return failed(cancelled(), 0, startedAt);
+    if ('refused' in ticket)
+      return failed({ kind: 'limit', limit: ticket.refused, message: ticket.message }, 0, startedAt);
+    try {
+      return await this.runAdmitted(code, calls, options, startedAt);
+    } finally {
+      ticket.release();
+    }
+  }
+
+  private async runAdmitted(
+    code: string,
+    calls: SandboxCalls,
+    options: SandboxRunOptions,
+    startedAt: number,
+  ): Promise<RunOutcome> {
     let worker: Worker;
     try {
       worker = await this.take();
@@ -87,7 +122,12 @@ export class CodeSandbox {
       detach(idle);
       return idle;
     }
-    return spawnSandboxWorker({ wasmModule: await compiledEngine() });
+    return this.spawn();
+  }
+
+  /** A worker whose engine's memory cannot grow past this sandbox's ceiling. */
+  private async spawn(): Promise<Worker> {
+    return spawnSandboxWorker({ wasmModule: await compiledEngine(), maximumBytes: engineCeilingBytes(this.limits) });
   }
 
   /** A worker whose run ended cleanly waits for the next script; any other is ended. */
@@ -103,9 +143,10 @@ export class CodeSandbox {
   private startAhead(): void {
     if (this.closed || this.maxIdle === 0 || this.idle.length + this.starting >= 1) return;
     this.starting += 1;
-    void compiledEngine()
-      .then((wasmModule) => {
-        if (!this.closed) this.park(spawnSandboxWorker({ wasmModule }));
+    void this.spawn()
+      .then((worker) => {
+        if (this.closed) void worker.terminate();
+        else this.park(worker);
       })
       .catch(() => undefined)
       .finally(() => (this.starting -= 1));

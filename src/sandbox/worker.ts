@@ -15,14 +15,20 @@ if (!port) throw new Error('src/sandbox/worker.ts runs as a worker thread');
 const setup = workerData as WorkerSetup;
 // Instantiated and run once while the worker waits for its script: an idle worker is warm before
 // it is needed (an engine's first run costs far more than the next ones).
-const engine = instantiateEngine(setup.wasmModule).then((module) => {
+const engine = instantiateEngine(setup.wasmModule, setup.maximumBytes).then(({ engine: module, memory }) => {
   const runtime = module.newRuntime();
   const vm = runtime.newContext();
   vm.evalCode('JSON.stringify((async () => [1])())').dispose();
   vm.dispose();
   runtime.dispose();
-  return module;
+  const ceiling = setup.maximumBytes;
+  // Within a page of the ceiling: the next allocation that needs the memory to grow fails.
+  const memoryFull =
+    memory && ceiling !== undefined ? () => memory.buffer.byteLength + FULL_SLACK_BYTES >= ceiling : undefined;
+  return { module, memoryFull };
 });
+/** How close to its ceiling an engine's memory counts as full (a few pages). */
+const FULL_SLACK_BYTES = 4 * 64 * 1024;
 const waiting = new Map<number, { resolve: (json: string) => void; reject: (error: Error) => void }>();
 let nextId = 0;
 
@@ -44,9 +50,9 @@ port.on('message', (message: ToWorker) => {
     // Questions a previous run left unanswered stay unanswered: that run is over.
     waiting.clear();
     void engine
-      .then((module) => {
+      .then(({ module, memoryFull }) => {
         port.postMessage({ type: 'started' } satisfies FromWorker);
-        return runInEngine(module, message.code, host, message.limits);
+        return runInEngine(module, message.code, host, message.limits, { ...(memoryFull && { memoryFull }) });
       })
       .then(({ outcome, freed }) => port.postMessage({ type: 'done', outcome, reusable: freed } satisfies FromWorker));
     return;

@@ -44,6 +44,8 @@ export interface HitExplanation {
     /** Matched parts the request names through a synonym of one of its words ("directori (for folder)"). */
     readonly bySynonym?: readonly string[];
   };
+  /** C15: what the tool's server says about itself (title, instructions) matched the request, which lifted it by `score`. */
+  readonly serverText?: { readonly name: string; readonly score: number };
   /** C14: the request names this tool's server ("in Notion"), which lifted it by `score`. */
   readonly serverNamed?: { readonly name: string; readonly score: number };
   /**
@@ -51,6 +53,17 @@ export interface HitExplanation {
    * and this tool's name is a change (create, push, reply …), so its score was multiplied by `factor`.
    */
   readonly question?: { readonly factor: number; readonly because?: 'question' | 'no action' };
+  /**
+   * C15: the tool's action (from its name's verbs) disagrees with the request's, or destroys
+   * something the request did not ask to, so its score was multiplied by `factor`.
+   */
+  readonly action?: {
+    readonly tool: string;
+    /** The request's actions ("create", "read or update"); empty when it names none. */
+    readonly request: string;
+    readonly verdict: 'disagrees' | 'destroys';
+    readonly factor: number;
+  };
   /** Clause evidence: the clause of a multi-step task this tool answers best. */
   readonly clause?: { readonly text: string; readonly score: number };
   /** With an embedder: the tool's rank by embedding similarity and in the lexical ranking (1-based). */
@@ -99,6 +112,10 @@ export function formatExplanation(e: HitExplanation): string[] {
     lines.push(
       `server evidence: +${round(e.server.score)} from server "${e.server.name}" (${e.server.terms.join(', ')})`,
     );
+  if (e.serverText)
+    lines.push(
+      `server's own text: +${round(e.serverText.score)}, what server "${e.serverText.name}" says about itself matches`,
+    );
   if (e.serverNamed)
     lines.push(`server named: +${round(e.serverNamed.score)}, the request names the server "${e.serverNamed.name}"`);
   if (e.nameMatch) lines.push(nameMatchLine(e.nameMatch));
@@ -108,6 +125,7 @@ export function formatExplanation(e: HitExplanation): string[] {
         ? `no action: the request names a thing and no action, and this tool's name is a change, so its score counts ×${e.question.factor}`
         : `question: the request asks to know and this tool's name is a change, so its score counts ×${e.question.factor}`,
     );
+  if (e.action) lines.push(actionLine(e.action));
   if (e.clause && e.clause.score > 0) lines.push(`clause evidence: +${round(e.clause.score)} for "${e.clause.text}"`);
   if (e.learned) {
     const n = e.learned.searches;
@@ -124,6 +142,13 @@ export function formatExplanation(e: HitExplanation): string[] {
     lines.push(`${emb}, ${lex}${e.embedding.gate ? ` (${gateText(e.embedding.gate, e.embedding.weight ?? 0)})` : ''}`);
   }
   return lines;
+}
+
+/** C15: "action disagrees: delete for a request to create, score ×0.6". */
+function actionLine(a: NonNullable<HitExplanation['action']>): string {
+  const asked = a.request === '' ? 'a request that names no action' : `a request to ${a.request}`;
+  const what = a.verdict === 'destroys' ? 'destructive action unasked' : 'action disagrees';
+  return `${what}: ${a.tool} for ${asked}, so its score counts ×${a.factor}`;
 }
 
 /** C14: why the embedding ranking counted as much as it did for this query. */

@@ -2,6 +2,7 @@
  * The searcher's data types: the pool a search runs over, its options and its result.
  */
 import type { FailedServer } from '../core/catalog.js';
+import type { InstallingServer } from '../core/installing.js';
 import type { ServerInfo, ToolSpec } from '../core/tool.js';
 import type { HitExplanation } from './explain.js';
 import type { Embedder, Ranker, RankerName } from './ranker.js';
@@ -16,8 +17,21 @@ export interface SearchPool {
   readonly pendingServers: readonly string[];
   /** MCP servers that failed, with the reason (C12); named apart from those still connecting. */
   readonly failedServers?: readonly FailedServer[];
+  /** G13: the pending servers a package runner is still installing. */
+  readonly installingServers?: readonly InstallingServer[];
   /** What servers said about themselves at initialize (title, instructions): server-level evidence. */
   readonly servers?: ReadonlyMap<string, ServerInfo>;
+  /**
+   * G10: tools this client's policy keeps out of the pool, with why. Never returned; a search counts
+   * those that would have matched and says so (`withheldByPolicy`).
+   */
+  readonly policyHidden?: readonly PolicyHiddenTool[];
+}
+
+/** G10: a tool left out of the pool by policy: the tool (its text, for matching) and the reason. */
+export interface PolicyHiddenTool {
+  readonly tool: ToolSpec;
+  readonly reason: string;
 }
 
 export type QueryKind = 'select' | 'exact' | 'prefix' | 'keyword' | 'regex' | 'bm25';
@@ -34,6 +48,8 @@ export interface ToolSearchResult {
   pendingServers: string[];
   /** C12: servers that failed, with the reason (absent when none). */
   failedServers?: FailedServer[];
+  /** G13: the pending servers a package runner is still installing (absent when none). */
+  installingServers?: InstallingServer[];
   /** Regex mode only: why the pattern was not used (too long, unsupported syntax). */
   error?: string;
   /** C11, with `explain: true`: why each match is there, in `matches` order. */
@@ -48,6 +64,10 @@ export interface ToolSearchResult {
   lowConfidence?: boolean;
   /** E4: a `mcp__` prefix or a name that fits several servers lists them (`suggestedServers` holds them). */
   serversMatched?: string;
+  /** C15: a server listing: how many tools the prefix holds (`matches` may stop short of them). */
+  listingTotal?: number;
+  /** G10: tools that match but the client's policy leaves out: how many, and one's reason (never names). */
+  withheldByPolicy?: { count: number; reason: string };
 }
 
 export interface ToolSearcherOptions {

@@ -6,14 +6,13 @@
  * `+term` filters. Regex and BM25 modes (C7) take the whole query as their input.
  * Whatever the input, `search` returns a result; it never throws.
  */
-import { MCP_PREFIX } from '../core/names.js';
 import { DEFAULT_MAX_RESULTS } from '../core/search-tool.js';
 import type { ServerInfo, ToolSpec } from '../core/tool.js';
 import { cleanQuery, parseKeywordQuery, parseSelect, type ParsedQuery } from './query.js';
 import type { Embedder, Ranker, RankerIndex, RankerName } from './ranker.js';
 import { createRanker } from './rankers.js';
 import { fuseRanked, lexicalIsWeak, toolEmbeddingText, type FusedHit } from './fusion.js';
-import { toolNameParts, wordBoundaryPattern } from './text.js';
+import { requiredTermFilter } from './required-terms.js';
 import type { HitExplanation } from './explain.js';
 import type { LearnedRanking } from './learned/learned-ranking.js';
 import type { LearnedHit } from './learned/fuse.js';
@@ -21,7 +20,10 @@ import type { LearnedCut, LexicalSource } from './learned/lexical.js';
 import { isLowConfidence, suggestServers } from './suggest.js';
 import { hitEvidence } from './hit-evidence.js';
 import { PoolFacts } from './pool-facts.js';
+import { serverListing } from './server-listing.js';
 import { PoolNames } from './pool-names.js';
+import { capPerServer, SERVER_CAP_LOOKAHEAD, serverOfTool } from './server-cap.js';
+import { policyWithheld } from './policy-withheld.js';
 import type {
   QueryKind,
   SearchOptions,
@@ -41,11 +43,10 @@ export type {
   ToolSearchResult,
 } from './search-types.js';
 export { formatSearchResult } from './format-result.js';
+export { requiredTermFilter } from './required-terms.js';
 
 /** Upper bound on `max_results`, whatever the model asks for. */
 export const MAX_RESULTS_CAP = 100;
-/** Servers a `mcp__` prefix result names when the prefix fits several. */
-const MAX_LISTED_SERVERS = 20;
 
 /** Everything derived from one set of deferred tools, built once and reused (C4's "index"). */
 interface PoolIndex {
@@ -67,23 +68,6 @@ function clampResults(value: unknown, fallback: number): number {
   return Math.min(MAX_RESULTS_CAP, Math.max(1, n));
 }
 
-/** C4: a required term must match a name part (substring), or the hint or description (word boundary). */
-export function requiredTermFilter(tools: readonly ToolSpec[], required: readonly string[]): (name: string) => boolean {
-  const patterns = required.map(wordBoundaryPattern);
-  const accepted = new Set<string>();
-  for (const tool of tools) {
-    const parts = toolNameParts(tool);
-    const ok = required.every(
-      (term, i) =>
-        parts.some((part) => part.includes(term)) ||
-        patterns[i]!.test(tool.description) ||
-        (tool.searchHint !== undefined && patterns[i]!.test(tool.searchHint)),
-    );
-    if (ok) accepted.add(tool.name);
-  }
-  return (name) => accepted.has(name);
-}
-
 export class ToolSearcher {
   private readonly ranker: Ranker;
   private readonly embedder: Embedder | undefined;
@@ -95,6 +79,8 @@ export class ToolSearcher {
   private cachedFor: { tools: readonly ToolSpec[]; deferred: ReadonlySet<string>; size: number } | undefined;
   /** Loaded tools by name and lowercased names, per pool (C1/C2 without a walk per query). */
   private readonly poolNames = new PoolNames();
+  /** G10: searches the tools policy leaves out (its own index), to count what an answer lost. */
+  private hiddenSearcher: ToolSearcher | undefined;
 
   constructor(options: ToolSearcherOptions = {}) {
     this.ranker = typeof options.ranker === 'object' ? options.ranker : createRanker(options.ranker ?? 'default');
@@ -175,7 +161,20 @@ export class ToolSearcher {
       ...hitEvidence(this.rankerIndex(index, this.ranker), parsed, hits),
     };
     if (options.explain) result.explanations = this.explainKeywords(index, parsed, hits);
-    return this.withSuggestions(pool, index, parsed, result);
+    const withheld = this.policyWithheld(pool, index, text, { limit });
+    return this.withSuggestions(pool, index, parsed, withheld ? { ...result, withheldByPolicy: withheld } : result);
+  }
+
+  /** G10: tools the client's policy left out that this answer would have held (search/policy-withheld.ts). */
+  private policyWithheld(
+    pool: SearchPool,
+    index: PoolIndex,
+    text: string,
+    listing: { prefix?: string; limit: number },
+  ) {
+    if (!pool.policyHidden || pool.policyHidden.length === 0) return undefined;
+    const searcher = (this.hiddenSearcher ??= new ToolSearcher({ ranker: this.ranker }));
+    return policyWithheld((p, q, o) => searcher.search(p, q, o), index.deferredTools, pool.policyHidden, text, listing);
   }
 
   /** C12: a weak or empty keyword result gets the servers most likely to hold the tool. */
@@ -234,34 +233,17 @@ export class ToolSearcher {
     return index.byName.get(name) ?? this.poolNames.loaded(pool, name);
   }
 
-  /**
-   * C3/E4: `mcp__<prefix>` lists the deferred tools under it (falls through when none), and a query
-   * that is exactly a server's name lists that server, so a server the announcement left unnamed is
-   * found by name. A prefix spanning several servers names them too.
-   */
+  /** C3/E4/C15: a server listing (search/server-listing.ts), with what policy left out of it. */
   private serverListing(pool: SearchPool, index: PoolIndex, text: string, limit: number): ToolSearchResult | undefined {
-    const lower = text.toLowerCase();
-    const named = lower.startsWith(MCP_PREFIX) ? undefined : index.facts.serverNamed(text);
-    const prefix = named !== undefined ? `${MCP_PREFIX}${named.toLowerCase()}__` : lower;
-    if (!prefix.startsWith(MCP_PREFIX)) return undefined;
-    const tools = index.facts.withPrefix(prefix);
-    if (tools.length === 0) return undefined;
-    const result: ToolSearchResult = {
+    const listing = serverListing(index.facts, pool.servers, text, limit);
+    if (!listing) return undefined;
+    const { prefix, ...found } = listing;
+    const withheld = this.policyWithheld(pool, index, prefix, { prefix, limit });
+    return {
       ...this.emptyResult(pool, text, 'prefix', index),
-      matches: tools.slice(0, limit).map((t) => t.name),
-      serversMatched: prefix,
+      ...found,
+      ...(withheld && { withheldByPolicy: withheld }),
     };
-    const servers = PoolFacts.serversOf(tools);
-    if (servers.length < 2) return result;
-    const suggestedServers = servers.slice(0, MAX_LISTED_SERVERS).map((server) => ({
-      server,
-      summary: index.facts.summary(server, pool.servers),
-      tools: index.facts
-        .toolsOf(server)
-        .slice(0, 3)
-        .map((t) => t.name),
-    }));
-    return { ...result, suggestedServers };
   }
 
   private rankKeywords(
@@ -273,14 +255,21 @@ export class ToolSearcher {
     if (query.terms.length === 0) return [];
     const accept = query.required.length > 0 ? requiredTermFilter(index.deferredTools, query.required) : undefined;
     const rankerIndex = this.rankerIndex(index, this.ranker);
+    // C15: a few hits past the limit, so the per-server cap has other servers' hits to move up.
     const lexicalOnly = () =>
-      this.lexicalList(index, rankerIndex, query, { limit, accept, explain }).map((r) => ({
-        name: r.name,
-        fused: false,
-        score: r.score,
-        ...(r.learned && { learned: r.learned }),
-        ...(r.words !== undefined && { words: r.words }),
-      }));
+      this.capped(
+        index,
+        this.lexicalList(index, rankerIndex, query, { limit: limit + SERVER_CAP_LOOKAHEAD, accept, explain }).map(
+          (r) => ({
+            name: r.name,
+            fused: false,
+            score: r.score,
+            ...(r.learned && { learned: r.learned }),
+            ...(r.words !== undefined && { words: r.words }),
+          }),
+        ),
+        limit,
+      );
     if (!this.embedder) return lexicalOnly();
     const vector = queryVector ?? this.syncQueryVector(query.text);
     const vectors = index.vectors ?? this.syncToolVectors(index);
@@ -288,6 +277,11 @@ export class ToolSearcher {
     const lexical = this.lexicalList(index, rankerIndex, query, { limit: Math.max(50, limit * 10), accept });
     const lexicalWeak = lexicalIsWeak(rankerIndex, query, lexical);
     return fuseRanked(lexical, index.deferredTools, vectors, vector, limit, accept, { lexicalWeak });
+  }
+
+  /** C15: at most `SERVER_CAP` of the top `limit` from one server while another server's hit matches well. */
+  private capped(index: PoolIndex, hits: FusedHit[], limit: number): FusedHit[] {
+    return capPerServer(hits, serverOfTool(index.byName), limit);
   }
 
   /** C13: the lexical list, with learned evidence fused in when a learned log is attached. */
@@ -429,8 +423,8 @@ export class ToolSearcher {
       notFound: [],
       totalDeferred,
       pendingServers: [...pool.pendingServers],
-      ...(pool.failedServers !== undefined &&
-        pool.failedServers.length > 0 && { failedServers: [...pool.failedServers] }),
+      ...(pool.failedServers?.length ? { failedServers: [...pool.failedServers] } : {}),
+      ...(pool.installingServers?.length ? { installingServers: [...pool.installingServers] } : {}),
     };
   }
 }

@@ -78,9 +78,29 @@ const SYNONYM_GROUPS: readonly string[][] = [
 /** G5: bounded by characters too, and words past 64 letters are not kept (a query's new long word each search). */
 const stemCache = new WordMemo<string>({ ...DEFAULT_WORD_MEMO_BOUNDS, maxEntries: 200_000, maxKeyChars: 4_000_000 });
 
+/**
+ * C15: words Porter merges with an action verb of a different meaning, each kept as a word of its
+ * own: "news" is not "new" (which stands for create), a "terminal" does not terminate, "general"
+ * and "generic" generate nothing, an "executive" executes nothing, "important" imports nothing, and
+ * "settings" are what a tool reads, not a verb to set.
+ * Found by stemming a dictionary: every word whose stem is a verb of the action tables
+ * (action-agreement.ts, the synonym groups) but which is neither that verb's form nor a noun of the
+ * same act (a "deletion" deletes; a "terminal" does not). Both sides stem through here, so a
+ * request's "terminal" still finds a tool's "terminal".
+ */
+const OWN_STEMS: ReadonlyMap<string, string> = new Map(
+  (
+    'news:news general:general generals:general generally:general generic:generic generics:generic ' +
+    'generous:generous terminal:terminal terminals:terminal executive:executive executives:executive ' +
+    'important:important importance:important importantly:important setting:setting settings:setting'
+  )
+    .split(' ')
+    .map((pair) => pair.split(':') as [string, string]),
+);
+
 /** Porter stem, cached (the same words recur across thousands of tools). */
 export function stem(word: string): string {
-  return stemCache.get(word, (w) => (/^[a-z]+$/.test(w) ? stemmer(w) : w));
+  return stemCache.get(word, (w) => OWN_STEMS.get(w) ?? (/^[a-z]+$/.test(w) ? stemmer(w) : w));
 }
 
 /**
@@ -206,10 +226,24 @@ const REQUEST_WORDS: readonly (readonly [string, readonly string[]])[] = [
   ['man', ['documentation', 'help']],
 ];
 
+/** The groups of SYNONYM_GROUPS that are actions (verbs): create … upload. */
+const ACTION_GROUPS = 11;
+
 /** stem → stems of its synonyms (never itself). Built once. */
-export const SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {
+export const SYNONYMS: ReadonlyMap<string, readonly string[]> = synonymMap(SYNONYM_GROUPS);
+
+/**
+ * C15: the synonyms of a stem as a noun's: without the action groups. "my notes", "the updates",
+ * "a list of" name things, and their stems' verb synonyms (write, edit, enumerate) name other tools.
+ */
+export const NOUN_SYNONYMS: ReadonlyMap<string, readonly string[]> = synonymMap(SYNONYM_GROUPS.slice(ACTION_GROUPS));
+
+/** Stems of the action groups' words. */
+export const ACTION_STEMS: ReadonlySet<string> = new Set(SYNONYM_GROUPS.slice(0, ACTION_GROUPS).flat().map(stem));
+
+function synonymMap(groups: readonly string[][]): ReadonlyMap<string, readonly string[]> {
   const map = new Map<string, Set<string>>();
-  for (const group of SYNONYM_GROUPS) {
+  for (const group of groups) {
     const stems = [...new Set(group.map(stem))];
     for (const s of stems) {
       let set = map.get(s);
@@ -224,4 +258,4 @@ export const SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {
     for (const t of targets) if (stem(t) !== s) set.add(stem(t));
   }
   return new Map([...map].map(([k, v]) => [k, [...v]]));
-})();
+}

@@ -13,6 +13,7 @@
  * 4. not pinned, a high-severity scanner finding → held `findings`, even on first sight;
  * 5. otherwise pinned now: trust on first use.
  */
+import { drain, type Steps } from '../util/slices.js';
 import {
   definitionHash,
   definitionOf,
@@ -116,6 +117,26 @@ export interface ReviewInput {
   readonly owners: ToolOwners;
   readonly newServers: NewServerRule;
   readonly now: string;
+  /** Hashes and findings already computed for this listing (a review run again on a newer document). */
+  readonly memo?: ReviewMemo;
+}
+
+export interface HashedTool {
+  readonly definition: ToolDefinition;
+  readonly hash: string;
+}
+
+/** What a review computes per listed tool, kept for the same listing's next review. */
+export interface ReviewMemo {
+  readonly hashes: WeakMap<ListedTool, HashedTool>;
+  /** Scanner findings by definition hash. */
+  readonly findings: Map<string, Finding[]>;
+  /** The hash of a tool its server listed before exactly so (a server listing the same tools again). */
+  readonly earlier?: (tool: ListedTool) => HashedTool | undefined;
+}
+
+export function reviewMemo(earlier?: (tool: ListedTool) => HashedTool | undefined): ReviewMemo {
+  return { hashes: new WeakMap(), findings: new Map(), ...(earlier && { earlier }) };
 }
 
 export interface Review {
@@ -123,54 +144,119 @@ export interface Review {
   readonly doc: PinsDocument;
   /** Held tools by their own name. */
   readonly held: ReadonlyMap<string, HeldVersion>;
+  /** Tools held in a form they were not held in before this listing (a hold to report). */
+  readonly newlyHeld: readonly string[];
 }
 
 /**
  * Apply one server's listing to the pins: what is used, what is held, what gets pinned. Only the
- * server's own record is copied and compared (a gateway of thousands of servers reviews each
- * listing in time proportional to that server, not to the whole document).
+ * server's own record is compared, and only the tools whose record changes are copied (a gateway
+ * of thousands of servers, or a server of 20,000 tools listing again unchanged, reviews in time
+ * proportional to that listing and allocates for what changed).
  */
 export function reviewServer(doc: PinsDocument, input: ReviewInput): Review {
-  const before = doc.servers[input.server];
-  const record = serverRecord(doc, before, input);
+  return drain(reviewSteps(doc, input));
+}
+
+/** `reviewServer` as steps, one per listed tool, so a gateway can run it in slices (util/slices.ts). */
+export function* reviewSteps(doc: PinsDocument, input: ReviewInput): Steps<Review> {
+  const known = doc.servers[input.server];
+  const fresh = known === undefined || known.config !== input.config;
+  const base = fresh ? freshRecord(doc, known, input) : known;
+  const memo = input.memo ?? reviewMemo();
+  /** Tool records that differ from `base` (undefined: removed). */
+  const changed = new Map<string, ToolRecord | undefined>();
+  const current = (name: string) => (changed.has(name) ? changed.get(name) : base.tools[name]);
   const held = new Map<string, HeldVersion>();
+  const newlyHeld: string[] = [];
   const listed = new Set<string>();
   for (const tool of input.tools) {
     listed.add(tool.name);
-    const definition = definitionOf(tool);
-    const hash = definitionHash(definition);
-    const entry = (record.tools[tool.name] ??= {});
-    upgradeScheme1Pin(entry, hash, definition);
-    const hold = holdReason(entry, record, hash, () => scanDefinition(definition, input));
-    if (hold === undefined) {
-      entry.pinned ??= { hash, definition, at: input.now, scheme: HASH_SCHEME };
-      delete entry.held;
-      continue;
+    const entry = current(tool.name);
+    const next = reviewTool(entry, base, tool, input, memo);
+    if (next !== entry) changed.set(tool.name, next);
+    if (next.held) {
+      held.set(tool.name, next.held);
+      if (entry?.held?.hash !== next.held.hash) newlyHeld.push(tool.name);
     }
-    const same = entry.held !== undefined && sameHeldVersion(entry.held, hash, definition);
-    entry.heldHashes = heldHashesAfter(entry, hash, same);
-    const since = same ? entry.held!.since : input.now;
-    entry.held = { hash, definition, reason: hold.reason, findings: hold.findings, since, scheme: HASH_SCHEME };
-    held.set(tool.name, entry.held);
+    yield;
   }
   // A held version of a tool the server no longer lists is nothing to approve; its pin stays, and
   // so does the count of versions held (a tool that vanishes and comes back with other text is
   // still approved by hash only).
-  for (const [name, entry] of Object.entries(record.tools)) {
-    if (listed.has(name) || !entry.held) continue;
-    entry.heldHashes = heldHashesAfter(entry, entry.held.hash, true);
-    delete entry.held;
+  for (const name of Object.keys(base.tools)) {
+    const entry = current(name);
+    if (listed.has(name) || !entry?.held) continue;
+    const heldHashes = heldHashesAfter(entry, entry.held.hash, true);
+    changed.set(name, { ...(entry.pinned && { pinned: entry.pinned }), heldHashes });
   }
-  if (before !== undefined && JSON.stringify(record) === JSON.stringify(before)) return { doc, held };
-  return { doc: { ...doc, servers: { ...doc.servers, [input.server]: record } }, held };
+  if (!fresh && changed.size === 0) return { doc, held, newlyHeld };
+  const tools = { ...base.tools };
+  for (const [name, entry] of changed) {
+    if (entry) tools[name] = entry;
+    else delete tools[name];
+  }
+  const record: ServerRecord = { ...base, tools };
+  return { doc: { ...doc, servers: { ...doc.servers, [input.server]: record } }, held, newlyHeld };
 }
 
-/**
- * A copy of the server's record to change; a server the pins do not know, or whose config an
- * operator changed, starts afresh.
- */
-function serverRecord(doc: PinsDocument, known: ServerRecord | undefined, input: ReviewInput): ServerRecord {
-  if (known && known.config === input.config) return structuredClone(known);
+/** One listed tool's record after this listing: `entry` itself when nothing about it changes. */
+function reviewTool(
+  entry: ToolRecord | undefined,
+  record: ServerRecord,
+  tool: ListedTool,
+  input: ReviewInput,
+  memo: ReviewMemo,
+): ToolRecord {
+  const { definition, hash } = hashed(tool, memo);
+  // The common case first (a pinned tool listed again unchanged), with nothing allocated for it.
+  if (entry?.pinned?.hash === hash && !entry.held) return entry;
+  const start = upgradedScheme1Pin(entry, hash, definition);
+  const scan = () => {
+    let findings = memo.findings.get(hash);
+    if (!findings) memo.findings.set(hash, (findings = scanDefinition(definition, input)));
+    return findings;
+  };
+  const hold = holdReason(start ?? {}, record, hash, scan);
+  if (hold === undefined) {
+    if (start?.pinned && !start.held) return start;
+    const pinned = start?.pinned ?? { hash, definition, at: input.now, scheme: HASH_SCHEME };
+    return { pinned, ...(start?.heldHashes && { heldHashes: start.heldHashes }) };
+  }
+  const was = start?.held;
+  const same = was !== undefined && sameHeldVersion(was, hash, definition);
+  const heldHashes = heldHashesAfter(start ?? {}, hash, same);
+  const since = same ? was.since : input.now;
+  const unchanged =
+    was?.hash === hash &&
+    was.scheme === HASH_SCHEME &&
+    was.reason === hold.reason &&
+    sameFindings(was, hold) &&
+    start?.heldHashes?.join() === heldHashes.join();
+  if (unchanged) return start!;
+  const held = { hash, definition, reason: hold.reason, findings: hold.findings, since, scheme: HASH_SCHEME };
+  return { ...start, heldHashes, held };
+}
+
+function hashed(tool: ListedTool, memo: ReviewMemo): HashedTool {
+  let known = memo.hashes.get(tool);
+  if (!known) {
+    known = memo.earlier?.(tool);
+    if (!known) {
+      const definition = definitionOf(tool);
+      known = { definition, hash: definitionHash(definition) };
+    }
+    memo.hashes.set(tool, known);
+  }
+  return known;
+}
+
+function sameFindings(a: { findings: readonly Finding[] }, b: { findings: readonly Finding[] }): boolean {
+  return a.findings.length === b.findings.length && JSON.stringify(a.findings) === JSON.stringify(b.findings);
+}
+
+/** A server the pins do not know, or whose config an operator changed, starts afresh. */
+function freshRecord(doc: PinsDocument, known: ServerRecord | undefined, input: ReviewInput): ServerRecord {
   const addedLater = doc.baseline !== undefined || known !== undefined;
   return {
     config: input.config,
@@ -184,10 +270,15 @@ function serverRecord(doc: PinsDocument, known: ServerRecord | undefined, input:
  * scheme-1 hash is the same tool: pinned again under scheme 2 with the listing's whole definition,
  * keeping when it was pinned. What those three fields held at the upgrade is trusted (first use).
  */
-function upgradeScheme1Pin(entry: ToolRecord, hash: string, definition: ToolDefinition): void {
-  const pinned = entry.pinned;
-  if (!pinned || pinned.scheme !== undefined || pinned.hash === hash) return;
-  if (pinned.hash === legacyHash(definition)) entry.pinned = { ...pinned, hash, definition, scheme: HASH_SCHEME };
+function upgradedScheme1Pin(
+  entry: ToolRecord | undefined,
+  hash: string,
+  definition: ToolDefinition,
+): ToolRecord | undefined {
+  const pinned = entry?.pinned;
+  if (!pinned || pinned.scheme !== undefined || pinned.hash === hash) return entry;
+  if (pinned.hash !== legacyHash(definition)) return entry;
+  return { ...entry, pinned: { ...pinned, hash, definition, scheme: HASH_SCHEME } };
 }
 
 /** The held text is this one (a scheme-1 held hash compared as scheme 1). */

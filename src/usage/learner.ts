@@ -12,6 +12,11 @@ import { learnedTerms, schemaFingerprint } from '../search/learned/terms.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { LearnedPersistence } from './file-store.js';
+import type { LearningIdentities } from './settings.js';
+import { sourceDigest } from './signal.js';
+
+/** C15: the teacher of every lesson where `identities` is `one` and no identity is proven. */
+const ONE_USER = 'one-user';
 
 export interface LearnerOptions {
   /** Where the log is kept; absent: memory only. */
@@ -20,6 +25,8 @@ export interface LearnerOptions {
   readonly ranking?: LearnedRankingOptions;
   /** C14: lessons one client may teach per hour (see UsageSignal); default `DEFAULT_LESSONS_PER_HOUR`. */
   readonly lessonsPerHour?: number;
+  /** C15: whose lessons lift alone; default `auto`. */
+  readonly identities?: LearningIdentities;
   /** Debounce of saves (ms). Default 1000. */
   readonly saveDelayMs?: number;
   /** How often what others wrote to the store is read (ms); 0: only when saving. Default 2000. */
@@ -43,7 +50,7 @@ export interface LearnedToolSummary {
   readonly last: number;
   /** With `terms: true`: the most frequent terms (index stems), for `learned show --tool`. */
   readonly terms?: readonly string[];
-  /** With `terms: true`, C14: the terms that lift the tool (two sessions used them for it), sorted. */
+  /** With `terms: true`, C14: the terms that lift the tool (two identities used them for it, or one trusted), sorted. */
   readonly lifting?: readonly string[];
 }
 
@@ -62,6 +69,29 @@ export class Learner {
   /** C14: the hourly per-client lesson budget this learner was configured with (undefined: the default). */
   get lessonsPerHour(): number | undefined {
     return this.options.lessonsPerHour;
+  }
+
+  /** C15: whose lessons lift alone (settings.ts `LearningIdentities`). */
+  get identities(): LearningIdentities {
+    return this.options.identities ?? 'auto';
+  }
+
+  /**
+   * C15: who teaches a lesson: the request's proven identity (sessions/identity.ts), or, where every
+   * caller is one user (`identities: one`), that user. Undefined: nobody, and nothing is learned.
+   */
+  teacher(sole: string | undefined, proven: string | undefined): string | undefined {
+    if (this.identities === 'one') return sole ?? ONE_USER;
+    return proven;
+  }
+
+  /**
+   * C15: the identity that alone reaches the gateway now (undefined: none, or several): its lessons
+   * lift without a second, unless `identities` is `shared`.
+   */
+  learnFrom(sole: string | undefined): void {
+    const trusted = this.identities === 'shared' ? undefined : this.identities === 'one' ? (sole ?? ONE_USER) : sole;
+    this.log.trust(trusted === undefined ? [] : [sourceDigest(trusted)]);
   }
 
   constructor(private readonly options: LearnerOptions = {}) {

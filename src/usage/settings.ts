@@ -13,7 +13,21 @@ export interface LearningSettings {
   readonly maxEntries?: number;
   /** C14: lessons one client may teach per hour; default 60. */
   readonly lessonsPerHour?: number;
+  /** C15: whose lessons lift alone (see `LearningIdentities`); default `auto`. */
+  readonly identities?: LearningIdentities;
 }
+
+/**
+ * C15 — whose word lifts a tool on its own:
+ *   - `auto`: where one identity alone can reach the gateway (stdio; HTTP with one token), that
+ *     identity's; where several can (several tokens) or nobody is told apart (no token), no one's:
+ *     a tool lifts for everyone once two identities agree, and callers told apart by nothing teach
+ *     nothing;
+ *   - `one`: every caller is one user (an HTTP gateway without a token that only you use): all
+ *     lessons lift at once;
+ *   - `shared`: no one's alone, even the holder of an only token (a team sharing one token).
+ */
+export type LearningIdentities = 'auto' | 'one' | 'shared';
 
 export type LearningConfigValue = boolean | (LearningSettings & { readonly enabled?: boolean });
 
@@ -21,6 +35,7 @@ export interface ResolvedLearning {
   readonly path: string;
   readonly limits: LearnedLogLimits;
   readonly lessonsPerHour?: number;
+  readonly identities?: LearningIdentities;
 }
 
 export function resolveLearning(
@@ -39,5 +54,6 @@ export function resolveLearning(
     path: settings.path ?? defaultLearnedPath(env),
     limits: { ...DEFAULT_LEARNED_LIMITS, ...(settings.maxEntries !== undefined && { total: settings.maxEntries }) },
     ...(settings.lessonsPerHour !== undefined && { lessonsPerHour: settings.lessonsPerHour }),
+    ...(settings.identities !== undefined && { identities: settings.identities }),
   };
 }

@@ -1,17 +1,18 @@
 /**
  * C13 — the label: a keyword search followed, in the same session, by a call of one of its results
- * (or by a `select:` of a tool) means "this search led to that tool". A search nothing follows
- * records nothing, and so does a `select:` with no search before it. Each session's recent searches
- * are kept apart; only the learner's term sets are shared, never a session's raw query.
+ * (or by a `select:` of one of them) means "this search led to that tool". A search nothing follows
+ * records nothing, and neither does a `select:` with no search before it or (C15) of a tool that
+ * search did not return: naming any tool after any search would teach the search's words to a tool
+ * it never found. Each session's recent searches are kept apart; only the learner's term sets are
+ * shared, never a session's raw query.
  *
- * C14 — each lesson names its source (a digest of the session key, so the log holds no session id),
- * which is what corroboration counts (log.ts `lifting`), and one client teaches at most
- * `lessonsPerHour` lessons: a client is the key a search and its call share (`usageKey`: the session
- * of a 2025 client, the credentials of a 2026 one). Not the address: on a loopback gateway every
- * local client has the same one, so a cap by address would be one budget for all of them and no two
- * local sessions could ever corroborate each other.
+ * C14/C15 — who taught a lesson is its teacher: the client identity the gateway gives with each
+ * search and call (sessions/identity.ts), recorded as a digest. A search and its call are paired by
+ * the session (`usageKey`), but a session is not a teacher: anyone opens another. A request with no
+ * teacher (an HTTP caller the gateway cannot tell apart from anyone else) teaches nothing. One
+ * teacher teaches at most `lessonsPerHour` lessons.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { ToolSearchResult } from '../search/search-types.js';
 
 /** A search older than this no longer explains a call. */
@@ -40,18 +41,9 @@ export interface UsageSignalOptions {
   readonly now?: () => number;
   /** Lessons one client may teach per hour; default `DEFAULT_LESSONS_PER_HOUR`. */
   readonly lessonsPerHour?: number;
-  /** Told once per client and hour when its lessons start being ignored. */
+  /** Told once per teacher and hour when its lessons start being ignored. */
   readonly capped?: (source: string, lessonsPerHour: number) => void;
-  /**
-   * Keys that name one connection per process, the same string in every process (stdio's one
-   * session): each process is its own source for them, so two runs of a stdio gateway confirm
-   * each other as two HTTP sessions do.
-   */
-  readonly perProcess?: readonly string[];
 }
-
-/** Told apart per process: `perProcess` keys are salted with it. */
-const PROCESS_NONCE = randomUUID();
 
 export class UsageSignal {
   private readonly sessions = new Map<string, RecentSearch[]>();
@@ -68,12 +60,17 @@ export class UsageSignal {
     this.lessonsPerHour = options.lessonsPerHour ?? DEFAULT_LESSONS_PER_HOUR;
   }
 
-  /** After every search of a session. */
-  searched(sessionId: string, query: string, result: Pick<ToolSearchResult, 'kind' | 'matches'>): void {
+  /** After every search of a session; `teacher`: who searched (absent: nobody it can name). */
+  searched(
+    sessionId: string,
+    query: string,
+    result: Pick<ToolSearchResult, 'kind' | 'matches'>,
+    teacher: string | undefined,
+  ): void {
     if (result.kind === 'select') {
-      // select: after a keyword search: that search was looking for these tools.
+      // select: after a keyword search of one of its results: that search was looking for it.
       const last = this.recent(sessionId)[0];
-      if (last) for (const tool of result.matches) this.teach(sessionId, last, tool);
+      if (last) for (const tool of result.matches) if (last.matches.has(tool)) this.teach(teacher, last, tool);
       return;
     }
     if (result.kind !== 'keyword' || result.matches.length === 0) return;
@@ -86,21 +83,19 @@ export class UsageSignal {
   }
 
   /** After a call of `tool` that reached the tool (its own error, e.g. bad arguments, still counts). */
-  called(sessionId: string, tool: string): void {
+  called(sessionId: string, tool: string, teacher: string | undefined): void {
     const search = this.recent(sessionId).find((s) => s.matches.has(tool));
-    if (search) this.teach(sessionId, search, tool);
+    if (search) this.teach(teacher, search, tool);
   }
 
   ended(sessionId: string): void {
     this.sessions.delete(sessionId);
   }
 
-  private teach(sessionId: string, search: RecentSearch, tool: string): void {
-    if (search.taught.has(tool)) return;
+  private teach(teacher: string | undefined, search: RecentSearch, tool: string): void {
+    if (teacher === undefined || search.taught.has(tool)) return;
     search.taught.add(tool);
-    const source = sourceDigest(
-      this.options.perProcess?.includes(sessionId) ? `${sessionId}:${PROCESS_NONCE}` : sessionId,
-    );
+    const source = sourceDigest(teacher);
     if (!this.withinCap(source)) return;
     this.record(search.query, tool, source);
   }
@@ -131,7 +126,7 @@ export class UsageSignal {
   }
 }
 
-/** C14: a client's key as the learned log names it: short, and not the session id or credentials digest itself. */
+/** C14: a teacher as the learned log names it: short, and not the identity (or any credential) itself. */
 export function sourceDigest(key: string): string {
   return createHash('sha256').update(`toolsearch-learning:${key}`).digest('base64url').slice(0, 10);
 }

@@ -1,6 +1,6 @@
 /**
- * C13/C14 — the gateway's usage signal wired to its learner: each lesson names its client's digest
- * (corroboration counts those), and a client past its hourly budget is told once in the log and
+ * C13/C14 — the gateway's usage signal wired to its learner: each lesson names its teacher's digest
+ * (corroboration counts those), and a teacher past its hourly budget is told once in the log and
  * taught no more that hour.
  */
 import type { Catalog } from '../core/catalog.js';
@@ -13,8 +13,6 @@ export function learningSignal(learner: Learner, catalog: Catalog, logger: Pick<
     (query, tool, source) => learner.record(query, catalog.get(tool) ?? tool, Date.now(), { source }),
     {
       ...(learner.lessonsPerHour !== undefined && { lessonsPerHour: learner.lessonsPerHour }),
-      // The stdio transport's one session id (STDIO_SESSION_ID; not imported: the gateway imports this).
-      perProcess: ['stdio'],
       capped: (source, perHour) =>
         logger.warn(
           `learned search: client ${source} taught ${perHour} lessons in the last hour; ` +

@@ -30,7 +30,7 @@ describe('first commands', () => {
     expect(report.eagerTokens).toBeGreaterThan(report.deferredTokens);
   });
 
-  it('C12/H3: `search --json` and `inspect` name servers that failed, with the reason (command not found, exit code and last stderr line)', async () => {
+  it('C12/H3: `search --json` and `inspect` name servers that failed, with the reason (command not found, exit code and the stderr line that says why)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ts-failed-'));
     const config = join(dir, 'mcp.json');
     const dies = {
@@ -44,7 +44,7 @@ describe('first commands', () => {
       }),
     );
     const expected = [
-      { server: 'dies', reason: 'could not connect: exited with code 3; last stderr line: "missing SUPABASE_TOKEN"' },
+      { server: 'dies', reason: 'could not connect: exited with code 3; stderr: "missing SUPABASE_TOKEN"' },
       { server: 'supabase', reason: 'could not connect: command not found: toolsearch-test-no-such-command' },
     ];
     const search = JSON.parse((await cli('search', '--config', config, '--query', 'ping', '--json')).stdout.trim());

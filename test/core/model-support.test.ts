@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/core/catalog.js';
 import {
+  claudeVersion,
   DEFAULT_MODEL_SUPPORT_RULES,
   DEFAULT_UNSUPPORTED_MODEL_PATTERNS,
   gptVersion,
@@ -17,6 +18,39 @@ describe('B4 one model-support table for both providers', () => {
       expect(support.supports(m)).toBe(false);
     for (const m of ['claude-sonnet-4-5', 'claude-opus-4-6', 'claude-sonnet-5', 'some-new-model'])
       expect(support.supports(m)).toBe(true);
+  });
+
+  it('F9: Anthropic tool changes by value — Opus 4.8 and later Claude, not Sonnet 5, first-party API only', () => {
+    const support = new ModelSupport();
+    const ok = (m: string, platform = 'anthropic') => support.supports(m, 'anthropic-tool-changes', platform);
+    for (const m of [
+      'claude-opus-4-8',
+      'claude-opus-5',
+      'claude-opus-5-5',
+      'claude-sonnet-5-5',
+      'claude-sonnet-5-5-20260929',
+      'claude-haiku-5-5',
+      'claude-fable-5-1',
+      'claude-mythos-5',
+      'some-new-model',
+    ])
+      expect(ok(m), m).toBe(true);
+    for (const m of [
+      'claude-sonnet-5',
+      'claude-sonnet-5-20260601',
+      'claude-opus-4-7',
+      'claude-sonnet-4-5',
+      'claude-haiku-4-5',
+      'claude-3-7-sonnet-20250219',
+    ])
+      expect(ok(m), m).toBe(false);
+    for (const platform of ['bedrock', 'vertex', 'foundry', 'proxy'])
+      expect(ok('claude-opus-5-5', platform)).toBe(false);
+    expect(support.decide('claude-sonnet-5', 'anthropic-tool-changes', 'anthropic').rule?.source).toContain(
+      'not available on Claude Sonnet 5',
+    );
+    expect(claudeVersion('anthropic.claude-opus-4-8-20260101-v1:0')).toEqual({ family: 'opus', major: 4, minor: 8 });
+    expect(claudeVersion('claude-opus-5@20260301')).toEqual({ family: 'opus', major: 5, minor: 0 });
   });
 
   it('B4: OpenAI tool_search — only gpt-5.4 and later (docs), older gpt / o-series excluded, unknown names assumed supported', () => {

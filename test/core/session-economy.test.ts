@@ -9,7 +9,14 @@ import {
   modelFacingDefinition,
   toolPurpose,
 } from '../../src/core/compact-tool.js';
-import { decideSession, type SessionHit } from '../../src/core/session-policy.js';
+import {
+  CLOSE_HIT_SHARE,
+  decideSession,
+  MAX_FULL_DEFINITIONS,
+  STRONG_MATCH_LEAD,
+  strongMatch,
+  type SessionHit,
+} from '../../src/core/session-policy.js';
 import { Catalog } from '../../src/core/catalog.js';
 import { fullAnnouncement } from '../../src/core/announce.js';
 import { eventsFromText } from '../../src/core/history.js';
@@ -116,11 +123,48 @@ describe('E5 session policy', () => {
   });
 
   it('fixed list: nothing loads, the best hit is shown in full, the rest listed', () => {
-    const d = decideSession({ kind: 'keyword', hits: hits(['a', 1, 10], ['b', 1, 10]), held: [], toolList: 'fixed' });
+    const d = decideSession({ kind: 'keyword', hits: hits(['a', 1, 10], ['b', 1, 5]), held: [], toolList: 'fixed' });
     expect(d.load).toEqual([]);
     expect(d.describe).toEqual(['a']);
     expect(d.list).toEqual(['b']);
     expect(d.held).toEqual([]);
+  });
+
+  it(`C15: fixed list: the hits close to the best (≥ ${CLOSE_HIT_SHARE} of its score, confident) are shown in full too, at most ${MAX_FULL_DEFINITIONS}`, () => {
+    const close = hits(['a', 1, 10], ['b', 1, 9], ['c', 1, 8.5], ['d', 1, 8.4], ['e', 1, 2]);
+    const d = decideSession({ kind: 'keyword', hits: close, held: [], toolList: 'fixed' });
+    expect(d.describe).toEqual(['a', 'b', 'c']);
+    expect(d.list).toEqual(['d', 'e']);
+    // The run stops at the first hit that is not close, or not confident.
+    const gap = decideSession({
+      kind: 'keyword',
+      hits: hits(['a', 1, 10], ['b', 1, 7], ['c', 1, 9]),
+      held: [],
+      toolList: 'fixed',
+    });
+    expect(gap.describe).toEqual(['a']);
+    const unsure = decideSession({
+      kind: 'keyword',
+      hits: hits(['a', 1, 10], ['b', 0.2, 9.5]),
+      held: [],
+      toolList: 'fixed',
+    });
+    expect(unsure.describe).toEqual(['a']);
+    // A server listing is a list: nothing in full.
+    const browse = decideSession({ kind: 'prefix', hits: [{ name: 'a' }, { name: 'b' }], held: [], toolList: 'fixed' });
+    expect(browse.describe).toEqual([]);
+    expect(browse.list).toEqual(['a', 'b']);
+  });
+
+  it(`C15: while servers start, a fixed list shows only a strong match in full (confident, ≥ ${STRONG_MATCH_LEAD}× the runner-up)`, () => {
+    const starting = { held: [], toolList: 'fixed' as const, startingServers: ['slow'] };
+    expect(decideSession({ kind: 'keyword', hits: hits(['a', 1, 10], ['b', 1, 9]), ...starting }).describe).toEqual([]);
+    expect(decideSession({ kind: 'keyword', hits: hits(['a', 1, 10], ['b', 1, 6]), ...starting }).describe).toEqual([
+      'a',
+    ]);
+    expect(decideSession({ kind: 'keyword', hits: hits(['a', 0.5, 10]), ...starting }).describe).toEqual([]);
+    expect(decideSession({ kind: 'exact', hits: [{ name: 'a' }], ...starting }).describe).toEqual(['a']);
+    expect(strongMatch({ kind: 'keyword', hits: hits(['a', 1, 10]) })).toBe(true);
   });
 
   it('fixed list: a tool with an app view joins the list when a search names it, appended; the others do not', () => {

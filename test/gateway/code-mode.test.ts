@@ -27,6 +27,11 @@ const mcpServers = {
   },
 };
 const LIMITS = { timeoutMs: 5000, memoryBytes: 16 * 1024 * 1024 };
+/**
+ * A memory bomb and a call storm take CPU to reach their limits; on a busy machine that took longer
+ * than 5 s, and the time limit ended them first. They run where time cannot come first.
+ */
+const UNTIMED_LIMITS = { ...LIMITS, timeoutMs: 10 * 60_000 };
 
 /** Searches, then calls five tools on two servers; returns what it gathered. */
 const FIVE_TOOLS = `
@@ -67,18 +72,23 @@ describe('G11: run_code over HTTP', () => {
   let gateway: HttpGatewayFixture;
   let first: TestClient;
   let second: TestClient;
+  let untimed: HttpGatewayFixture;
+  let untimedFirst: TestClient;
+  let untimedSecond: TestClient;
 
   beforeAll(async () => {
     gateway = await httpGateway(mcpServers, { gateway: { mode: 'always', codeMode: { limits: LIMITS } } });
-    first = await connectClient(gateway.open());
-    second = await connectClient(gateway.open());
+    untimed = await httpGateway(mcpServers, { gateway: { mode: 'always', codeMode: { limits: UNTIMED_LIMITS } } });
+    const clients = await Promise.all([gateway, gateway, untimed, untimed].map((g) => connectClient(g.open())));
+    [first, second, untimedFirst, untimedSecond] = clients as [TestClient, TestClient, TestClient, TestClient];
     // The other session loads the tool it calls while a script runs.
-    await second.call('tool_search', { query: 'select:mcp__filesystem__list_allowed_directories' });
+    for (const other of [second, untimedSecond])
+      await other.call('tool_search', { query: 'select:mcp__filesystem__list_allowed_directories' });
   });
   afterAll(async () => {
-    await first?.close();
-    await second?.close();
+    for (const client of [first, second, untimedFirst, untimedSecond]) await client?.close();
     await gateway?.close();
+    await untimed?.close();
   });
 
   it('G11: every session lists run_code, whose description names search and call', async () => {
@@ -151,7 +161,9 @@ describe('G11: run_code over HTTP', () => {
 
   for (const [what, code, limit] of [
     ['an endless loop', 'while (true) {}', 'timeoutMs'],
-    ['a memory bomb', `const a = []; for (;;) a.push({ i: a.length, s: 'y' + a.length });`, 'memoryBytes'],
+    // Megabyte strings reach the 16 MiB ceiling in a few steps: on a busy machine a bomb of small
+    // objects could take longer than timeoutMs to get there (test/sandbox has that one, unhurried).
+    ['a memory bomb', `const a = []; for (;;) a.push('y'.repeat(1 << 20) + a.length);`, 'memoryBytes'],
     [
       '5,000 calls',
       `for (let i = 0; i < 5000; i++) await call('mcp__memory__read_graph', {}); return 'all';`,
@@ -159,8 +171,9 @@ describe('G11: run_code over HTTP', () => {
     ],
   ] as const) {
     it(`G11: ${what} ends its own run at ${limit} while another session is answered`, async () => {
-      const running = runCode(first, code);
-      const meanwhile = await second.call('mcp__filesystem__list_allowed_directories', {});
+      const [one, other] = limit === 'timeoutMs' ? [first, second] : [untimedFirst, untimedSecond];
+      const running = runCode(one, code);
+      const meanwhile = await other.call('mcp__filesystem__list_allowed_directories', {});
       expect(meanwhile.isError).not.toBe(true);
       expect(meanwhile.text).toContain(root);
       const result = await running;

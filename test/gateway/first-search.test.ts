@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { connectClient } from '../fixtures/clients.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { stdioGateway } from '../fixtures/stdio-gateway.js';
+import { waitFor } from '../fixtures/wait.js';
 
 async function serveStdio(config: Record<string, unknown>) {
   const dir = mkdtempSync(join(tmpdir(), 'ts-first-search-'));
@@ -58,6 +59,35 @@ describe('C8 the first search waits for servers still connecting', () => {
     try {
       const result = await client.call('tool_search', { query: 'ping' });
       expect(result.text).toMatch(/still connecting: glacial/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('C8/C15: a partial answer says so first, and shows a full definition only for a strong match', async () => {
+    const client = await serveStdio({
+      mcpServers: { quick: fixtureServer('quick'), glacial: fixtureServer('glacial', { delayMs: 60_000 }) },
+      toolSearch: { searchWaitMs: 200, learning: false },
+    });
+    try {
+      const partial =
+        'Partial answer: MCP servers still connecting: glacial. Their tools are not searched yet; search again in a moment to include them.';
+      // Close hits ("server" is in several descriptions): the answer is partial and shows nothing in full.
+      const weak = await waitFor(
+        async () => {
+          const text = (await client.call('tool_search', { query: 'server' })).text;
+          return text.includes('mcp__quick__') ? text : undefined;
+        },
+        'quick connected',
+        30_000,
+      );
+      expect(weak.split('\n')[0]).toBe(partial);
+      expect(weak).not.toMatch(/^\{/m);
+      expect(weak).toMatch(/^- mcp__quick__die\(\) — /m);
+      // A strong match (every word held, far ahead of the rest) is shown in full, after the same first line.
+      const strong = (await client.call('tool_search', { query: 'add two numbers and return the sum' })).text;
+      expect(strong.split('\n')[0]).toBe(partial);
+      expect(strong).toMatch(/^\{"name":"mcp__quick__add"/m);
     } finally {
       await client.close();
     }

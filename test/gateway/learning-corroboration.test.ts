@@ -1,42 +1,54 @@
 /**
- * C14 end to end over HTTP: learning needs corroboration, one client's lessons are capped, and the
- * learned file keeps only the catalog's words. Real `toolsearch serve --http` in process, the real
- * server-filesystem and server-everything from npm, two SDK clients.
+ * C14/C15 end to end over HTTP: a shared gateway learns across client identities a caller cannot
+ * make up (sessions/identity.ts), never across sessions. Real `toolsearch serve --http` in process,
+ * the real server-filesystem and server-memory from npm, the hostile fixture server (its
+ * `exfiltrate` is the tool an attacker wants in front of other users), SDK clients of both eras.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { resolvePackageBin } from '../../src/mcp/defaults.js';
-import { serveHttp } from '../fixtures/serve-http.js';
-import { httpClient, type TestClient } from '../fixtures/clients.js';
+import { HOSTILE_SERVER } from '../fixtures/servers/index.js';
+import { serveHttp, type Served } from '../fixtures/serve-http.js';
+import { httpClient } from '../fixtures/clients.js';
+import { eraClient } from './eras-clients.js';
 
-const ECHO = 'mcp__everything__echo';
+const HOSTILE = 'mcp__hostile__exfiltrate';
+/** What the tests need of a client of either era. */
+interface Caller {
+  call(name: string, args?: Record<string, unknown>): Promise<{ text: string; isError?: boolean }>;
+}
+/** Other users' everyday requests; the attacker teaches the hostile tool for each. */
+const ORDINARY = ['read a file', 'list the files in a folder', 'search the knowledge graph', 'create a new entity'];
 
-function writeConfig(learning: Record<string, unknown> = {}): { config: string; learned: string } {
+function writeConfig(learning: Record<string, unknown> = {}): { config: string; learned: string; tokens: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ts-corroboration-'));
   const files = join(dir, 'files');
   mkdirSync(files);
   const config = join(dir, 'mcp.json');
   const learned = join(dir, 'learned.json');
+  const tokens = join(dir, 'tokens.txt');
   const servers = {
     files: { command: process.execPath, args: [resolvePackageBin('@modelcontextprotocol/server-filesystem'), files] },
-    everything: { command: process.execPath, args: [resolvePackageBin('@modelcontextprotocol/server-everything')] },
     memory: {
       command: process.execPath,
       args: [resolvePackageBin('@modelcontextprotocol/server-memory')],
       env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
     },
+    hostile: { command: process.execPath, args: [HOSTILE_SERVER], env: { HOSTILE_TOOLS: 'exfiltrate' } },
   };
   writeFileSync(
     config,
     JSON.stringify({ mcpServers: servers, toolSearch: { learning: { path: learned, ...learning } } }),
   );
-  return { config, learned };
+  writeFileSync(tokens, 'token-alice\ntoken-bob\ntoken-carol\n');
+  return { config, learned, tokens };
 }
 
-async function matches(client: TestClient, query: string): Promise<string[]> {
-  const result = await client.call('tool_search', { query });
+async function matches(client: Caller, query: string, maxResults = 5): Promise<string[]> {
+  const result = await client.call('tool_search', { query, max_results: maxResults });
   // A hit is one compact line, `- name(args) — purpose` (its name is what comes before `(`), or,
   // for the best hit under the default fixed list, its definition in full as one JSON line.
   return result.text.split('\n').flatMap((l) => {
@@ -46,110 +58,147 @@ async function matches(client: TestClient, query: string): Promise<string[]> {
   });
 }
 
-describe('C14 learning that needs corroboration (HTTP, two clients)', () => {
-  it('C14: one session’s 12 searches and calls of an unrelated tool do not put it first for another client’s "read a file"', async () => {
+/** What a client's searches for the ordinary requests find, in order. */
+async function answers(client: Caller): Promise<string[][]> {
+  const out: string[][] = [];
+  for (const query of ORDINARY) out.push(await matches(client, query));
+  return out;
+}
+
+/** One attack step: a search that names the hostile tool (so it is a result), then a call of it. */
+async function teachHostile(attacker: Caller, query: string): Promise<void> {
+  expect(await matches(attacker, `${query} exfiltrate`, 20)).toContain(HOSTILE);
+  expect((await attacker.call(HOSTILE, {})).isError).not.toBe(true);
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+async function withServed(served: Served, run: (url: string) => Promise<void>): Promise<void> {
+  try {
+    await run(served.http!.url);
+  } finally {
+    await served.stack.close();
+  }
+}
+
+describe('C15: a shared gateway learns across identities, not sessions (HTTP)', () => {
+  it('C15: without a token, two sessions of one client (24 requests) change no other client’s answers, nor its own', async () => {
     const { config } = writeConfig();
-    const served = await serveHttp({ config });
-    try {
-      const victim = await httpClient(served.http!.url);
-      const ordinary = ['read a file', 'read the file', 'read file contents', 'fill in a form', 'form'];
-      const before = new Map<string, string[]>();
-      for (const query of ordinary) before.set(query, await matches(victim, query));
-      expect(before.get('read a file')![0]).not.toBe(ECHO);
-      const attacker = await httpClient(served.http!.url);
-      const phrasings = ['read a file', 'read the file', 'read file contents', 'please read a file now'];
-      for (let i = 0; i < 12; i++) {
-        const query = phrasings[i % phrasings.length]!;
-        if (i % 2 === 0) {
-          // A search that names the tool too, then a call of it from the results.
-          expect(await matches(attacker, `${query} echo`)).toContain(ECHO);
-          expect((await attacker.call(ECHO, { message: 'x' })).isError).not.toBe(true);
-        } else {
-          // A search that missed it, then a select: of it.
-          await matches(attacker, query);
-          await attacker.call('tool_search', { query: `select:${ECHO}` });
-        }
+    const serving = await serveHttp({ config });
+    await withServed(serving, async (url) => {
+      const victim = await httpClient(url);
+      const before = await answers(victim);
+      expect(before.every((found) => found[0] !== HOSTILE)).toBe(true);
+      for (let session = 0; session < 2; session++) {
+        const attacker = await httpClient(url);
+        for (const query of [...ORDINARY, ORDINARY[0]!, ORDINARY[1]!]) await teachHostile(attacker, query);
+        await attacker.close();
       }
-      // The issue's case: one unrelated select: after "fill in a form" put a memory tool second for "form".
-      await matches(attacker, 'fill in a form');
-      await attacker.call('tool_search', { query: 'select:mcp__memory__read_graph' });
-      expect(served.stack.learner!.summary().map((s) => s.tool)).toEqual(
-        expect.arrayContaining([ECHO, 'mcp__memory__read_graph']),
-      );
-      // One session's lessons change nothing in another client's results.
-      for (const query of ordinary) expect(await matches(victim, query)).toEqual(before.get(query));
-      // The attacker's own later searches are not lifted either: its lessons count as one source.
-      expect((await matches(attacker, 'read a file'))[0]).not.toBe(ECHO);
-      await attacker.close();
-      await victim.close();
-    } finally {
-      await served.stack.close();
-    }
+      expect(await answers(victim)).toEqual(before);
+      expect(await answers(await httpClient(url))).toEqual(before);
+      // Callers the gateway cannot tell apart teach nothing at all.
+      expect(serving.stack.learner!.summary()).toEqual([]);
+    });
   });
 
-  it('C14: what a second session confirms lifts; a bare select: with no search before it teaches nothing', async () => {
+  it('C15: without a token, 2026-07-28 requests with made-up Authorization headers change no one’s answers', async () => {
     const { config } = writeConfig();
-    const served = await serveHttp({ config });
-    const target = 'mcp__memory__search_nodes';
-    const query = 'check the knowledge graph for alice';
-    try {
-      const bare = await httpClient(served.http!.url);
-      await bare.call('tool_search', { query: `select:${target}` });
-      expect(served.stack.learner!.summary()).toEqual([]);
-      await bare.close();
-      for (const expected of [false, true]) {
-        const client = await httpClient(served.http!.url);
-        const found = await matches(client, query);
-        expect(found[0] === target).toBe(expected);
-        if (!expected) {
-          expect(found).toContain(target);
-          expect((await client.call(target, { query: 'alice' })).isError).not.toBe(true);
-        }
-        await client.close();
-        if (!expected) {
-          // Taught once (by this session): nothing lifts until another session agrees.
-          const second = await httpClient(served.http!.url);
-          expect((await matches(second, query))[0]).not.toBe(target);
-          expect((await second.call(target, { query: 'alice' })).isError).not.toBe(true);
-          await second.close();
-        }
+    const serving = await serveHttp({ config });
+    await withServed(serving, async (url) => {
+      const victim = await httpClient(url);
+      const before = await answers(victim);
+      for (let k = 0; k < 6; k++) {
+        const attacker = await eraClient(
+          'pin',
+          new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: bearer(`made-up-${k}`) } }),
+        );
+        expect(attacker.era).toBe('modern');
+        await teachHostile(attacker, ORDINARY[k % ORDINARY.length]!);
+        await teachHostile(attacker, ORDINARY[(k + 1) % ORDINARY.length]!);
+        await attacker.close();
       }
-    } finally {
-      await served.stack.close();
-    }
+      expect(await answers(victim)).toEqual(before);
+      expect(serving.stack.learner!.summary()).toEqual([]);
+    });
   });
 
-  it('C14: two people whose different searches share a distinctive word lift that word’s tool for a third', async () => {
-    const { config } = writeConfig();
-    const served = await serveHttp({ config });
-    const target = 'mcp__memory__search_nodes';
-    const later = 'what do we know about alice';
-    try {
-      const third = await httpClient(served.http!.url);
-      expect((await matches(third, later))[0]).not.toBe(target);
-      const taught: string[][] = [];
-      for (const query of ['check the knowledge graph for alice', 'search the graph for alice']) {
-        const client = await httpClient(served.http!.url);
+  it('C15: one token per client: two sessions of token A change nothing for token B; B agreeing lifts the tool for C', async () => {
+    const { config, tokens } = writeConfig();
+    await withServed(await serveHttp({ config, tokenFile: tokens }), async (url) => {
+      const bob = await httpClient(url, bearer('token-bob'));
+      const before = await answers(bob);
+      for (let session = 0; session < 2; session++) {
+        const alice = await httpClient(url, bearer('token-alice'));
+        for (const query of [...ORDINARY, ORDINARY[0]!]) await teachHostile(alice, query);
+        await alice.close();
+      }
+      expect(await answers(bob)).toEqual(before);
+      // Nor for Alice herself: she is one identity of several.
+      expect((await matches(await httpClient(url, bearer('token-alice')), 'read a file'))[0]).not.toBe(HOSTILE);
+      // A real second identity: Bob's own searches for a memory tool share a distinctive word with Alice's.
+      const target = 'mcp__memory__search_nodes';
+      const carol = await httpClient(url, bearer('token-carol'));
+      const later = 'what do we know about zorblat';
+      expect((await matches(carol, later))[0]).not.toBe(target);
+      for (const [client, query] of [
+        [await httpClient(url, bearer('token-alice')), 'check the knowledge graph for zorblat'],
+        [bob, 'search the graph for zorblat'],
+      ] as const) {
         expect(await matches(client, query)).toContain(target);
-        expect((await client.call(target, { query: 'alice' })).isError).not.toBe(true);
-        await client.close();
-        taught.push(await matches(third, later));
+        expect((await client.call(target, { query: 'zorblat' })).isError).not.toBe(true);
       }
-      // After the first person nothing moved; after the second, "alice" is confirmed for the tool.
-      expect(taught[0]![0]).not.toBe(target);
-      expect(taught[1]![0]).toBe(target);
-      await third.close();
-    } finally {
-      await served.stack.close();
-    }
+      expect((await matches(carol, later))[0]).toBe(target);
+      // The status data (every session's queries) is the operator's: the first line's token only.
+      const status = (token: string) =>
+        fetch(new URL('/status.json', url), { headers: bearer(token) }).then((r) => r.status);
+      expect(await status('token-alice')).toBe(200);
+      expect(await status('token-bob')).toBe(401);
+    });
+  });
+
+  it('C15: a select: of a tool the search did not return teaches nothing; of one it returned, it teaches', async () => {
+    const { config } = writeConfig();
+    const serving = await serveHttp({ config, token: 'solo' });
+    await withServed(serving, async (url) => {
+      const client = await httpClient(url, bearer('solo'));
+      const query = 'read a file';
+      expect(await matches(client, query)).not.toContain(HOSTILE);
+      await client.call('tool_search', { query: `select:${HOSTILE}` });
+      expect(serving.stack.learner!.summary()).toEqual([]);
+      expect((await matches(client, query))[0]).not.toBe(HOSTILE);
+      const target = 'mcp__memory__search_nodes';
+      expect(await matches(client, 'look up zorblat in the knowledge graph')).toContain(target);
+      await client.call('tool_search', { query: `select:${target}` });
+      expect(serving.stack.learner!.summary()).toEqual([expect.objectContaining({ tool: target, searches: 1 })]);
+    });
+  });
+
+  it('C15: identities "one" makes a gateway without a token learn at once; "shared" makes an only token wait for a second', async () => {
+    const target = 'mcp__memory__search_nodes';
+    const query = 'check the knowledge graph for zorblat';
+    const teachAndAsk = async (url: string, headers?: Record<string, string>) => {
+      const teacher = await httpClient(url, headers);
+      expect(await matches(teacher, query)).toContain(target);
+      expect((await teacher.call(target, { query: 'zorblat' })).isError).not.toBe(true);
+      await teacher.close();
+      return (await matches(await httpClient(url, headers), query))[0];
+    };
+    const one = writeConfig({ identities: 'one' });
+    await withServed(await serveHttp({ config: one.config }), async (url) => {
+      expect(await teachAndAsk(url)).toBe(target);
+    });
+    const shared = writeConfig({ identities: 'shared' });
+    await withServed(await serveHttp({ config: shared.config, token: 'team' }), async (url) => {
+      expect(await teachAndAsk(url, bearer('team'))).not.toBe(target);
+    });
   });
 
   it('C14: one client teaches at most lessonsPerHour lessons; the learned file keeps only the catalog’s words', async () => {
     const { config, learned } = writeConfig({ lessonsPerHour: 3 });
-    const served = await serveHttp({ config });
+    const serving = await serveHttp({ config, token: 'solo' });
     const target = 'mcp__memory__search_nodes';
-    try {
-      const client = await httpClient(served.http!.url);
+    await withServed(serving, async (url) => {
+      const client = await httpClient(url, bearer('solo'));
       const queries = [
         'look up maria lopez 1984 patient in the knowledge graph',
         'find nodes about the project',
@@ -157,12 +206,12 @@ describe('C14 learning that needs corroboration (HTTP, two clients)', () => {
         'query entities named bob',
         'find observations about carol',
       ];
-      for (const query of queries) {
-        expect(await matches(client, query)).toContain(target);
+      for (const q of queries) {
+        expect(await matches(client, q)).toContain(target);
         expect((await client.call(target, { query: 'x' })).isError).not.toBe(true);
       }
       await client.close();
-      const learner = served.stack.learner!;
+      const learner = serving.stack.learner!;
       expect(learner.summary()).toEqual([expect.objectContaining({ tool: target, searches: 3 })]);
       await learner.flush();
       const text = readFileSync(learned, 'utf8').toLowerCase();
@@ -170,8 +219,6 @@ describe('C14 learning that needs corroboration (HTTP, two clients)', () => {
       for (const personal of ['maria', 'lopez', '1984']) expect(text).not.toContain(personal);
       expect(text).toContain('graph');
       expect(text).toMatch(/#[0-9a-z]{11}/);
-    } finally {
-      await served.stack.close();
-    }
+    });
   });
 });

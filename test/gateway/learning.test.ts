@@ -1,7 +1,9 @@
 /**
- * C13 end to end: a search followed by a call of one of its results, in one session, makes the
- * next session's same search rank that tool first. Real `toolsearch serve` (HTTP in process, and
- * stdio spawned twice over one store file), the real server-memory from npm, the SDK client.
+ * C13/C15 end to end: on a gateway one identity reaches (stdio; HTTP with one token), a search
+ * followed by a call of one of its results makes the next session's same search rank that tool
+ * first, without waiting for a second identity. Real `toolsearch serve` (HTTP in process, and stdio
+ * spawned twice over one store file), the real server-memory from npm, the SDK client. Gateways that
+ * several identities share: test/gateway/learning-corroboration.test.ts.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,22 +69,20 @@ function serveStdio(config: string): Promise<TestClient> {
 }
 
 describe('C13 the gateway learns from use', () => {
-  it('C13 (HTTP): search → call in one session; the next session’s search ranks the called tool first', async () => {
+  it('C13/C15 (HTTP, one token): search → call in one session; the next session’s search ranks the called tool first', async () => {
     const { config } = writeConfig('file');
-    const served = await serveHttp({ config });
+    const served = await serveHttp({ config, token: 'alice' });
     try {
-      // C14: a lesson lifts once a second session confirms it.
-      for (let i = 0; i < 2; i++) {
-        const teacher = await httpClient(served.http!.url);
-        await teach(teacher);
-        await teacher.close();
-      }
-      const second = await httpClient(served.http!.url);
+      // C15: the only token is the only identity: its first lesson lifts.
+      const teacher = await httpClient(served.http!.url, { authorization: 'Bearer alice' });
+      await teach(teacher);
+      await teacher.close();
+      const second = await httpClient(served.http!.url, { authorization: 'Bearer alice' });
       expect((await matches(second))[0]).toBe(TARGET);
       // A search that shares only generic words is not pulled.
       expect((await matches(second, 'create entities in the graph'))[0]).not.toBe(TARGET);
       await second.close();
-      expect(served.stack.learner?.summary()).toEqual([expect.objectContaining({ tool: TARGET, searches: 2 })]);
+      expect(served.stack.learner?.summary()).toEqual([expect.objectContaining({ tool: TARGET, searches: 1 })]);
     } finally {
       await served.stack.close();
     }
@@ -98,8 +98,7 @@ describe('C13 the gateway learns from use', () => {
     expect(readFileSync(learned, 'utf8')).not.toContain(QUERY);
     const second = await serveStdio(config);
     try {
-      // C14: the first process's one session is not enough; this one confirms it, and it lifts.
-      await teach(second);
+      // C15: stdio's user is the gateway's only identity: what the first process learned lifts at once.
       expect((await matches(second))[0]).toBe(TARGET);
     } finally {
       await second.close();
@@ -125,11 +124,7 @@ describe('C13 the gateway learns from use', () => {
       expect(before[0]).not.toBe(TARGET);
       expect((await alice.call(TARGET, { query: 'alice' })).isError).not.toBe(true);
       expect(served.stack.learner?.summary()).toEqual([expect.objectContaining({ tool: TARGET, searches: 1 })]);
-      // C14: one client's lesson lifts nothing yet; a 2025 session (another source) confirms it.
-      expect(lines((await alice.call('tool_search', { query: QUERY })).text)[0]).not.toBe(TARGET);
-      const session = await httpClient(served.http!.url, { authorization: 'Bearer alice' });
-      await teach(session);
-      await session.close();
+      // C15: the holder of the only token is the gateway's only identity: its lesson lifts at once.
       expect(lines((await alice.call('tool_search', { query: QUERY })).text)[0]).toBe(TARGET);
       await alice.close();
     } finally {
@@ -137,13 +132,13 @@ describe('C13 the gateway learns from use', () => {
     }
   });
 
-  it('C13: 2026 requests pair by credentials (a digest, never the token), 2025 sessions and stdio connections by their own id', () => {
-    const alice = statelessClient('Bearer alice');
+  it('C13: 2026 requests pair by client identity (a digest, never the token), 2025 sessions and stdio connections by their own id', () => {
+    const alice = statelessClient('token:alice-digest@127.0.0.1');
     const first = statelessRequestId(alice);
     const second = statelessRequestId(alice);
     expect(first).not.toBe(second);
     expect(usageKey(first)).toBe(usageKey(second));
-    expect(usageKey(statelessRequestId(statelessClient('Bearer bob')))).not.toBe(usageKey(first));
+    expect(usageKey(statelessRequestId(statelessClient('token:bob-digest@127.0.0.1')))).not.toBe(usageKey(first));
     expect(first).not.toContain('alice');
     const stdioConnection = statelessRequestId();
     expect(usageKey(stdioConnection)).toBe(stdioConnection);
@@ -152,9 +147,9 @@ describe('C13 the gateway learns from use', () => {
 
   it('C13: toolSearch.learning false: nothing is learned', async () => {
     const { config, learned } = writeConfig(false);
-    const served = await serveHttp({ config });
+    const served = await serveHttp({ config, token: 'alice' });
     try {
-      const client = await httpClient(served.http!.url);
+      const client = await httpClient(served.http!.url, { authorization: 'Bearer alice' });
       await teach(client);
       expect((await matches(client))[0]).not.toBe(TARGET);
       await client.close();

@@ -96,8 +96,11 @@ describe('E5 session economy in the gateway', () => {
     expect(ran.text).toBe('ran list_directory');
     expect(await client.toolNames()).toEqual(['tool_search', 'call_tool', 'mcp__files__list_directory']);
     expect(client.listChanged()).toBeGreaterThan(before);
-    // Never shown: still the actionable "load it first" error.
-    expect((await client.call('mcp__notes__create_note', { title: 'x' })).isError).toBe(true);
+    // C15: never shown, but an exact name with arguments that fit runs (the list does not change).
+    const changes = client.listChanged();
+    expect((await client.call('mcp__notes__create_note', { title: 'x' })).text).toBe('ran create_note');
+    expect(await client.toolNames()).toEqual(['tool_search', 'call_tool', 'mcp__files__list_directory']);
+    expect(client.listChanged()).toBe(changes);
     await client.close();
     await gateway.close();
   });

@@ -76,4 +76,51 @@ describe.skipIf(!CHROMIUM)('G9 status page panels in headless chromium', () => {
     await page.screenshot({ path: file, fullPage: true });
     expect(readFileSync(file).length).toBeGreaterThan(20_000);
   });
+
+  it('H3: the page fits the window at 1280 and at 390 px wide: no sideways scrolling, long queries and names wrap', async () => {
+    // What made the searched-queries table overflow: queries and names with no space to break at.
+    const client = await httpClient(gateway.mcpUrl, { authorization: `Bearer ${STATUS_TOKEN}` });
+    try {
+      await client.call('tool_search', { query: LONG_SELECT });
+      await client.call('tool_search', { query: LONG_URL });
+    } finally {
+      await client.close();
+    }
+    for (const width of [1280, 390]) {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(`${gateway.base}/status`);
+      await page.locator('#auth').waitFor({ state: 'visible' });
+      await page.fill('#token', STATUS_TOKEN);
+      await page.click('#auth-form button');
+      await page.locator('#searches tbody tr', { hasText: 'read_graph,mcp' }).waitFor();
+      await page.locator('#searches tbody tr', { hasText: 'example.com' }).waitFor();
+      await page.locator('tr[data-server="supabase"]').waitFor();
+      const overflow = await page.evaluate(OVERFLOW);
+      expect(overflow, `at ${width} px`).toEqual({ page: 0, past: [] });
+      if (process.env['STATUS_OPS_SCREENSHOT'])
+        await page.screenshot({
+          path: process.env['STATUS_OPS_SCREENSHOT'].replace(/\.png$/, `-${width}.png`),
+          fullPage: true,
+        });
+      await page.close();
+    }
+  });
 });
+
+/**
+ * How far the page scrolls sideways, and every table or cell that ends past the window's right
+ * edge (by how many px). Run in the page (a string: the test's TypeScript has no DOM types).
+ */
+const OVERFLOW = `(() => {
+  const root = document.documentElement;
+  const past = [...document.querySelectorAll('table, td, th')]
+    .filter((e) => e.getBoundingClientRect().width > 0)
+    .map((e) => Math.ceil(e.getBoundingClientRect().right) - root.clientWidth)
+    .filter((px) => px > 0);
+  return { page: root.scrollWidth - root.clientWidth, past };
+})()`;
+
+const LONG_SELECT =
+  'select:mcp__memory__read_graph,mcp__memory__search_nodes,mcp__memory__open_nodes,mcp__memory__create_entities,mcp__memory__create_relations';
+const LONG_URL =
+  'https://example.com/projects/toolsearch/issues/42/comments?filter=open&sort=updated&per_page=100&page=7&include=attachments,reactions';

@@ -32,7 +32,7 @@ describe('H3 status over HTTP', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       status: 'ok',
-      servers: { connected: 1, connecting: 0, failed: 1, quarantined: 0, 'needs-sign-in': 0, closed: 0 },
+      servers: { connected: 1, connecting: 0, installing: 0, failed: 1, quarantined: 0, 'needs-sign-in': 0, closed: 0 },
     });
   });
 
@@ -42,7 +42,15 @@ describe('H3 status over HTTP', () => {
       expect(response.status, path).toBe(503);
       expect(await response.json()).toEqual({
         status: 'not ready',
-        servers: { connected: 1, connecting: 0, failed: 1, quarantined: 0, 'needs-sign-in': 0, closed: 0 },
+        servers: {
+          connected: 1,
+          connecting: 0,
+          installing: 0,
+          failed: 1,
+          quarantined: 0,
+          'needs-sign-in': 0,
+          closed: 0,
+        },
       });
     }
     expect(await (await fetch(`${gateway.base}/readyz`, { headers: auth })).json()).toMatchObject({
@@ -150,7 +158,15 @@ describe('H3 readiness while a server connects for the first time', () => {
       expect(ready.status).toBe(200);
       expect(await ready.json()).toEqual({
         status: 'ready',
-        servers: { connected: 2, connecting: 0, failed: 0, quarantined: 0, 'needs-sign-in': 0, closed: 0 },
+        servers: {
+          connected: 2,
+          connecting: 0,
+          installing: 0,
+          failed: 0,
+          quarantined: 0,
+          'needs-sign-in': 0,
+          closed: 0,
+        },
       });
       const { stdout } = await run(process.execPath, cliArgs('status', '--http', slow.base, '--token', STATUS_TOKEN), {
         env: cliEnv(),

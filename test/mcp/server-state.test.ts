@@ -74,9 +74,9 @@ describe('server state model (pure rules)', () => {
       describeFailure({
         message: 'MCP error -32000: Connection closed',
         exit: { code: 3, signal: null },
-        lastStderr: 'missing TOKEN',
+        stderr: ['missing TOKEN'],
       }),
-    ).toBe('exited with code 3; last stderr line: "missing TOKEN"');
+    ).toBe('exited with code 3; stderr: "missing TOKEN"');
     expect(describeFailure({ message: 'timed out after 400 ms' })).toBe('timed out after 400 ms');
   });
 });
@@ -100,7 +100,7 @@ describe('server states over real stdio', () => {
       });
       expect(first['dies']).toMatchObject({
         state: 'failed',
-        lastError: 'could not connect: exited with code 3; last stderr line: "missing SUPABASE_TOKEN"',
+        lastError: 'could not connect: exited with code 3; stderr: "missing SUPABASE_TOKEN"',
       });
       expect(hub.catalog.pendingServers).toEqual([]);
       expect(hub.catalog.failedServers.map((f) => f.server)).toEqual(['dies', 'nope']);

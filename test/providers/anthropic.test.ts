@@ -3,7 +3,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readAnthropicHistory } from '../../src/core/anthropic-history.js';
-import { Catalog } from '../../src/core/catalog.js';
+import type { Catalog } from '../../src/core/catalog.js';
 import { compactionBoundary } from '../../src/core/compaction.js';
 import { DeferredTokenMemo } from '../../src/core/threshold.js';
 import {
@@ -15,23 +15,11 @@ import {
   type AnthropicToolSearchOptions,
 } from '../../src/providers/anthropic/index.js';
 import { message, text, toolUse } from '../fixtures/wire/anthropic.js';
-import { standInFormat, standInSearcher, startWireServer, type WireServer } from './helpers.js';
+import { sampleCatalog, standInFormat, standInSearcher, startWireServer, type WireServer } from './helpers.js';
 
 const MODEL = 'claude-sonnet-5-5';
 
-function makeCatalog(): Catalog {
-  const catalog = new Catalog([{ name: 'get_time', description: 'Current time', handler: () => '12:00' }]);
-  catalog.setServerTools('github', [
-    {
-      name: 'create_issue',
-      description: 'Create a GitHub issue',
-      inputSchema: { type: 'object', properties: { title: { type: 'string' } } },
-    },
-    { name: 'list_repos', description: 'List repositories' },
-  ]);
-  catalog.setServerTools('slack', [{ name: 'send_message', description: 'Send a Slack message' }]);
-  return catalog;
-}
+const makeCatalog = () => sampleCatalog();
 
 let server: WireServer;
 let client: Anthropic;
@@ -41,8 +29,10 @@ beforeEach(async () => {
 });
 afterEach(() => server.close());
 
+/** The F1/F2 path (`defer_loading` + `tool_reference`); tool changes (F9) have their own suite. */
 function toolSearch(catalog: Catalog, extra: Partial<AnthropicToolSearchOptions> = {}): AnthropicToolSearch {
   return new AnthropicToolSearch({
+    toolChanges: 'off',
     pool: catalog,
     searcher: standInSearcher,
     formatResult: standInFormat,
@@ -341,7 +331,7 @@ describe('B3 Anthropic token counting', () => {
 
 describe('F1 with the real search engine', () => {
   it('F1/C4: the default ToolSearcher answers a keyword search with references; C8 text from formatSearchResult', async () => {
-    const ts = new AnthropicToolSearch({ pool: makeCatalog(), option: 'always' });
+    const ts = new AnthropicToolSearch({ pool: makeCatalog(), option: 'always', toolChanges: 'off' });
     const prepared = await ts.prepare(base([{ role: 'user', content: 'x' }]));
     const hit = await ts.runToolUse(
       { id: 'a', name: 'tool_search', input: { query: 'create github issue' } },

@@ -101,7 +101,9 @@ afterEach(() => server.close());
 
 function anthropicSearch(catalog: Catalog, extra: Partial<AnthropicToolSearchOptions> = {}): AnthropicToolSearch {
   // The local server stands in for the first-party API: `platform` says so (B5 would otherwise treat 127.0.0.1 as a proxy).
+  // These are F1's exchanges (`tool_reference`); tool changes (F9) have their own suite.
   return new AnthropicToolSearch({
+    toolChanges: 'off',
     pool: catalog,
     searcher: standInSearcher,
     formatResult: standInFormat,

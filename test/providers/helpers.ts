@@ -4,6 +4,8 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Catalog } from '../../src/core/catalog.js';
+import type { ToolInput } from '../../src/core/tool.js';
 import type { Searcher, ToolSearchResult } from '../../src/providers/shared/search.js';
 
 export interface Recorded {
@@ -15,6 +17,22 @@ export interface Recorded {
 }
 
 export type Reply = (request: Recorded) => unknown;
+
+/** A scripted reply with a status other than 200 (an API error in the provider's own shape). */
+export interface StatusReply {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+const STATUS = Symbol('status reply');
+
+export function withStatus(status: number, body: unknown): StatusReply {
+  return { status, body, [STATUS]: true } as StatusReply;
+}
+
+function isStatusReply(value: unknown): value is StatusReply {
+  return typeof value === 'object' && value !== null && STATUS in value;
+}
 
 export interface WireServer {
   readonly url: string;
@@ -52,8 +70,9 @@ export async function startWireServer(): Promise<WireServer> {
       return;
     }
     const value = typeof next === 'function' ? (next as Reply)(recorded) : next;
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(value));
+    const status = isStatusReply(value) ? value.status : 200;
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(isStatusReply(value) ? value.body : value));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -106,4 +125,22 @@ export function standInFormat(result: ToolSearchResult): string {
   if (result.matches.length > 0) return `Loaded: ${result.matches.join(', ')}`;
   const pending = result.pendingServers.length ? ` Still connecting: ${result.pendingServers.join(', ')}.` : '';
   return `No matching deferred tools found. ${result.totalDeferred} deferred tools exist.${pending}`;
+}
+
+/** The github server of the provider suites' sample catalog. */
+export const SAMPLE_GITHUB_TOOLS: readonly ToolInput[] = [
+  {
+    name: 'create_issue',
+    description: 'Create a GitHub issue',
+    inputSchema: { type: 'object', properties: { title: { type: 'string' } } },
+  },
+  { name: 'list_repos', description: 'List repositories' },
+];
+
+/** A local tool (`get_time`, never deferred), a github server and a slack server. */
+export function sampleCatalog(github: readonly ToolInput[] = SAMPLE_GITHUB_TOOLS): Catalog {
+  const catalog = new Catalog([{ name: 'get_time', description: 'Current time', handler: () => '12:00' }]);
+  catalog.setServerTools('github', [...github]);
+  catalog.setServerTools('slack', [{ name: 'send_message', description: 'Send a Slack message' }]);
+  return catalog;
 }

@@ -17,7 +17,12 @@ import { valueOnlyStems } from '../../src/search/rank-default/expansion.js';
 import { namesNoAction } from '../../src/search/rank-default/question-intent.js';
 import { valueShapes } from '../../src/search/rank-default/value-shapes.js';
 import { phrasalSenses } from '../../src/search/rank-default/phrasal-verbs.js';
-import { assistantMemorySense, leadingVerbSense, movedInTime } from '../../src/search/rank-default/verb-senses.js';
+import {
+  arithmeticSense,
+  assistantMemorySense,
+  leadingVerbSense,
+  movedInTime,
+} from '../../src/search/rank-default/verb-senses.js';
 import { words } from '../../src/search/text.js';
 import { realTools } from '../fixtures/real-servers/index.js';
 import { mcp, ranked } from './helpers.js';
@@ -117,6 +122,25 @@ describe('C14: the values of a request are not words for its tool', () => {
   });
 });
 
+describe('C14: a calculation on two numbers', () => {
+  it('C14: an operation next to two bare numbers means the calculation, not "add" as in "add a comment"', () => {
+    for (const text of ['add 2 and 3', "What's 17 plus 25?", 'add 17 25', 'multiply 6 by 7', 'subtract 3 from 10'])
+      expect(arithmeticSense(text), text).toBeDefined();
+    for (const text of [
+      'add a comment to issue 12',
+      "gcal add '1:1 with Ravi' fri 10:00 30m",
+      'SELECT customer_id, sum(total) FROM orders GROUP BY 1 ORDER BY 2 DESC LIMIT 10',
+      'add 3 people to the channel',
+    ])
+      expect(arithmeticSense(text), text).toBeUndefined();
+  });
+
+  it('C14: "add 2 and 3" puts the sum tool first over the real catalog', () => {
+    expect(top('add 2 and 3', 1)).toEqual(['everything/get-sum']);
+    expect(top('what do I know about Bob', 3).every((id) => id.startsWith('memory/'))).toBe(true);
+  });
+});
+
 describe("C14: the assistant's own memory", () => {
   it('C14: phrases that address what the assistant keeps imply its memory', () => {
     for (const text of [
@@ -128,6 +152,7 @@ describe("C14: the assistant's own memory", () => {
       'forget my address',
       'You already know Marco. Record that Marco leads Atlas',
       'That detail you stored about Sam is wrong',
+      'what do I know about Bob',
     ])
       expect(assistantMemorySense(text), text).toBeDefined();
     for (const text of ['take a note in Notion about the launch', 'do you have git installed?'])

@@ -54,8 +54,8 @@ describe('C11: explain', () => {
       /select/,
     );
     expect(searcher.search(pool, 'mcp__memory', { explain: true }).explanations?.map((e) => e.how)).toEqual([
-      'server prefix mcp__memory',
-      'server prefix mcp__memory',
+      'server prefix mcp__memory__',
+      'server prefix mcp__memory__',
     ]);
     expect(searcher.search(pool, 'weather forecast').explanations).toBeUndefined();
   });

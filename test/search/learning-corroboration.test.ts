@@ -47,6 +47,27 @@ describe('C14: learned evidence needs two sources per (word, tool) pair', () => 
     expect(lifted(log).crm).toBeUndefined();
   });
 
+  it('C15: a trusted source (a gateway’s only identity) lifts on its own word; trust is the reader’s, never stored', () => {
+    const log = new LearnedLog();
+    log.record({ query: 'forecast for oslo', tool: 'weather', source: 'me', at: 1 });
+    log.record({ query: 'read a file', tool: 'echo', source: 'someone', at: 2 });
+    expect(lifted(log)).toEqual({});
+    log.trust(['me']);
+    expect(lifted(log)).toEqual({ weather: termsOf('forecast oslo') });
+    expect(log.trusts('me')).toBe(true);
+    expect(log.trusts('someone')).toBe(false);
+    // Held out, the only trusted search of its words leaves nothing confirmed for them.
+    expect(log.unconfirmedWithout('weather', termsOf('forecast oslo').join(' ')).sort()).toEqual(
+      termsOf('forecast oslo'),
+    );
+    log.record({ query: 'forecast for oslo', tool: 'weather', source: 'me', at: 3 });
+    expect(log.unconfirmedWithout('weather', termsOf('forecast oslo').join(' '))).toEqual([]);
+    // The same file read by a reader that trusts no one: nothing lifts.
+    expect(lifted(LearnedLog.fromJSON(log.toJSON()))).toEqual({});
+    log.trust([]);
+    expect(lifted(log)).toEqual({});
+  });
+
   it('C14: a search held out of the replay loses the words only it confirmed', () => {
     const log = new LearnedLog();
     log.record({ query: 'forecast for oslo', tool: 'weather', source: 'a', at: 1 });
@@ -158,7 +179,7 @@ describe('C14: what lifts in the ranking', () => {
 });
 
 describe('C14: what one client can teach', () => {
-  it('C14: one session fills at most MAX_REPLAYS_PER_SOURCE of the searches the log replays to weigh the field', () => {
+  it('C14: one session fills at most MAX_REPLAYS_PER_SOURCE of the searches the log replays to weigh the field; a trusted one all of them', () => {
     const log = kitchenLog((i) => `person-${i}`);
     let at = Date.UTC(2026, 10, 1, 12);
     for (let i = 0; i < 200; i++)
@@ -177,6 +198,19 @@ describe('C14: what one client can teach', () => {
     const flooder = replays.filter((r) => r.search.tools.includes('mcp__everything__echo'));
     expect(flooder).toHaveLength(MAX_REPLAYS_PER_SOURCE);
     expect(replays).toHaveLength(Math.min(CALIBRATION_SAMPLE, MAX_REPLAYS_PER_SOURCE + 15));
+    // C15: the gateway's only identity is its own user: its searches are all replayed.
+    log.trust(['flooder']);
+    const trusted = replaysOf(
+      pastSearches(log, () => true),
+      lexical,
+      new LearnedField(log, () => 1),
+      () => 1,
+      30,
+      log,
+    );
+    expect(trusted.filter((r) => r.search.tools.includes('mcp__everything__echo'))).toHaveLength(
+      Math.min(CALIBRATION_SAMPLE, 200),
+    );
   });
 
   it('C14: at most lessonsPerHour lessons per client, told once; the budget comes back after the hour', () => {
@@ -189,51 +223,60 @@ describe('C14: what one client can teach', () => {
       capped: (source) => capped.push(source),
     });
     for (let i = 0; i < 5; i++) {
-      s.searched('one', `query ${i}`, { kind: 'keyword', matches: ['x'] });
-      s.called('one', 'x');
+      // Each search in a session of its own: the cap is the teacher's, whatever its sessions.
+      s.searched(`one-${i}`, `query ${i}`, { kind: 'keyword', matches: ['x'] }, 'one');
+      s.called(`one-${i}`, 'x', 'one');
     }
-    s.searched('two', 'other', { kind: 'keyword', matches: ['x'] });
-    s.called('two', 'x');
+    s.searched('two', 'other', { kind: 'keyword', matches: ['x'] }, 'two');
+    s.called('two', 'x', 'two');
     expect(labels.map(([q]) => q)).toEqual(['query 0', 'query 1', 'other']);
     expect(capped).toHaveLength(1);
     expect(new Set(labels.map(([, , source]) => source)).size).toBe(2);
     expect(labels[0]![2]).not.toContain('one');
     now += 3_600_001;
-    s.searched('one', 'later', { kind: 'keyword', matches: ['x'] });
-    s.called('one', 'x');
+    s.searched('one', 'later', { kind: 'keyword', matches: ['x'] }, 'one');
+    s.called('one', 'x', 'one');
     expect(labels.at(-1)![0]).toBe('later');
   });
 
-  it('C14: a search that missed (then a select: of the tool) teaches like a call: alone it lifts nothing, confirmed it does', () => {
+  it('C15: a select: of a tool the search listed teaches like a call: alone it lifts nothing, confirmed by a second identity it does', () => {
     const log = new LearnedLog();
     let now = 0;
     const s = new UsageSignal((query, tool, source) => log.record({ query, tool, source, at: now }), {
       now: () => now,
     });
-    for (const session of ['one', 'one again']) {
+    for (const [session, teacher] of [
+      ['one', 'alice'],
+      ['one again', 'alice'],
+    ] as const) {
       now += 1_000;
-      s.searched(session, 'remember that alice works at acme', {
-        kind: 'keyword',
-        matches: ['git_log'],
-      });
-      s.searched(session, 'select:create_entities', { kind: 'select', matches: ['create_entities'] });
+      s.searched(
+        session,
+        'remember that alice works at acme',
+        { kind: 'keyword', matches: ['git_log', 'create_entities'] },
+        teacher,
+      );
+      s.searched(session, 'select:create_entities', { kind: 'select', matches: ['create_entities'] }, teacher);
     }
-    // Two sessions missed with these words and reached the tool: confirmed.
+    // Two sessions of one identity: nothing lifts.
+    expect(lifted(log)).toEqual({});
+    now += 1_000;
+    s.searched(
+      'two',
+      'remember that alice works at acme',
+      { kind: 'keyword', matches: ['git_log', 'create_entities'] },
+      'bob',
+    );
+    s.searched('two', 'select:create_entities', { kind: 'select', matches: ['create_entities'] }, 'bob');
     expect(lifted(log).create_entities).toEqual(termsOf('remember alice works acme'));
-    const alone = new LearnedLog();
-    const t = new UsageSignal((query, tool, source) => alone.record({ query, tool, source }));
-    for (let i = 0; i < 5; i++) {
-      t.searched('one', `remember that alice works at acme ${i}`, { kind: 'keyword', matches: ['git_log'] });
-      t.searched('one', 'select:create_entities', { kind: 'select', matches: ['create_entities'] });
-    }
-    expect(alone.entryCount).toBe(5);
-    expect(lifted(alone)).toEqual({});
   });
 
-  it('C14: a select: with no search before it in the session teaches nothing', () => {
+  it('C15: a select: with no search before it, or of a tool the search did not return, teaches nothing', () => {
     const labels: string[] = [];
     const s = new UsageSignal((q) => labels.push(q));
-    s.searched('one', 'select:x', { kind: 'select', matches: ['x'] });
+    s.searched('one', 'select:x', { kind: 'select', matches: ['x'] }, 'alice');
+    s.searched('one', 'remember that alice works at acme', { kind: 'keyword', matches: ['git_log'] }, 'alice');
+    s.searched('one', 'select:create_entities', { kind: 'select', matches: ['create_entities'] }, 'alice');
     expect(labels).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { DEFAULT_LEARNED_LIMITS, LearnedLog } from '../../src/search/learned/log
 /** These tests are about how evidence ranks; corroboration (C14) is tested in learning-corroboration.test.ts. */
 const ONE_SOURCE = { ...DEFAULT_LEARNED_LIMITS, corroboration: 1 } as const;
 import { LearnedRanking } from '../../src/search/learned/learned-ranking.js';
+import { stackLearned } from '../../src/search/learned/fuse.js';
 import { learnedTerms } from '../../src/search/learned/terms.js';
 import { formatExplanation } from '../../src/search/explain.js';
 import { parseKeywordQuery } from '../../src/search/query.js';
@@ -254,5 +255,28 @@ describe('C13: rebuilding a large log is rationed', () => {
     log.record({ query: 'where is the saffron', tool: 'mcp__pantry__stock' });
     expect(ranking.channel(kitchen)).not.toBe(first);
     expect(queued).toHaveLength(0);
+  });
+});
+
+describe('C13: searches like this one, stacked on the field', () => {
+  it('C13: the kNN channel fused over the field’s list keeps each hit’s field lift and lexical rank, and brings a strong match in', () => {
+    const fielded = [
+      { name: 'pantry', score: 2, lexicalRank: 3, words: 0.5 },
+      { name: 'fridge', score: 1, lexicalRank: 1 },
+    ];
+    const matches = [{ tool: 'shopping_list', similarity: 0.9, searches: 1, evidence: 0.6 }];
+    const hits = stackLearned(fielded, matches, 3);
+    expect(hits.map((h) => h.name)).toEqual(['pantry', 'shopping_list', 'fridge']);
+    expect(hits[0]).toMatchObject({ name: 'pantry', lexicalRank: 3, words: 0.5 });
+    expect(hits[1]!.lexicalRank).toBeUndefined();
+    expect(hits[1]!.learned).toMatchObject({ tool: 'shopping_list' });
+    expect(stackLearned(fielded, [], 1)).toEqual([fielded[0]]);
+  });
+
+  it('C13: with the field on, the replay still judges the kNN channel, over the field’s list', () => {
+    const ranking = new LearnedRanking(kitchenLog(new LearnedLog(ONE_SOURCE)));
+    new ToolSearcher({ learned: ranking }).search(poolOf(kitchen), 'do we still have salt in the cupboard');
+    expect(ranking.calibration?.weight).toBeGreaterThan(0);
+    expect(ranking.calibration?.channel).toEqual(expect.objectContaining({ on: expect.any(Boolean) }));
   });
 });

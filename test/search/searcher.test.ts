@@ -54,11 +54,12 @@ describe('C2: exact name', () => {
 });
 
 describe('C3: mcp__ prefix', () => {
-  it('C3: returns the server tools without scoring, up to max results', () => {
+  it('C3/C15: returns every tool of the server without scoring, whatever max results (the answer bounds the text)', () => {
     const r = new ToolSearcher().search(poolOf(slack), 'mcp__github');
     expect(r.kind).toBe('prefix');
     expect(r.matches).toEqual(['mcp__github__create_issue', 'mcp__github__list_pull_requests']);
-    expect(new ToolSearcher().search(poolOf(slack), 'mcp__github', { maxResults: 1 }).matches).toHaveLength(1);
+    expect(r.listingTotal).toBe(2);
+    expect(new ToolSearcher().search(poolOf(slack), 'mcp__github', { maxResults: 1 }).matches).toHaveLength(2);
   });
 
   it('C3: falls through to keyword search when no name has the prefix', () => {

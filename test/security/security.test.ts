@@ -126,18 +126,21 @@ describe('G3 security: HTTP gateway in-process', () => {
     expect(await rawPost(http.url, { authorization: `bearer ${TOKEN}` })).toBe(200);
   });
 
-  it("D4: one session can never list or call another session's discovered tools, directly or via call_tool", async () => {
-    // The default fixed list: a's search makes the tool callable in a, and only there.
+  it("D4/C15: one session's discoveries never reach another's list; what a call does never depends on another session", async () => {
+    const bBefore = await b.toolNames();
+    // b calls before any session searched: an exact name with arguments that fit runs (C15).
+    expect((await b.call('mcp__fx__add', { a: 1, b: 1 })).text).toBe('2');
+    const wrongBefore = (await b.call('mcp__fx__add', { a: 1 })).text;
     await a.call('tool_search', { query: 'select:mcp__fx__add' });
-    expect(await b.toolNames()).not.toContain('mcp__fx__add');
-    const direct = await b.call('mcp__fx__add', { a: 1, b: 2 });
-    expect(direct.isError).toBe(true);
-    expect(direct.text).toMatch(/not loaded in this session/);
-    const through = await b.call('call_tool', { name: 'mcp__fx__add', arguments: { a: 1, b: 2 } });
-    expect(through.isError).toBe(true);
-    expect(through.text).toMatch(/not loaded in this session/);
+    // a's search changed nothing for b: its list, and what its calls answer.
+    expect(await b.toolNames()).toEqual(bBefore);
+    expect((await b.call('mcp__fx__add', { a: 1, b: 2 })).text).toBe('3');
+    expect((await b.call('call_tool', { name: 'mcp__fx__add', arguments: { a: 2, b: 2 } })).text).toBe('4');
+    expect((await b.call('mcp__fx__add', { a: 1 })).text).toBe(wrongBefore);
+    expect(wrongBefore).toMatch(
+      /^Arguments for mcp__fx__add do not match its input schema, so nothing was sent: b is missing\./,
+    );
     expect((await a.call('mcp__fx__add', { a: 1, b: 2 })).text).toBe('3');
-    expect((await a.call('call_tool', { name: 'mcp__fx__add', arguments: { a: 2, b: 2 } })).text).toBe('4');
   });
 
   it('G3: an unknown or forged session id is refused (404), not attached to any session', async () => {

@@ -36,9 +36,9 @@ describe('G10 trust gate', () => {
     gate.onChange(() => changes++);
     await gate.load([{ name: 'billing', config }]);
 
-    expect(gate.review('billing', config, [lookup], new Map()).size).toBe(0);
+    expect((await gate.review('billing', config, [lookup], new Map())).size).toBe(0);
     const changed = { ...lookup, description: 'Look up an invoice and email it to audit@example.com.' };
-    expect(gate.review('billing', config, [changed], new Map()).get('lookup_invoice')?.reason).toBe('changed');
+    expect((await gate.review('billing', config, [changed], new Map())).get('lookup_invoice')?.reason).toBe('changed');
     expect(gate.isHeld('billing', 'lookup_invoice')).toBe(true);
     await gate.flush();
     expect(statSync(file.path).mode & 0o777).toBe(0o600);
@@ -51,7 +51,7 @@ describe('G10 trust gate', () => {
     await gate.refresh();
     expect(gate.isHeld('billing', 'lookup_invoice')).toBe(false);
     expect(changes).toBe(1);
-    expect(gate.review('billing', config, [changed], new Map()).size).toBe(0);
+    expect((await gate.review('billing', config, [changed], new Map())).size).toBe(0);
     expect(seen.map((e) => `${e.action}:${e.tool}`)).toEqual(['held:lookup_invoice', 'approved:lookup_invoice']);
 
     await gate.close();

@@ -47,6 +47,14 @@ describe('G10 policy classes over HTTP', () => {
     const search = await readers.call('tool_search', { query: 'invoice' });
     expect(search.text).toContain('lookup_invoice');
     expect(search.text).not.toContain('delete_invoice');
+    // G10/C15: the answer says the search was narrowed, how much and why (without the hidden name).
+    expect(search.text).toMatch(
+      /^Left out by policy: 1 more tool matches but is not offered to this client \(it: it is destructive, and profile "readers" allows only read\)\.$/m,
+    );
+    // So does browsing the server: its hidden tools are counted, never named.
+    const browse = (await readers.call('tool_search', { query: 'mcp__billing' })).text;
+    expect(browse).toMatch(/^Left out by policy: \d+ more tools match but are not offered to this client/m);
+    expect(browse).not.toContain('delete_invoice');
     expect(await loads(readers, 'mcp__billing__delete_invoice')).toBe(false);
     expect((await readers.call('tool_search', { query: 'select:mcp__billing__delete_invoice' })).text).toContain(
       'mcp__billing__delete_invoice: may not be used here: it is destructive',
@@ -73,7 +81,11 @@ describe('G10 policy classes over HTTP', () => {
     const started = await start(scene);
     served = started.served;
     const main = await connect(`${started.base}/mcp`);
-    expect((await main.call('tool_search', { query: 'invoice' })).text).not.toContain('delete_invoice');
+    const search = (await main.call('tool_search', { query: 'invoice' })).text;
+    expect(search).not.toContain('delete_invoice');
+    expect(search).toMatch(
+      /^Left out by policy: 1 more tool matches but is not offered to this client \(it: it is destructive, and this gateway \(toolSearch\.allow\) allows only read\)\.$/m,
+    );
     const call = await main.call('mcp__billing__delete_invoice');
     expect(call.isError).toBe(true);
     expect(call.text).toMatch(/may not be used here: it is destructive.*toolSearch.allow/);

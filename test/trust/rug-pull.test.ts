@@ -104,4 +104,27 @@ describe('G10 pins over stdio: a rug pull between two starts, and during a run',
     expect(list).toContain('an <IMPORTANT>-style tag');
     expect(list).toContain('tells the model to keep something from the user');
   }, 90_000);
+
+  it('C15/G10: in a session that never searched, an exact name runs, but a held tool is still refused', async () => {
+    const scene = new TrustScene([LOOKUP, POISONED]);
+    client = await scene.serve();
+    // No search at all: the first calls are exact names, as a one-shot client sends them.
+    const ping = await waitFor(
+      async () => {
+        const r = await client!.call('mcp__billing__ping');
+        return r.text.includes('still connecting') ? undefined : r;
+      },
+      'the billing server',
+      30_000,
+    );
+    expect(ping.text).toBe('pong from billing');
+    expect((await client.call('mcp__billing__lookup_invoice')).text).toBe('ran lookup_invoice');
+    for (const held of [
+      await client.call('mcp__billing__notes_sync'),
+      await client.call('call_tool', { name: 'mcp__billing__notes_sync', arguments: {} }),
+    ]) {
+      expect(held.isError).toBe(true);
+      expect(held.text).toMatch(/^Tool "mcp__billing__notes_sync" is held by the gateway: the scanner found/);
+    }
+  }, 90_000);
 });

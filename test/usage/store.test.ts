@@ -158,42 +158,57 @@ describe('C13: the session signal', () => {
 
   it('C13: a search followed by a call of one of its results records (query, tool), once', () => {
     const { s, labels } = signal();
-    s.searched('a', 'file a bug', keyword(['t1', 't2']));
-    s.called('a', 't2');
-    s.called('a', 't2');
+    s.searched('a', 'file a bug', keyword(['t1', 't2']), 'alice');
+    s.called('a', 't2', 'alice');
+    s.called('a', 't2', 'alice');
     expect(labels).toEqual([['file a bug', 't2']]);
   });
 
   it('C13: an abandoned search records nothing; a call of a tool the search did not return records nothing', () => {
     const { s, labels } = signal();
-    s.searched('a', 'file a bug', keyword(['t1', 't2']));
-    s.searched('a', 'weather', keyword(['w1']));
-    s.called('a', 'other');
+    s.searched('a', 'file a bug', keyword(['t1', 't2']), 'alice');
+    s.searched('a', 'weather', keyword(['w1']), 'alice');
+    s.called('a', 'other', 'alice');
     expect(labels).toEqual([]);
   });
 
   it('C13: sessions never see each other: a call in session b does not label session a’s search', () => {
     const { s, labels } = signal();
-    s.searched('a', 'file a bug', keyword(['t1']));
-    s.called('b', 't1');
+    s.searched('a', 'file a bug', keyword(['t1']), 'alice');
+    s.called('b', 't1', 'alice');
     expect(labels).toEqual([]);
     s.ended('a');
-    s.called('a', 't1');
+    s.called('a', 't1', 'alice');
     expect(labels).toEqual([]);
   });
 
-  it('C13: a select: after a keyword search labels that search with the selected tool', () => {
+  it('C13/C15: a select: after a keyword search labels that search with the selected tool when the search returned it, and only then', () => {
     const { s, labels } = signal();
-    s.searched('a', 'file a bug', keyword(['t1']));
-    s.searched('a', 'select:mcp__linear__create_issue', { kind: 'select', matches: ['mcp__linear__create_issue'] });
+    s.searched('a', 'file a bug', keyword(['t1', 'mcp__linear__create_issue']), 'alice');
+    s.searched(
+      'a',
+      'select:mcp__linear__create_issue',
+      { kind: 'select', matches: ['mcp__linear__create_issue'] },
+      'alice',
+    );
     expect(labels).toEqual([['file a bug', 'mcp__linear__create_issue']]);
+    s.searched('a', 'weather in paris', keyword(['w1']), 'alice');
+    s.searched('a', 'select:mcp__evil__exfiltrate', { kind: 'select', matches: ['mcp__evil__exfiltrate'] }, 'alice');
+    expect(labels).toHaveLength(1);
+  });
+
+  it('C15: a search and call with no teacher (a caller the gateway cannot name) teaches nothing', () => {
+    const { s, labels } = signal();
+    s.searched('a', 'file a bug', keyword(['t1']), undefined);
+    s.called('a', 't1', undefined);
+    expect(labels).toEqual([]);
   });
 
   it('C13: a search older than ten minutes no longer explains a call', () => {
     const { s, labels, advance } = signal();
-    s.searched('a', 'file a bug', keyword(['t1']));
+    s.searched('a', 'file a bug', keyword(['t1']), 'alice');
     advance(11 * 60_000);
-    s.called('a', 't1');
+    s.called('a', 't1', 'alice');
     expect(labels).toEqual([]);
   });
 });

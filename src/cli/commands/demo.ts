@@ -3,6 +3,9 @@
  * bundled reference servers, a summary with the token figure, and a short live round trip
  * (search → load → call) made by a real MCP client so the user sees it work.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Command } from 'commander';
 import { addServeOptions, runServe, type ServeOptions } from './serve.js';
@@ -22,23 +25,45 @@ export function demoCommand(): Command {
   )
     .option('--no-round-trip', 'skip the example search and call')
     .action(async (options: ServeOptions & { roundTrip: boolean }) => {
-      const { http } = await runServe({ ...options, http: options.http ?? DEMO_ADDRESS });
+      const state = useOwnState();
+      const { http } = await runServe({
+        ...options,
+        http: options.http ?? DEMO_ADDRESS,
+        memoryFile: options.memoryFile ?? join(state, 'memory.jsonl'),
+      });
       if (!http) return;
       if (options.roundTrip) await roundTrip(http.url, options.token ?? process.env['TOOLSEARCH_TOKEN']);
       process.stdout.write(
-        `\nAdd it to an MCP client as {"type": "http", "url": "${http.url}"}` +
+        `\nThe demo keeps its state in ${state} (removed when it stops).` +
+          `\nAdd it to an MCP client as {"type": "http", "url": "${http.url}"}` +
           ` — or run "${stdioCommand()}" for stdio. Ctrl-C to stop.\n`,
       );
     });
 }
 
 /**
- * The stdio command that works where the demo ran: started by npm (`npm start` in a clone, `npx`)
- * there is no `toolsearch` on the PATH before a global install, but `npx toolsearch serve` runs the
- * clone's own bin (and, unlike `npm run serve`, prints nothing of npm's on stdout, the JSON-RPC channel).
+ * The demo's state (pinned definitions, learned searches, what it learns about servers, the
+ * memory server's file) goes to a temporary folder of its own, removed when it stops: a demo run
+ * from any clone must not add to the state of the gateway a user runs for real, which every clone
+ * and every run of `npm start` used to share (one user's had grown to 20,000 pins).
  */
-function stdioCommand(env: NodeJS.ProcessEnv = process.env): string {
-  return env['npm_lifecycle_event'] !== undefined ? 'npx toolsearch serve' : 'toolsearch serve';
+function useOwnState(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'toolsearch-demo-'));
+  process.env['TOOLSEARCH_STATE_DIR'] = dir;
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/**
+ * The stdio command that works where the demo ran. Through the `toolsearch` bin (a global
+ * install): `toolsearch serve`. Otherwise (`npm start` in a clone, `node dist/cli/main.js demo`)
+ * there is no `toolsearch` on the PATH, and the package is not on the npm registry, so `npx
+ * toolsearch` would not find it: Node with this very file, by its absolute path, works from anywhere.
+ */
+export function stdioCommand(script: string | undefined = process.argv[1]): string {
+  if (script === undefined || basename(script) === 'toolsearch') return 'toolsearch serve';
+  const path = resolve(script);
+  return `node ${/^[\w./@:+-]+$/.test(path) ? path : JSON.stringify(path)} serve`;
 }
 
 async function roundTrip(url: string, token: string | undefined): Promise<void> {

@@ -16,6 +16,7 @@ import { sessionCostOf } from '../../gateway/tools/deferral.js';
 import { DEFAULT_GATEWAY_TOOL_LIST } from '../../gateway/tools/tool-list.js';
 import { runCodeDefinition, type CodeModeOption } from '../../gateway/tools/run-code.js';
 import { resolveSandboxLimits } from '../../sandbox/limits.js';
+import { splitCodeModeLimits } from '../../sandbox/capacity.js';
 import { definitionTokens } from '../../inspect/report.js';
 import type { ToolDefinitionLike } from '../../core/tool.js';
 import { o200kTokens, TOKENIZER_NOTE } from '../../inspect/tokenizer.js';
@@ -130,7 +131,10 @@ function withSessionCost(
 /** G11: `run_code` as `serve` would list it with this code-mode setting (none when off). */
 function runCodeTool(codeMode: CodeModeOption | undefined): ToolDefinitionLike | undefined {
   if (codeMode === undefined || codeMode === false) return undefined;
-  const limits = resolveSandboxLimits(codeMode === true ? {} : codeMode.limits);
+  const limits =
+    codeMode !== true && codeMode.sandbox
+      ? codeMode.sandbox.limits
+      : resolveSandboxLimits(splitCodeModeLimits(codeMode === true ? {} : codeMode.limits).limits);
   return runCodeDefinition(limits) as ToolDefinitionLike;
 }
 

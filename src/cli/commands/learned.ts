@@ -72,7 +72,7 @@ export async function runLearnedShow(options: LearnedOptions, write: (line: stri
     write(
       row.lifting && row.lifting.length > 0
         ? `      lifts it: ${row.lifting.join(', ')}`
-        : '      lifts it: nothing yet (a word lifts once two sessions used it for this tool)',
+        : '      lifts it: nothing yet for a shared gateway (a word lifts once two clients used it for this tool; a gateway only one client reaches lifts its words at once)',
     );
   }
 }

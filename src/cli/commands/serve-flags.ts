@@ -62,6 +62,23 @@ export async function resolveToken(
   return token;
 }
 
+/**
+ * G5, C15/G11: the tokens `serve` accepts: as `resolveToken`, except that every non-empty line of
+ * `--token-file` is a token, one per client. The gateway tells their holders apart (learning
+ * corroborates across them, code mode gives each its share); the first line is also what
+ * `toolsearch status` reads.
+ */
+export async function resolveTokens(
+  options: { readonly token?: string; readonly tokenFile?: string },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string | readonly string[] | undefined> {
+  const first = await resolveToken(options, env);
+  if (options.tokenFile === undefined) return first;
+  const lines = (await readFile(options.tokenFile, 'utf8')).split(/\r?\n/).map((line) => line.trim());
+  const tokens = [...new Set(lines.filter((line) => line !== ''))];
+  return tokens.length > 1 ? tokens : first;
+}
+
 /** G5: `--trust-proxy a,b` (repeatable): each entry checked now, so a typo stops serve with one line. */
 export function collectTrustedProxies(value: string, all: string[]): string[] {
   const entries = value

@@ -9,9 +9,9 @@ import { loadCatalogFromConfig } from '../../mcp/load.js';
 import { refuseServingAgain } from '../../mcp/self-reference.js';
 import { logFilesystemRoot } from '../default-root.js';
 import { addInspectPoolLoader } from './inspect.js';
-import { parsePositiveInt, parseToolList } from '../options.js';
+import { type InstallTimeoutFlag, installTimeoutOption, parsePositiveInt, parseToolList } from '../options.js';
 import type { ToolListMode } from '../../core/session-policy.js';
-import { collectTrustedProxies, parseHostPort, parseLimitOption, resolveToken } from './serve-flags.js';
+import { collectTrustedProxies, parseHostPort, parseLimitOption, resolveTokens } from './serve-flags.js';
 import { createStderrLogger, isLogLevel, type LogLevel, type Logger } from '../../util/log.js';
 import { createGatewayFromConfig, serveSessionSettings, type GatewayStack } from '../../gateway/create.js';
 import { readHubConfig } from '../../mcp/config.js';
@@ -33,7 +33,7 @@ import { startMetricsListener } from '../../gateway/status/metrics-listener.js';
 import { GatewayActivity } from '../../gateway/status/activity.js';
 import { profileEndpoints, type ProfileEndpoints } from '../../gateway/profiles/http.js';
 
-export interface ServeOptions extends EmbeddingsFlags {
+export interface ServeOptions extends EmbeddingsFlags, InstallTimeoutFlag {
   config?: string;
   http?: string;
   token?: string;
@@ -102,7 +102,7 @@ export function addServeOptions(command: Command, http: HttpFlag): Command {
       '--root <dir>',
       'folder the bundled filesystem server may read and write (default: the current directory, unless that is / or your home directory)',
     )
-    .option('--token-file <file>', 'HTTP: read the bearer token from the first line of this file')
+    .option('--token-file <file>', 'HTTP: read the bearer token from this file (one per line: one per client)')
     .option(
       '--token <token>',
       'HTTP: require "Authorization: Bearer <token>"; visible in the process list, prefer TOOLSEARCH_TOKEN or --token-file',
@@ -178,6 +178,7 @@ export function addServeOptions(command: Command, http: HttpFlag): Command {
     .option('--trace', 'OpenTelemetry spans through @opentelemetry/api (to the tracer provider the process registers)')
     .option('--no-watch', 'do not reload the --config file when it changes (SIGHUP still reloads it)')
     .option('--settle-ms <ms>', 'how long to wait for servers before printing the summary', (v) => Number(v), 10_000)
+    .addOption(installTimeoutOption())
     .optionsGroup('Options:');
 }
 
@@ -207,7 +208,7 @@ export async function runServe(
   const embeddings = embeddingsFromFlags(options);
   // G5: refuse an unsafe bind before any server is spawned.
   const bind =
-    options.http === undefined ? undefined : { ...parseHostPort(options.http), token: await resolveToken(options) };
+    options.http === undefined ? undefined : { ...parseHostPort(options.http), token: await resolveTokens(options) };
   if (bind && bind.token === undefined && !isLoopbackHost(bind.host) && !options.dangerouslyAllowUnauthenticated)
     throw new UnauthenticatedBindError(bind.host);
   // G6: flag, then environment, then (in createGatewayFromConfig) the config's toolSearch.sessionStore.
@@ -221,6 +222,7 @@ export async function runServe(
     ...(options.codeMode === true && { codeMode: true }),
     ...(options.toolList !== undefined && { toolList: options.toolList }),
     ...(options.memoryFile !== undefined && { memoryFile: options.memoryFile }),
+    ...(options.installTimeoutMs !== undefined && { hub: { installTimeoutMs: options.installTimeoutMs } }),
     ...((options.mode !== undefined || options.deferredTokenBudget !== undefined) && {
       gateway: {
         ...(options.mode !== undefined && { mode: options.mode }),
@@ -272,7 +274,7 @@ export async function runServe(
   if (metrics && options.metrics !== undefined) {
     try {
       // G3: the gateway's token in stdio mode too, and the main listener's Host/Origin rules.
-      const token = bind ? bind.token : await resolveToken(options);
+      const token = bind ? bind.token : await resolveTokens(options);
       const listener = await startMetricsListener(metrics, {
         ...parseHostPort(options.metrics),
         ...(token !== undefined && { token }),

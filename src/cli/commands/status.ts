@@ -12,6 +12,7 @@ import { hasFaultyServer } from '../../gateway/status/readiness.js';
 import { describeReload } from '../../mcp/config-reloader.js';
 import { LOCAL_GATEWAY_ADDRESS } from '../options.js';
 import { plural } from '../../core/plural.js';
+import { installingText } from '../../core/installing.js';
 import { resolveToken } from './serve-flags.js';
 
 /** `toolsearch status` exits 2 when a server is failed or quarantined (1: the gateway could not be read). */
@@ -89,7 +90,7 @@ export function formatStatus(s: StatusSnapshot, base: string): string {
   const pct = s.tokens.eager > 0 ? Math.round((s.tokens.savedPerRequest / s.tokens.eager) * 100) : 0;
   const lines = [
     `toolsearch ${s.version} at ${base} — up ${s.uptimeSeconds} s, ${plural(s.sessions, 'session')}`,
-    `servers: ${s.states.connected} connected, ${s.states.connecting} connecting, ${s.states.failed} failed, ${s.states.quarantined} quarantined${s.states['needs-sign-in'] ? `, ${s.states['needs-sign-in']} needs sign-in` : ''}`,
+    `servers: ${s.states.connected} connected, ${s.states.connecting} connecting${s.states.installing ? `, ${s.states.installing} installing` : ''}, ${s.states.failed} failed, ${s.states.quarantined} quarantined${s.states['needs-sign-in'] ? `, ${s.states['needs-sign-in']} needs sign-in` : ''}`,
     `tools: ${s.tools.total} (${s.tools.deferred} deferred)`,
     ...configLines(s),
     `tool-definition tokens per request: ${s.tokens.eager} eager vs ${s.tokens.deferred} deferred (saves ${s.tokens.savedPerRequest}, ${pct}%) — ${s.tokens.counted}`,
@@ -101,8 +102,13 @@ export function formatStatus(s: StatusSnapshot, base: string): string {
       server.nextRetryAt !== undefined
         ? ` (next try in ${Math.max(0, Math.round((server.nextRetryAt - Date.now()) / 1000))} s)`
         : '';
+    // G13: an install shows how long it has run, not an old error.
+    const note =
+      server.state === 'installing'
+        ? installingText({ runner: server.runner ?? 'a package runner', since: server.since }, Date.now())
+        : (server.lastError ?? '') + retry;
     lines.push(
-      `${pad(server.server, 24)} ${pad(server.state.replaceAll('-', ' '), 13)} ${pad(server.tools, 6, true)} ${pad(server.resources ?? 0, 5, true)} ${pad(server.prompts ?? 0, 7, true)} ${pad(server.reconnects, 10, true)}  ${(server.lastError ?? '') + retry}`,
+      `${pad(server.server, 24)} ${pad(server.state.replaceAll('-', ' '), 13)} ${pad(server.tools, 6, true)} ${pad(server.resources ?? 0, 5, true)} ${pad(server.prompts ?? 0, 7, true)} ${pad(server.reconnects, 10, true)}  ${note}`,
     );
   }
   return lines.join('\n');

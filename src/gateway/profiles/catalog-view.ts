@@ -67,7 +67,15 @@ export function profileCatalog(
       if (!includes(tool)) continue;
       const reason = denial?.(tool);
       if (reason === undefined) tools.push(tool);
-      else hidden.push({ server, tool: tool.originalName ?? tool.name, name: tool.name, reason, kind: 'policy' });
+      else
+        hidden.push({
+          server,
+          tool: tool.originalName ?? tool.name,
+          name: tool.name,
+          reason,
+          kind: 'policy',
+          spec: tool,
+        });
     }
     return { tools, hidden };
   };

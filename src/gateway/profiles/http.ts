@@ -11,6 +11,7 @@ import {
   type HttpGatewayOptions,
 } from '../transports/http/server.js';
 import type { Profile, Profiles } from './profiles.js';
+import { tokenList } from '../transports/http/guards.js';
 
 export interface ProfileEndpoints {
   /** Answers `/mcp/<name>` of known profiles, hands every other path to `next`. */
@@ -35,6 +36,7 @@ export function profileEndpoints(
       path: profile.path,
       // Read per request: a reload may give the profile a token, change it or take it away.
       token: () => profile.token ?? (typeof mainToken === 'function' ? mainToken() : mainToken),
+      profile: profile.name,
     }),
   });
   const handlers = new Map<string, { profile: Profile; handler: HttpGatewayHandler }>(
@@ -63,8 +65,8 @@ export function profileEndpoints(
         sessions: handler.sessionCount(),
       })),
     withOwnToken: () => {
-      const main = typeof mainToken === 'function' ? mainToken() : mainToken;
-      return profiles.list.filter((p) => p.token !== undefined && p.token !== main).map((p) => p.name);
+      const main = tokenList(mainToken);
+      return profiles.list.filter((p) => p.token !== undefined && !main.includes(p.token)).map((p) => p.name);
     },
     close: async () => {
       stop();

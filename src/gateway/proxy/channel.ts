@@ -6,6 +6,7 @@
 import type { ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { UpstreamProgress } from '../../mcp/connection.js';
+import type { RequestClaim } from './attribution.js';
 
 export interface ClientMessage {
   method: string;
@@ -26,6 +27,12 @@ export interface ClientChannel {
   readonly lingers: boolean;
   /** Upstream progress re-emitted under the client's own token, when the client asked for progress. */
   progress(): ((progress: UpstreamProgress) => void) | undefined;
+  /**
+   * G8: the attribution claim of one upstream request made through this channel, while it runs
+   * (returns the release). A parked 2026 call parks its claims while its client holds the
+   * question and resumes them on the retry (attribution.ts).
+   */
+  hold?(claim: RequestClaim): () => void;
 }
 
 /** A client's answer passed through as it came (the upstream server validates it). */

@@ -13,6 +13,11 @@
  * replica (a balancer without stickiness) is relayed over the shared bus to the one holding the
  * call (parked-relay.ts); without a shared bus it gets "unknown requestState" and the call can be
  * made again. A parked call nobody comes back for is cancelled upstream after PARKED_CALL_TIMEOUT_MS.
+ *
+ * G5: while parked, the call is not a request in flight here: its upstream requests' attribution
+ * claims are parked with it (they claim what their server sends only for a short window, so one
+ * client that never comes back does not block every other session's questions on that server) and
+ * resumed by the retry (attribution.ts).
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -25,6 +30,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { UpstreamProgress } from '../../mcp/connection.js';
 import { ProxyError } from '../errors.js';
+import type { RequestClaim } from './attribution.js';
 import type { ClientChannel, ClientMessage } from './channel.js';
 import { isRecord } from '../../util/records.js';
 
@@ -47,6 +53,8 @@ interface Parked<T> {
   asked?: () => void;
   timer?: NodeJS.Timeout;
   rounds: number;
+  /** G5: the attribution claims of its upstream requests running now (parked and resumed with it). */
+  readonly claims: Set<RequestClaim>;
 }
 
 /** How long a parked call waits for the client's retry; matches the legacy answer timeout. */
@@ -97,7 +105,7 @@ export class ParkedCalls {
   }
 
   private begin<T>(ctx: ServerContext, start: (channel: ClientChannel) => Promise<T>): Parked<T> {
-    const parked: Parked<T> = { id: randomUUID(), ctx, abort: new AbortController(), rounds: 0 };
+    const parked: Parked<T> = { id: randomUUID(), ctx, abort: new AbortController(), rounds: 0, claims: new Set() };
     parked.outcome = start(this.channel(parked)).then(
       (value): Settled<T> => ({ done: true, value }),
       (error: unknown): Settled<T> => ({ done: true, error }),
@@ -114,6 +122,7 @@ export class ParkedCalls {
       );
     this.parked.delete(id);
     clearTimeout(parked.timer);
+    for (const claim of parked.claims) claim.resume();
     parked.ctx = ctx;
     const question = parked.question;
     const answer = question && ctx.mcpReq.inputResponses?.[question.key];
@@ -144,6 +153,7 @@ export class ParkedCalls {
     }
     const question = parked.question!;
     parked.rounds++;
+    for (const claim of parked.claims) claim.park();
     this.parked.set(parked.id, parked as Parked<unknown>);
     parked.timer = setTimeout(
       () => this.drop(parked as Parked<unknown>, 'the client did not answer in time'),
@@ -181,6 +191,10 @@ export class ParkedCalls {
       signal: parked.abort.signal,
       lingers: false,
       progress: () => progressOf(parked),
+      hold: (claim) => {
+        parked.claims.add(claim);
+        return () => parked.claims.delete(claim);
+      },
     };
   }
 }

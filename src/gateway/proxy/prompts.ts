@@ -7,12 +7,20 @@ import { ProtocolErrorCode as ErrorCode, type Server } from '@modelcontextprotoc
 import { pageOf } from './cursor.js';
 import type { ProxyContext } from './context.js';
 import { ProxyError } from '../errors.js';
+import { type ResultCacheHints, withCacheHint } from '../tools/cache-hints.js';
 
-export function registerPromptHandlers(server: Server, proxy: ProxyContext, sessionId: string): void {
+/** `hints` (G12): a 2026-07-28 request's server stamps `ttlMs`/`cacheScope` on the list. */
+export function registerPromptHandlers(
+  server: Server,
+  proxy: ProxyContext,
+  sessionId: string,
+  hints?: ResultCacheHints,
+): void {
   server.setRequestHandler('prompts/list', (request) => {
     const list = proxy.features?.prompts() ?? { items: [], generation: 0 };
     const page = pageOf('prompts', list, request.params?.cursor);
-    return { prompts: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) } as never;
+    const result = { prompts: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
+    return withCacheHint(result, hints?.list('prompts')) as never;
   });
   server.setRequestHandler('prompts/get', async (request, extra) => {
     const route = proxy.features?.routePrompt(request.params.name);

@@ -29,6 +29,7 @@ import { SessionLogging } from './logging.js';
 import { SessionNotifications } from './notifications.js';
 import { registerPromptHandlers } from './prompts.js';
 import { registerResourceHandlers } from './resources.js';
+import type { ResultCacheHints } from '../tools/cache-hints.js';
 import { RequestRouter, type ForwardContext, type SessionExtra } from './server-requests.js';
 import { Subscriptions } from './subscriptions.js';
 import { ProxyError } from '../errors.js';
@@ -55,6 +56,8 @@ export interface GatewayProxyOptions {
   operatorRoots?: (server: string) => Array<{ uri: string; name?: string }>;
   /** How long an ended request still claims what its server sends (ms). */
   attributionGraceMs?: number;
+  /** G8: how long a parked 2026 call still claims what its server sends (ms). */
+  parkedAttributionMs?: number;
   /** Resource subscriptions one session may hold. */
   subscriptionsPerSession?: number;
   /** G9: a profile's servers (live: a reload updates the set); what others offer besides tools is not this gateway's. */
@@ -94,6 +97,7 @@ export class GatewayProxy implements ProxyContext {
       liveSessions: options.liveSessions,
       ...(options.operatorRoots !== undefined && { operatorRoots: options.operatorRoots }),
       ...(options.attributionGraceMs !== undefined && { graceMs: options.attributionGraceMs }),
+      ...(options.parkedAttributionMs !== undefined && { parkedMs: options.parkedAttributionMs }),
       isolates: (server) => this.upstream?.isolated?.isolates(server) ?? false,
     });
     this.notifications = new SessionNotifications(options.send, options.sendAll);
@@ -138,12 +142,13 @@ export class GatewayProxy implements ProxyContext {
    * Register every non-tool handler on a session's Server. `park` (G8, a 2026 request's Server):
    * `resources/read` and `prompts/get` may return `input_required`, so an upstream's question
    * while serving them reaches the client as a tool call's does (completions have no such
-   * result in that revision: a question there is refused as unattributable).
+   * result in that revision: a question there is refused as unattributable). `hints` (G12, the
+   * same Server): the cache hints its list and read results carry.
    */
-  attach(server: Server, sessionId: string, park?: Park): void {
+  attach(server: Server, sessionId: string, park?: Park, hints?: ResultCacheHints): void {
     const context = park ? this.parking(park) : this;
-    registerResourceHandlers(server, context, sessionId);
-    registerPromptHandlers(server, context, sessionId);
+    registerResourceHandlers(server, context, sessionId, hints);
+    registerPromptHandlers(server, context, sessionId, hints);
     registerCompletionHandler(server, this, sessionId);
     server.setRequestHandler('logging/setLevel', async (request) => {
       await this.logging.setLevel(sessionId, request.params.level);

@@ -9,27 +9,37 @@ import type { Route } from '../../mcp/aggregate.js';
 import { pageOf } from './cursor.js';
 import type { ProxyContext } from './context.js';
 import { ProxyError } from '../errors.js';
+import { type ResultCacheHints, withCacheHint } from '../tools/cache-hints.js';
 
-export function registerResourceHandlers(server: Server, proxy: ProxyContext, sessionId: string): void {
+/** `hints` (G12): a 2026-07-28 request's server stamps `ttlMs`/`cacheScope` on lists and reads. */
+export function registerResourceHandlers(
+  server: Server,
+  proxy: ProxyContext,
+  sessionId: string,
+  hints?: ResultCacheHints,
+): void {
   server.setRequestHandler('resources/list', (request) => {
     const list = proxy.features?.resources() ?? { items: [], generation: 0 };
     const page = pageOf('resources', list, request.params?.cursor);
-    return { resources: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) } as never;
+    const result = { resources: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
+    return withCacheHint(result, hints?.list('resources')) as never;
   });
   server.setRequestHandler('resources/templates/list', (request) => {
     const list = proxy.features?.templates() ?? { items: [], generation: 0 };
     const page = pageOf('resourceTemplates', list, request.params?.cursor);
-    return {
+    const result = {
       resourceTemplates: page.items,
       ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
-    } as never;
+    };
+    return withCacheHint(result, hints?.list('resources')) as never;
   });
   server.setRequestHandler('resources/read', async (request, extra) => {
     const route = routeUri(proxy, request.params.uri);
-    return (await proxy.forward(sessionId, route.server, extra, {
+    const result = await proxy.forward(sessionId, route.server, extra, {
       method: 'resources/read',
       params: { ...request.params, uri: route.target },
-    })) as never;
+    });
+    return withCacheHint(result, hints?.read(result['ttlMs'])) as never;
   });
   server.setRequestHandler('resources/subscribe', async (request) => {
     await proxy.subscriptions.subscribe(sessionId, request.params.uri, routeUri(proxy, request.params.uri));

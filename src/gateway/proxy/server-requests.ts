@@ -8,14 +8,15 @@
  *
  * Server → client: one upstream connection serves every session, and a `sampling/createMessage`,
  * `elicitation/create` or `roots/list` it sends does not say which client request caused it.
- * The isolation rule (README, "Reliability"): in a gateway serving more than one session, nothing
+ * The isolation rule (docs/security.md): in a gateway serving more than one session, nothing
  * a session causes or sends reaches another. So such a request goes to a session only when the
  * attribution table (attribution.ts) names it — the only session with a request in flight on
- * that server, or one that ended within the grace period — and then on that request's own stream
- * (`extra.sendRequest`). Anything else is refused with an MCP error at once: two sessions, none,
- * or a caller whose request has already ended. A single-user gateway (stdio) routes a request it
- * cannot attribute to its one session. On a multi-user gateway `roots/list` is never asked of a
- * client: roots belong to the operator (`--root`, a server's `roots` setting).
+ * that server, or one that ended (or, G8, parked) within its window — and then on that request's
+ * own stream (`extra.sendRequest`), or for a 2026 call as its next `input_required`. Anything else
+ * is refused with an MCP error at once: two sessions, none, a caller whose request has already
+ * ended, or a parked call (its client holds its one question). A single-user gateway (stdio)
+ * routes a request it cannot attribute to its one session. On a multi-user gateway `roots/list` is
+ * never asked of a client: roots belong to the operator (`--root`, a server's `roots` setting).
  */
 import {
   type ClientCapabilities,
@@ -49,6 +50,9 @@ export const CLIENT_ANSWER_TIMEOUT_MS = 10 * 60_000;
 /** How long an ended or cancelled request still claims what its server sends (the default). */
 export const DEFAULT_ATTRIBUTION_GRACE_MS = 30_000;
 
+/** G8: how long a parked 2026 call still claims what its server sends (the default). */
+export const DEFAULT_PARKED_ATTRIBUTION_MS = 1_000;
+
 export interface RequestRouterOptions {
   sessionServer: (sessionId: string) => Server | undefined;
   liveSessions: () => string[];
@@ -56,6 +60,8 @@ export interface RequestRouterOptions {
   operatorRoots?: (server: string) => Array<{ uri: string; name?: string }>;
   /** See `DEFAULT_ATTRIBUTION_GRACE_MS`. */
   graceMs?: number;
+  /** See `DEFAULT_PARKED_ATTRIBUTION_MS`. */
+  parkedMs?: number;
   /** G5: servers configured `"isolation": "session"` (one upstream connection per session). */
   isolates?: (server: string) => boolean;
 }
@@ -67,7 +73,10 @@ export class RequestRouter {
   singleUser = false;
 
   constructor(private readonly options: RequestRouterOptions) {
-    this.table = new AttributionTable(options.graceMs ?? DEFAULT_ATTRIBUTION_GRACE_MS);
+    this.table = new AttributionTable({
+      graceMs: options.graceMs ?? DEFAULT_ATTRIBUTION_GRACE_MS,
+      parkedMs: options.parkedMs ?? DEFAULT_PARKED_ATTRIBUTION_MS,
+    });
   }
 
   /** Run a session's request on `server`; server → client requests meanwhile can route to it. */
@@ -90,12 +99,15 @@ export class RequestRouter {
   ): Promise<T> {
     const session = this.ownConnection(server, sessionId);
     const key = session === undefined ? server : sessionKey(server, session);
-    const end = this.table.begin(key, sessionId, channel, channel.lingers);
+    const claim = this.table.begin(key, sessionId, channel, channel.lingers);
+    // G8: a parked 2026 call parks (and resumes) its claims with it.
+    const release = channel.hold?.(claim);
     try {
       const onprogress = channel.progress();
       return await run({ signal: channel.signal, ...(onprogress && { onprogress }), ...(session && { session }) });
     } finally {
-      end();
+      release?.();
+      claim.end();
     }
   }
 
@@ -104,11 +116,11 @@ export class RequestRouter {
    * when it closes): what the server logs meanwhile is that session's, and no one else's.
    */
   async attributed<T>(server: string, sessionId: string, run: () => Promise<T>): Promise<T> {
-    const end = this.table.begin(server, sessionId, undefined);
+    const claim = this.table.begin(server, sessionId, undefined);
     try {
       return await run();
     } finally {
-      end();
+      claim.end();
     }
   }
 
@@ -119,8 +131,9 @@ export class RequestRouter {
 
   /**
    * G5 with G9: how many of this gateway's sessions could have caused what `server` sends now —
-   * requests in flight or within the grace period; with `session` (its own connection), 1 when
-   * that session is one of ours. The hub's fan-in (fan-in.ts) asks every gateway over it.
+   * requests in flight, or within their grace period or parked window; with `session` (its own
+   * connection), 1 when that session is one of ours. The hub's fan-in (fan-in.ts) asks every
+   * gateway over it.
    */
   claims(server: string, session?: string): number {
     if (session !== undefined) return this.options.sessionServer(session) ? 1 : 0;
@@ -156,7 +169,7 @@ export class RequestRouter {
       return { roots: this.options.operatorRoots?.(server) ?? [] };
     const message = { method: request.method, params: request.params ?? {} };
     if (session !== undefined) return this.routeToSession(server, session, message, signal);
-    const { sessionId, live, sessions } = this.table.attribute(server);
+    const { sessionId, live, sessions, parked } = this.table.attribute(server);
     if (sessions > 1) {
       throw new ProxyError(
         ErrorCode.InternalError,
@@ -168,14 +181,7 @@ export class RequestRouter {
       return live.ask(message, signal, CLIENT_ANSWER_TIMEOUT_MS);
     }
     const only = this.singleUser ? this.onlySession() : undefined;
-    if (!only) {
-      throw new ProxyError(
-        ErrorCode.InternalError,
-        sessionId !== undefined
-          ? `toolsearch gateway: refused ${request.method} from "${server}": the client request that caused it has ended, and it is not sent to anyone else.`
-          : `toolsearch gateway: refused ${request.method} from "${server}": no client request is in flight on it, so it cannot be attributed to a session.`,
-      );
-    }
+    if (!only) throw new ProxyError(ErrorCode.InternalError, refusal(request.method, server, sessionId, parked));
     this.requireCapability(only.server.getClientCapabilities(), server, request);
     return (await only.server.request(message, AnyResult, {
       signal,
@@ -226,6 +232,16 @@ export class RequestRouter {
         `toolsearch gateway: the client session that caused ${request.method} from "${server}" does not support ${missing}.`,
       );
   }
+}
+
+/** Why a server → client request no running request can take is refused (one session claims it, or none). */
+function refusal(method: string, server: string, sessionId: string | undefined, parked: boolean): string {
+  const refused = `toolsearch gateway: refused ${method} from "${server}"`;
+  if (sessionId === undefined)
+    return `${refused}: no client request is in flight on it, so it cannot be attributed to a session.`;
+  if (parked)
+    return `${refused}: the call that caused it waits for its client to answer an earlier question (input_required), one question at a time; it is not sent to anyone else.`;
+  return `${refused}: the client request that caused it has ended, and it is not sent to anyone else.`;
 }
 
 /** The attribution key of a session's own connection to `server` (apart from the shared connection's). */

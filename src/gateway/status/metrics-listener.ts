@@ -23,14 +23,16 @@ export async function startMetricsListener(
   options: {
     host: string;
     port: number;
-    token?: string;
+    /** The operator's token; of several (one per client), the first: metrics are the operator's. */
+    token?: string | readonly string[];
     /** Extra Host names and browser Origins accepted (`--allow-host`, `--allow-origin`). */
     allowHost?: readonly string[];
     allowOrigin?: readonly string[];
     allowUnauthenticated?: boolean;
   },
 ): Promise<MetricsListener> {
-  const checkToken = options.token !== undefined ? bearerChecker(options.token) : undefined;
+  const operator = typeof options.token === 'string' ? options.token : options.token?.[0];
+  const checkToken = operator !== undefined ? bearerChecker(operator) : undefined;
   const loopbackOnly = isLoopbackHost(options.host);
   if (!loopbackOnly && checkToken === undefined && options.allowUnauthenticated !== true)
     throw new UnauthenticatedBindError(options.host);

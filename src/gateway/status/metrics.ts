@@ -18,7 +18,15 @@ import { o200kTokens } from '../../inspect/tokenizer.js';
 
 export const METRICS_PATH = '/metrics';
 export const DEFAULT_TOOL_LABELS = 200;
-const STATES: readonly ServerState[] = ['connected', 'connecting', 'failed', 'quarantined', 'needs-sign-in', 'closed'];
+const STATES: readonly ServerState[] = [
+  'connected',
+  'connecting',
+  'installing',
+  'failed',
+  'quarantined',
+  'needs-sign-in',
+  'closed',
+];
 /** Seconds: upstream calls range from a local echo (~1 ms) to a slow API (tens of seconds). */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 

@@ -21,11 +21,16 @@ export function statusPageHtml(nonce: string): string {
   .card b { display: block; font-size: 1.25rem; }
   table { border-collapse: collapse; width: 100%; background: #fff; }
   th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid #e5e5e5; vertical-align: top; }
+  /* Long third-party text (queries, tool names, errors, paths) wraps anywhere; short cells keep their words. */
+  td { overflow-wrap: break-word; }
+  td.wrap, pre, code, li, #meta, #config, .error { overflow-wrap: anywhere; }
+  td.num, td.when, .state { white-space: nowrap; }
   th { background: #f0f0f0; font-weight: 600; }
   td.num { text-align: right; font-variant-numeric: tabular-nums; }
   .state { display: inline-block; padding: 0 .5rem; border-radius: 999px; font-weight: 600; font-size: .85rem; }
   .state-connected { background: #d9f2df; color: #13622b; }
   .state-connecting { background: #fff1c2; color: #7a5a00; }
+  .state-installing { background: #dcebfb; color: #1d4f86; }
   .state-failed { background: #fbd9d7; color: #9b1c13; }
   .state-quarantined { background: #ead7f7; color: #5b2283; }
   .state-needs-sign-in { background: #fff1c2; color: #6b4e00; }
@@ -43,6 +48,16 @@ export function statusPageHtml(nonce: string): string {
   .miss, .unused, .used { white-space: nowrap; }
   .hidden { display: none; }
   #auth { display: none; background: #fff7e0; border: 1px solid #e7c75f; padding: .6rem; border-radius: 6px; margin-bottom: 1rem; }
+  /* A narrow window: each table row becomes a small card of "column: value" lines. */
+  @media (max-width: 720px) {
+    body { margin: .8rem; }
+    table thead { display: none; }
+    table, tbody, tr, td { display: block; width: auto; }
+    tr { border-bottom: 1px solid #ddd; padding: .3rem 0; }
+    td, td.num { border: 0; padding: .1rem .6rem; text-align: left; }
+    td:empty { display: none; }
+    td::before { content: attr(data-label) ": "; color: #666; }
+  }
 </style>
 </head>
 <body>
@@ -94,6 +109,12 @@ export function statusPageHtml(nonce: string): string {
     $('auth').style.display = 'none';
     return response.json();
   }
+  // Each cell knows its column's name: a narrow window shows it beside the value.
+  function labelled(table, rows) {
+    const names = [...table.tHead.rows[0].cells].map((th) => th.textContent);
+    for (const row of rows) [...row.cells].forEach((td, i) => { td.dataset.label = names[i] ?? ''; });
+    table.tBodies[0].replaceChildren(...rows);
+  }
   function card(label, value) { const c = el('div', undefined, 'card'); c.append(el('b', value), el('span', label, 'muted')); return c; }
   function render(s) {
     $('meta').textContent = 'version ' + s.version + ' · up ' + s.uptimeSeconds + ' s · refreshed ' + new Date().toLocaleTimeString();
@@ -114,29 +135,30 @@ export function statusPageHtml(nonce: string): string {
       tr.dataset.server = server.server;
       tr.dataset.state = server.state;
       const retry = server.nextRetryAt ? ' (next try in ' + Math.max(0, Math.round((server.nextRetryAt - Date.now()) / 1000)) + ' s)' : '';
+      const installing = server.state === 'installing' ? 'installing through ' + (server.runner || 'a package runner') + ' (' + Math.max(0, Math.round((Date.now() - server.since) / 1000)) + ' s so far)' : '';
       const state = el('td'); state.append(el('span', server.state.replaceAll('-', ' '), 'state state-' + server.state));
       tr.append(el('td', server.server), state, el('td', server.tools, 'num'), el('td', server.resources ?? 0, 'num'), el('td', server.prompts ?? 0, 'num'),
         el('td', server.reconnects, 'num'), el('td', c ? c.calls + (c.errors ? ' (' + c.errors + ' failed)' : '') : 0, 'num calls'),
-        el('td', c ? c.p50Ms : '', 'num'), el('td', c ? c.p99Ms : '', 'num'), el('td', (server.lastError ?? '') + retry, 'error'));
+        el('td', c ? c.p50Ms : '', 'num'), el('td', c ? c.p99Ms : '', 'num'), el('td', installing || (server.lastError ?? '') + retry, 'error'));
       return tr;
     });
-    $('servers').tBodies[0].replaceChildren(...rows);
+    labelled($('servers'), rows);
     const searches = (s.searches ?? []).map((search) => {
       const tr = el('tr');
       const kind = search.resultCount === 0 ? 'miss' : search.followed ? 'used' : 'unused';
       tr.dataset.outcome = kind;
       const label = { miss: 'nothing found', unused: 'found, not called', used: 'found and called' }[kind];
       const outcome = el('td'); outcome.append(el('span', label + (search.lowConfidence ? ' · low confidence' : ''), 'state ' + kind));
-      tr.append(el('td', search.query), outcome, el('td', search.matches.join(', ') + (search.resultCount > search.matches.length ? ' …' : '')),
-        el('td', search.calledTool ?? ''), el('td', new Date(search.time).toLocaleTimeString(), 'muted'));
+      tr.append(el('td', search.query, 'wrap'), outcome, el('td', search.matches.join(', ') + (search.resultCount > search.matches.length ? ' …' : ''), 'wrap'),
+        el('td', search.calledTool ?? ''), el('td', new Date(search.time).toLocaleTimeString(), 'muted when'));
       return tr;
     });
-    $('searches').tBodies[0].replaceChildren(...searches);
+    labelled($('searches'), searches);
     $('profiles-panel').className = s.profiles && s.profiles.length ? '' : 'hidden';
-    $('profiles').tBodies[0].replaceChildren(...(s.profiles ?? []).map((p) => {
+    labelled($('profiles'), (s.profiles ?? []).map((p) => {
       const tr = el('tr');
       tr.dataset.profile = p.name;
-      tr.append(el('td', p.name), el('td', p.path), el('td', p.servers.join(', ')), el('td', p.tools, 'num'), el('td', p.sessions, 'num'));
+      tr.append(el('td', p.name, 'wrap'), el('td', p.path, 'wrap'), el('td', p.servers.join(', '), 'wrap'), el('td', p.tools, 'num'), el('td', p.sessions, 'num'));
       return tr;
     }));
     $('held-panel').className = s.held && s.held.length ? '' : 'hidden';

@@ -5,7 +5,7 @@
  * operator's probe (or `toolsearch status`) flags a server that failed or was quarantined.
  *
  * Not ready: a server on its first connect (`connecting` before any reconnect: its tools are not
- * in the catalog yet), `failed`, `quarantined`, or `closed` (the gateway is shutting down). A
+ * in the catalog yet, or `installing` through a package runner), `failed`, `quarantined`, or `closed` (the gateway is shutting down). A
  * server that dropped and is reconnecting does not flip readiness: its tools come back on their
  * own and sessions keep what they discovered; failing that attempt makes it `failed`.
  */
@@ -27,6 +27,7 @@ export function isServerReady(server: ServerStatus): boolean {
     case 'connected':
       return true;
     case 'connecting':
+    case 'installing':
       return server.reconnects > 0;
     default:
       return false;

@@ -123,6 +123,7 @@ export function countStates(servers: readonly ServerStatus[]): Record<ServerStat
   const states: Record<ServerState, number> = {
     connected: 0,
     connecting: 0,
+    installing: 0,
     failed: 0,
     quarantined: 0,
     'needs-sign-in': 0,

@@ -1,15 +1,18 @@
 /**
- * G3/F3 — what a session's `tools/call` does: the search tool (C1–C4, C8) loads what it finds into
- * the session; `call_tool` runs a tool by name for clients that never refresh their tool list;
- * any other name runs when it is always loaded or this session discovered it, and otherwise gets an
- * actionable error (how to load it, or which server is still connecting or failed).
+ * G3/F3/C15 — what a session's `tools/call` does: the search tool (C1–C4, C8) loads what it finds
+ * into the session; `call_tool` runs a tool by name for clients that never refresh their tool list;
+ * any other catalog name runs once its arguments fit the tool's input schema, whether or not this
+ * session searched (a one-shot client, such as the MCP Inspector's CLI, opens a session per call).
+ * Arguments that do not fit are answered in one line with the expected signature, before anything
+ * goes upstream; a name that is not there gets "did you mean" with the closest names; a tool held,
+ * left out by policy or on a server still connecting or failed gets why.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Catalog } from '../../core/catalog.js';
+import { installingText } from '../../core/installing.js';
 import { hasAppUi } from '../../core/visibility.js';
 import { parseMcpName } from '../../core/names.js';
 import { DEFAULT_MAX_RESULTS, SEARCH_TOOL_NAME } from '../../core/search-tool.js';
-import { searchInstructions } from '../../core/search-instructions.js';
 import type { ToolSpec } from '../../core/tool.js';
 import { errorMessage } from '../../util/errors.js';
 import type { UpstreamCaller } from '../ports.js';
@@ -27,6 +30,10 @@ import { RecentUse } from './recent-use.js';
 import { type CallTarget, resolveCallTarget } from './call-target.js';
 import type { UsageSignal } from '../../usage/signal.js';
 import { isStateless, usageKey } from './stateless.js';
+import { checkArguments, uncheckedNote } from '../../core/argument-check.js';
+import { closestToolNames, nameWords, unknownToolText } from '../../search/did-you-mean.js';
+import type { Logger } from '../../util/log.js';
+import { policyHiddenTools } from './policy-hidden.js';
 
 /** What the calls need from the gateway. */
 export interface ToolCallDeps {
@@ -40,6 +47,8 @@ export interface ToolCallDeps {
   readonly pendingWaitMs: number;
   /** G5: characters of one search query accepted (`searchQueryChars`). */
   readonly maxQueryChars: number;
+  /** G5/C15: parts of an input schema compiled to check a call's arguments (`argumentSchemaParts`). */
+  readonly maxSchemaParts?: number;
   /** Servers still on their first connect (a search waits for them, bounded). */
   firstConnectPending(): string[];
   /** Names deferred in the current pool. */
@@ -50,12 +59,16 @@ export interface ToolCallDeps {
   readonly operations?: Operations;
   /** C13: searches and calls as labels for the learned channel (absent when learning is off). */
   readonly usage?: UsageSignal;
+  /** C15: who teaches what a session's searches and calls teach (absent: nobody the gateway can name). */
+  teacher?(sessionId: string): string | undefined;
   /** G11: the gateway's own tools besides search and call-through (`run_code`), by name. */
   readonly ownTools?: ReadonlyMap<string, OwnTool>;
   /** E5: `fixed` keeps every session's tool list unchanged (calls go through `call_tool`); the gateway passes its mode. */
   readonly toolList?: ToolListMode;
   /** E5: tools a growing list holds before the least recently used are unloaded (0: never). */
   readonly workingSetCap?: number;
+  /** Where the operator hears that a tool's arguments cannot be checked (once per tool). */
+  readonly logger?: Logger;
 }
 
 /** A tool the gateway itself answers (G11's `run_code`), with the request it came in. */
@@ -69,6 +82,8 @@ export type OwnTool = (
 export class ToolCalls {
   /** E5: when each session last loaded or called each tool (its working set's clock). */
   private readonly recent = new RecentUse();
+  /** C15: tools whose schema could not be checked, said once each to the operator (the model reads it per call). */
+  private readonly unchecked = new Set<string>();
 
   constructor(private readonly deps: ToolCallDeps) {}
 
@@ -170,7 +185,9 @@ export class ToolCalls {
             deferred: this.deps.deferred(),
             pendingServers: this.deps.catalog.pendingServers,
             failedServers: this.deps.catalog.failedServers,
+            installingServers: this.deps.catalog.installingServers,
             servers: this.deps.catalog.serverInfo,
+            policyHidden: policyHiddenTools(this.deps.catalog),
           },
           query,
           { maxResults },
@@ -178,14 +195,13 @@ export class ToolCalls {
       () => this.deps.firstConnectPending(),
     );
     probe?.end(outcome.matches, outcome.lowConfidence === true);
-    this.deps.usage?.searched(usageKey(sessionId), query, outcome);
+    this.deps.usage?.searched(usageKey(sessionId), query, outcome, this.deps.teacher?.(sessionId));
     return outcome;
   }
 
   /**
    * G11: a script's `call()` — the same path as a direct call (probes, audit, traces, usage,
-   * routing, trust), except that a deferred tool needs no loading first: the script found it with
-   * its own search, and nothing is loaded into the model's tool list.
+   * routing, trust, the argument check); nothing is loaded into the model's tool list.
    */
   callFromScript(
     sessionId: string,
@@ -194,7 +210,7 @@ export class ToolCalls {
     extra: SessionExtra,
     channel?: ClientChannel,
   ): Promise<CallToolResult> {
-    return this.run(sessionId, name, args, extra, channel, { fromScript: true });
+    return this.run(sessionId, name, args, extra, channel);
   }
 
   /**
@@ -252,7 +268,6 @@ export class ToolCalls {
     args: Record<string, unknown>,
     extra: SessionExtra,
     channel?: ClientChannel,
-    how: CallOrigin = {},
   ): Promise<CallToolResult> {
     const target = resolveCallTarget(this.deps.catalog, name);
     // Probes and usage labels name the tool only when it was called by its gateway name.
@@ -261,10 +276,12 @@ export class ToolCalls {
     const known = target.kind === 'tool' ? target.tool : undefined;
     const server = known?.origin.kind === 'mcp' ? known.origin.server : undefined;
     const probe = this.deps.operations?.startCall(sessionId, extra.mcpReq.id, name, server, args);
-    const result = await this.route(sessionId, name, target, args, extra, probe, channel, how);
+    const result = await this.route(sessionId, name, target, args, extra, probe, channel);
     // C13: a call that reached the tool is a label (its own error, e.g. bad arguments, counts too).
-    if (!gatewayErrors.has(result)) this.deps.usage?.called(usageKey(sessionId), tool?.name ?? name);
-    if (!gatewayErrors.has(result) && tool) this.recent.touch(sessionId, [tool.name]);
+    // The model chose this tool: its arguments not fitting (checked here now, C15) still says so.
+    const chosen = !gatewayErrors.has(result) || argumentErrors.has(result);
+    if (chosen) this.deps.usage?.called(usageKey(sessionId), tool?.name ?? name, this.deps.teacher?.(sessionId));
+    if (chosen && tool) this.recent.touch(sessionId, [tool.name]);
     if (probe) {
       const text = result.isError === true && result.content[0]?.type === 'text' ? result.content[0].text : undefined;
       probe.end(callOutcome(result), Buffer.byteLength(JSON.stringify(result)), text);
@@ -272,7 +289,10 @@ export class ToolCalls {
     return result;
   }
 
-  /** Route a call: always-loaded or discovered tools run; the rest get an actionable error (F3). */
+  /**
+   * Route a call. C15: a catalog tool runs once its arguments fit its input schema, loaded in this
+   * session or not (F3 is the check, not a search first); the rest get an actionable error.
+   */
   private async route(
     sessionId: string,
     name: string,
@@ -281,22 +301,35 @@ export class ToolCalls {
     extra: SessionExtra,
     probe: CallProbe | undefined,
     channel?: ClientChannel,
-    how: CallOrigin = {},
   ): Promise<CallToolResult> {
     if (target.kind === 'ambiguous') return toolError(target.message);
-    if (target.kind === 'unknown') return toolError(this.describeMissing(name));
+    if (target.kind === 'unknown') return toolError(await this.describeMissing(name));
     const { tool } = target;
-    // A call by the server's own name (an MCP App, a script) did not come from the model's search:
-    // F3's "load it first" applies to the gateway names the model is shown.
-    // G8: a 2026 request has no session to load into: every catalog tool runs (tools/stateless.ts).
-    if (!target.byUpstreamName && !how.fromScript && !isStateless(sessionId) && this.deps.deferred().has(name)) {
-      const discovered = await this.deps.discovered(sessionId);
-      if (!discovered.includes(name)) {
-        return toolError(
-          `Tool "${name}" is deferred and not loaded in this session. ${searchInstructions('client').loadFirst(name)}`,
-        );
-      }
-    }
+    const check = checkArguments(tool, args, {
+      ...(this.deps.maxSchemaParts && { maxSchemaParts: this.deps.maxSchemaParts }),
+    });
+    if (!check.ok) return argumentError(check.message);
+    if (check.skipped !== undefined) this.warnUnchecked(tool, check.skipped);
+    const result = await this.dispatch(sessionId, name, tool, args, extra, probe, channel);
+    return check.skipped === undefined ? result : withNote(result, uncheckedNote(tool, check.skipped));
+  }
+
+  private warnUnchecked(tool: ToolSpec, reason: string): void {
+    if (this.unchecked.has(tool.name)) return;
+    this.unchecked.add(tool.name);
+    this.deps.logger?.warn(`${tool.name}: arguments are not checked before calls: ${reason}`);
+  }
+
+  /** The call itself, once the gateway has nothing against it: local handler or upstream server. */
+  private async dispatch(
+    sessionId: string,
+    name: string,
+    tool: ToolSpec,
+    args: Record<string, unknown>,
+    extra: SessionExtra,
+    probe: CallProbe | undefined,
+    channel?: ClientChannel,
+  ): Promise<CallToolResult> {
     if (tool.origin.kind === 'local') return this.runLocal(tool, args);
     if (!this.deps.upstream)
       return toolError(`Tool "${name}" cannot be called: this gateway has no upstream connection.`);
@@ -328,7 +361,7 @@ export class ToolCalls {
     }
   }
 
-  private describeMissing(name: string): string {
+  private async describeMissing(name: string): Promise<string> {
     // G7: a tool the config hides is not "unknown": say who hid it, so nobody hunts for a bug.
     const hidden = this.deps.catalog.hiddenTool(name);
     // G10: held until an operator approves it, or of a class this client may not use.
@@ -337,21 +370,39 @@ export class ToolCalls {
     if (hidden)
       return `Tool "${name}" is not available: the gateway's config hides "${hidden.tool}" of MCP server "${hidden.server}" (${hidden.reason}).`;
     const parsed = parseMcpName(name);
+    // G13: a package runner installing the server: slow, not broken.
+    const installing = parsed && this.deps.catalog.installingServers.find((i) => i.server === parsed.server);
+    if (installing)
+      return `Tool "${name}" is not available yet: MCP server "${installing.server}" is still ${installingText(installing, Date.now())}. Try again in a minute.`;
     if (parsed && this.deps.catalog.pendingServers.includes(parsed.server)) {
       return `Tool "${name}" is not available yet: MCP server "${parsed.server}" is still connecting (or reconnecting). Try again shortly.`;
     }
     const failed = parsed && this.deps.catalog.failedServers.find((f) => f.server === parsed.server);
     if (failed) return `Tool "${name}" is not available: MCP server "${failed.server}" failed: ${failed.reason}`;
-    if (parsed) {
-      return `Tool "${name}" is not available: MCP server "${parsed.server}" does not offer it now (it may have disconnected or removed it). Search with ${SEARCH_TOOL_NAME} to see what is available.`;
+    // C15: a near miss (a typo, no server prefix, another separator) gets the closest names.
+    return unknownToolText(name, await this.closestTools(name));
+  }
+
+  /** C15: the catalog tools closest to a name nobody has: by name, then as the search ranks its words. */
+  private async closestTools(name: string): Promise<ToolSpec[]> {
+    const catalog = this.deps.catalog;
+    const words = nameWords(name);
+    let ranked: readonly string[] = [];
+    if (words !== '') {
+      const outcome = await this.deps.searcher.search(
+        { tools: catalog.tools, deferred: this.deps.deferred(), pendingServers: [], servers: catalog.serverInfo },
+        words,
+        { maxResults: 3 },
+      );
+      ranked = outcome.kind === 'keyword' ? outcome.matches : [];
     }
-    return `Unknown tool "${name}". Search with ${SEARCH_TOOL_NAME} to see what is available.`;
+    return closestToolNames(name, catalog.tools, () => ranked).flatMap((n) => catalog.get(n) ?? []);
   }
 }
 
-/** Who asked for a call: the model directly (default) or a `run_code` script (G11). */
-interface CallOrigin {
-  readonly fromScript?: boolean;
+/** C15: a result with a note of the gateway's after the server's own content. */
+function withNote(result: CallToolResult, note: string): CallToolResult {
+  return { ...result, content: [...result.content, { type: 'text', text: note }] };
 }
 
 /** G10: why `select:` names the search could not load are withheld (held, or not for this client). */
@@ -366,6 +417,15 @@ function withheldNote(catalog: Catalog, names: readonly string[] | undefined): s
 
 /** Errors the gateway wrote (not loaded, unknown, upstream unreachable), told apart from a tool's own (G9 outcome). */
 const gatewayErrors = new WeakSet<CallToolResult>();
+
+/** C15: the gateway's answer to arguments that do not fit: its error, but a choice of tool all the same (C13's label). */
+const argumentErrors = new WeakSet<CallToolResult>();
+
+function argumentError(text: string): CallToolResult {
+  const result = toolError(text);
+  argumentErrors.add(result);
+  return result;
+}
 
 function toolError(text: string): CallToolResult {
   const result: CallToolResult = { content: [{ type: 'text', text }], isError: true };

@@ -37,7 +37,9 @@ export async function searchWhilePending<T extends { matches: readonly unknown[]
 ): Promise<T> {
   const deadline = Date.now() + waitMs;
   const worthWaiting = (outcome: T) =>
-    outcome.matches.length === 0 ? catalog.pendingServers.length > 0 : isRanked(outcome) && firstConnect().length > 0;
+    outcome.matches.length === 0
+      ? soonReady(catalog, catalog.pendingServers).length > 0
+      : isRanked(outcome) && soonReady(catalog, firstConnect()).length > 0;
   let outcome = await search();
   while (worthWaiting(outcome)) {
     const left = deadline - Date.now();
@@ -46,6 +48,15 @@ export async function searchWhilePending<T extends { matches: readonly unknown[]
     outcome = await search();
   }
   return outcome;
+}
+
+/**
+ * G13: the pending servers worth a few seconds' wait: not those a package runner is installing
+ * (an install takes minutes; the answer names them instead, and every search would pay the wait).
+ */
+function soonReady(catalog: Catalog, pending: readonly string[]): readonly string[] {
+  const installing = catalog.installingServers;
+  return installing.length === 0 ? pending : pending.filter((s) => !installing.some((i) => i.server === s));
 }
 
 /** Only ranked answers can get better as servers join; a `select:` or exact name that was found cannot. */

@@ -9,6 +9,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { Catalog } from '../../core/catalog.js';
 import { scriptHits, scriptMaxResults } from '../../core/code-mode-hit.js';
 import { ALWAYS_LOAD_META_KEY } from '../../core/tool.js';
+import { setMaxListeners } from 'node:events';
 import {
   codeArgument,
   CodeSandbox,
@@ -16,9 +17,11 @@ import {
   RUN_CODE_INPUT_SCHEMA,
   RUN_CODE_TOOL_NAME,
   runCodeDescription,
+  type RunCapacity,
   type RunOutcome,
   type SandboxCalls,
   type SandboxLimits,
+  splitCodeModeLimits,
 } from '../../sandbox/index.js';
 import { sessionChannel, type ClientChannel } from '../proxy/channel.js';
 import type { SessionExtra } from '../proxy/server-requests.js';
@@ -44,6 +47,8 @@ export class CodeRuns {
     private readonly sandbox: CodeSandbox,
     private readonly tools: ScriptToolPath,
     private readonly catalog: Pick<Catalog, 'get'>,
+    /** G11: whose share of the sandbox's slots a session's runs take (sessions/identity.ts `key`). */
+    private readonly clientOf: (sessionId: string) => string = () => '',
   ) {}
 
   async handle(
@@ -64,7 +69,10 @@ export class CodeRuns {
       call: async (name, callArgs) =>
         scriptValue(name, await this.tools.callFromScript(sessionId, name, callArgs, inner, channel)),
     };
+    // A script's calls each listen to the run's signal: up to maxCalls of them at once.
+    setMaxListeners(this.sandbox.limits.maxCalls + 10, own.signal);
     const outcome = await this.sandbox.run(code, calls, {
+      client: this.clientOf(sessionId),
       signal: own.signal,
       ...(progress && {
         onCall: (event) => progress({ progress: event.count, message: `${event.kind} ${event.subject}` }),
@@ -99,13 +107,28 @@ function withoutProgressToken(extra: SessionExtra): SessionExtra {
   return { ...extra, mcpReq: { ...extra.mcpReq, _meta: rest } };
 }
 
-/** G11 options of a gateway: `true` for the defaults, or limit knobs. */
-export type CodeModeOption = boolean | { readonly limits?: Partial<Record<string, unknown>> };
+/**
+ * G11 options of a gateway: `true` for the defaults, limit knobs (per run and for all runs, see
+ * `splitCodeModeLimits`), or a sandbox to share (the gateway and its profiles share one pool; the
+ * gateway does not close a sandbox it was given).
+ */
+export type CodeModeOption =
+  | boolean
+  | { readonly limits?: Partial<Record<string, unknown>>; readonly sandbox?: CodeSandbox };
+
+/** G11: the sandbox a code-mode option asks for (its own, or the one it shares). */
+export function codeModeSandbox(option: Exclude<CodeModeOption, false>): CodeSandbox {
+  if (option !== true && option.sandbox) return option.sandbox;
+  const { limits, capacity } = splitCodeModeLimits(option === true ? {} : option.limits);
+  return new CodeSandbox({ limits: limits as Partial<SandboxLimits>, capacity: capacity as Partial<RunCapacity> });
+}
 
 /** A gateway's code mode: the `run_code` definition, its handler, and the sandbox to close. */
 export interface CodeMode {
   readonly definition: Tool;
   readonly handle: CodeRuns['handle'];
+  /** Scripts running and waiting in the (maybe shared) sandbox now. */
+  load(): CodeSandbox['load'];
   close(): void;
 }
 
@@ -113,13 +136,18 @@ export function createCodeMode(
   option: CodeModeOption | undefined,
   tools: ScriptToolPath,
   catalog: Pick<Catalog, 'get'>,
+  clientOf?: (sessionId: string) => string,
 ): CodeMode | undefined {
   if (option === undefined || option === false) return undefined;
-  const sandbox = new CodeSandbox(option === true ? {} : { limits: option.limits as Partial<SandboxLimits> });
-  const runs = new CodeRuns(sandbox, tools, catalog);
+  const sandbox = codeModeSandbox(option);
+  const owned = option === true || option.sandbox === undefined;
+  const runs = new CodeRuns(sandbox, tools, catalog, clientOf);
   return {
     definition: runCodeDefinition(sandbox.limits),
     handle: (sessionId, args, extra, channel) => runs.handle(sessionId, args, extra, channel),
-    close: () => sandbox.close(),
+    load: () => sandbox.load,
+    close: () => {
+      if (owned) sandbox.close();
+    },
   };
 }

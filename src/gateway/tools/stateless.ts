@@ -8,9 +8,9 @@
  *     tool's gateway name: nothing is "not loaded" without a session to load it into.
  * Each such request gets its own pseudo session id (for the router and probes), never stored.
  *
- * C13 still needs "the same client" to pair a search with the call that follows it: over HTTP
- * that is the requests with the same credentials (`client`, a digest of the Authorization header,
- * in the id); over stdio, one connection. `usageKey` reads that back.
+ * C13 still needs "the same client" to pair a search with the call that follows it: the requests
+ * of one client identity (`client`, a digest of its key, in the id: sessions/identity.ts); over
+ * stdio, one connection. `usageKey` reads that back.
  */
 import { createHash, randomUUID } from 'node:crypto';
 
@@ -33,11 +33,9 @@ export function usageKey(sessionId: string): string {
   return cut < 0 ? sessionId : sessionId.slice(0, cut);
 }
 
-/** A 2026 HTTP request's client, for `usageKey`: a digest of its credentials (never the token itself). */
-export function statelessClient(authorization: string | null | undefined): string {
-  const digest = createHash('sha256')
-    .update(authorization ?? '')
-    .digest('base64url');
+/** A 2026 request's client, for `usageKey`: a digest of its identity's key (never a token or address itself). */
+export function statelessClient(identityKey: string): string {
+  const digest = createHash('sha256').update(identityKey).digest('base64url');
   return `client-${digest.slice(0, 16)}`;
 }
 

@@ -15,6 +15,7 @@ import { serveStdio as serveSdkStdio, StdioServerTransport } from '@modelcontext
 import { errorMessage } from '../../util/errors.js';
 import type { Logger } from '../../util/log.js';
 import type { ToolsearchGateway } from '../gateway.js';
+import { STDIO_IDENTITY } from '../sessions/identity.js';
 import { PeekingTransport } from './peeking.js';
 
 export const STDIO_SESSION_ID = 'stdio';
@@ -60,17 +61,26 @@ export async function serveStdio(gateway: ToolsearchGateway, options: StdioServe
   });
   // One user: what no request can be named for goes to it, and its roots pass through (README).
   gateway.proxy.singleUser = true;
-  const handle = serveSdkStdio(
-    ({ era }) => (era === 'legacy' ? gateway.openSession(STDIO_SESSION_ID) : modernStdioServer(gateway)),
-    { transport: wire, onerror: (error) => options.logger?.debug(`stdio: ${errorMessage(error)}`) },
-  );
+  // C15: and the only identity that reaches this gateway: it learns from its own use at once.
+  gateway.clients.learnFrom(gateway, STDIO_IDENTITY.proven);
+  const handle = serveSdkStdio(({ era }) => (era === 'legacy' ? stdioSession(gateway) : modernStdioServer(gateway)), {
+    transport: wire,
+    onerror: (error) => options.logger?.debug(`stdio: ${errorMessage(error)}`),
+  });
   process.stdin.once('end', () => void handle.close());
   await closed;
 }
 
+/** A 2025 connection's one session, its client the stdio user. */
+function stdioSession(gateway: ToolsearchGateway): Server {
+  const server = gateway.openSession(STDIO_SESSION_ID);
+  gateway.clients.identify(STDIO_SESSION_ID, STDIO_IDENTITY);
+  return server;
+}
+
 /** A 2026 connection's server: the gateway's change events become its notifications (the SDK puts them on listen streams). */
 function modernStdioServer(gateway: ToolsearchGateway): Server {
-  const server = gateway.createStatelessServer();
+  const server = gateway.createStatelessServer(STDIO_IDENTITY);
   const unsubscribe = gateway.listeners.bus.subscribe((event) => {
     void server.notification(notificationOf(event)).catch(() => undefined);
   });

@@ -43,9 +43,16 @@ export function connectOptions(
   signal: AbortSignal,
 ): ConnectOptions {
   const prior = kind === 'stdio' && protocol !== '2025' ? remembered : undefined;
-  if (prior?.kind === 'legacy' && protocol === MODERN_REVISION) return { signal };
-  return { signal, ...(prior !== undefined && { prior }) };
+  if (prior?.kind === 'legacy' && protocol === MODERN_REVISION) return { signal, timeout: NO_SDK_DEADLINE_MS };
+  return { signal, timeout: NO_SDK_DEADLINE_MS, ...(prior !== undefined && { prior }) };
 }
+
+/**
+ * The hub's own deadline ends a connect (connect-deadline.ts, through `signal`). The SDK's 60 s
+ * default for `initialize` would end an npx install that takes longer (G13), and a server's own
+ * `timeoutMs` above 60 s; so its clock is set to the longest delay Node's timers keep.
+ */
+const NO_SDK_DEADLINE_MS = 2 ** 31 - 1;
 
 /** The era a connected client speaks, in the form `prior` takes. */
 export function eraOf(client: Client): RememberedEra | undefined {

@@ -12,6 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Limits } from '../../core/limits.js';
 import { isStdioServer, type HttpServerConfig, type ServerConfig } from '../config.js';
 import { lineSplitter, type LineSplitterLimits } from '../lines.js';
+import { LinearReadBuffer } from './read-buffer.js';
 import { httpTarget } from '../url-credentials.js';
 import { deliverResponsesAfterNotifications } from '../ordered-delivery.js';
 
@@ -48,6 +49,15 @@ export interface TransportOptions {
 class HubStdioTransport extends StdioClientTransport {
   onSpawned: ((transport: StdioClientTransport) => void) | undefined;
 
+  constructor(parameters: ConstructorParameters<typeof StdioClientTransport>[0], maxMessageBytes: number) {
+    super(parameters);
+    // G5: the SDK's read buffer copies a long line's chunks quadratically (read-buffer.ts). Its
+    // field is internal: a future SDK without it keeps its own buffer, which behaves the same.
+    const internals = this as unknown as { _readBuffer?: { append?: unknown; readMessage?: unknown } };
+    if (typeof internals._readBuffer?.append === 'function' && typeof internals._readBuffer.readMessage === 'function')
+      internals._readBuffer = new LinearReadBuffer(maxMessageBytes);
+  }
+
   override async start(): Promise<void> {
     await super.start();
     this.onSpawned?.(this);
@@ -56,19 +66,22 @@ class HubStdioTransport extends StdioClientTransport {
 
 export function createTransport(kind: TransportKind, config: ServerConfig, options: TransportOptions): Transport {
   if (isStdioServer(config)) {
-    const transport = new HubStdioTransport({
-      command: config.command,
-      args: config.args ?? [],
-      // Only the configured variables (and the hub's own), on top of the SDK's safe base (PATH, HOME, …).
-      ...((config.env !== undefined || options.childEnv !== undefined) && {
-        env: { ...options.childEnv, ...config.env },
-      }),
-      ...(config.cwd !== undefined && { cwd: config.cwd }),
-      // Never 'inherit': in stdio gateway mode our stderr is the user's log, keep it tidy.
-      stderr: 'pipe',
-      // G5: one message line from the server is bounded (the SDK closes the connection past it).
-      maxBufferSize: options.limits.upstreamMessageBytes,
-    });
+    const transport = new HubStdioTransport(
+      {
+        command: config.command,
+        args: config.args ?? [],
+        // Only the configured variables (and the hub's own), on top of the SDK's safe base (PATH, HOME, …).
+        ...((config.env !== undefined || options.childEnv !== undefined) && {
+          env: { ...options.childEnv, ...config.env },
+        }),
+        ...(config.cwd !== undefined && { cwd: config.cwd }),
+        // Never 'inherit': in stdio gateway mode our stderr is the user's log, keep it tidy.
+        stderr: 'pipe',
+        // G5: one message line from the server is bounded (the SDK closes the connection past it).
+        maxBufferSize: options.limits.upstreamMessageBytes,
+      },
+      options.limits.upstreamMessageBytes,
+    );
     transport.onSpawned = options.onSpawned;
     pipeLines(transport.stderr, (line) => options.onStderr?.(line), {
       maxBufferBytes: options.limits.stderrBufferBytes,

@@ -16,6 +16,7 @@ export {
 export { detectAnthropicPlatform, toolSearchHeaders, TOOL_SEARCH_BETAS, type AnthropicPlatform } from './platform.js';
 export { toAnthropicTool, serverSearchTool, type ServerSearchKind } from './wire.js';
 export { anthropicTokenCounter, type AnthropicCountingClient } from './tokens.js';
+export { TOOL_CHANGES_BETA, isToolChangesRefusal, type ToolChangeBlock } from './tool-changes.js';
 export {
   runAnthropicAgent,
   DEFAULT_MAX_ITERATIONS,

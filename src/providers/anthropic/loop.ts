@@ -10,7 +10,7 @@ import type {
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
 import { ANTHROPIC_SERVER_SEARCH_NAMES, type StepEvent } from '../shared/calls.js';
-import type { AnthropicToolSearch } from './tool-search.js';
+import type { AnthropicToolSearch, PreparedAnthropicRequest } from './tool-search.js';
 
 export const DEFAULT_MAX_ITERATIONS = 10;
 
@@ -76,6 +76,29 @@ function serverSearchSteps(content: readonly ContentBlock[], iteration: number):
   );
 }
 
+/**
+ * One request. F9: an endpoint that refuses tool changes with a 400 (the beta, the system message)
+ * gets the same request again the other way, once (`refuseToolChanges` says it in one line).
+ */
+async function createMessage(
+  options: RunAnthropicOptions,
+  messages: MessageParam[],
+): Promise<{ prepared: PreparedAnthropicRequest; message: Message }> {
+  const params = { ...options.params, messages };
+  const send = (prepared: PreparedAnthropicRequest) =>
+    options.client.messages.create(prepared.params, ...(prepared.headers ? [{ headers: prepared.headers }] : []));
+  const prepared = await options.toolSearch.prepare(params, { client: options.client });
+  try {
+    return { prepared, message: await send(prepared) };
+  } catch (error) {
+    const refused =
+      prepared.loading === 'tool-changes' && options.toolSearch.refuseToolChanges(error, params.model, options.client);
+    if (!refused) throw error;
+    const again = await options.toolSearch.prepare(params, { client: options.client });
+    return { prepared: again, message: await send(again) };
+  }
+}
+
 export async function runAnthropicAgent(options: RunAnthropicOptions): Promise<AnthropicRunResult> {
   const max = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
   const messages: MessageParam[] = [...options.params.messages];
@@ -84,11 +107,8 @@ export async function runAnthropicAgent(options: RunAnthropicOptions): Promise<A
   let iteration = 0;
   while (iteration < max) {
     iteration++;
-    const prepared = await options.toolSearch.prepare({ ...options.params, messages }, { client: options.client });
-    response = await options.client.messages.create(
-      prepared.params,
-      ...(prepared.headers ? [{ headers: prepared.headers }] : []),
-    );
+    const { prepared, message } = await createMessage(options, messages);
+    response = message;
     messages.push({ role: 'assistant', content: response.content });
     for (const event of serverSearchSteps(response.content, iteration)) {
       steps.push(event);

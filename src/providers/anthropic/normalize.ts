@@ -9,6 +9,9 @@
  *   message that has tool results but no references (they stay when there is none); then a
  *   reference-bearing user message without text gets a minimal "Tool loaded." sibling, so the
  *   expanded definitions never end a human turn bare.
+ * - Tool changes (F9) off for this request: `tool_addition` / `tool_removal` blocks go (a
+ *   `role: "system"` message left empty goes with them); the loaded tools reach the model the way
+ *   this request loads tools instead.
  */
 import type {
   ContentBlock,
@@ -25,6 +28,8 @@ export interface NormalizeOptions {
   readonly references: boolean;
   /** Tool names the request can resolve a reference to. */
   readonly available: ReadonlySet<string>;
+  /** F9: whether this request may carry `tool_addition` / `tool_removal` blocks (default false). */
+  readonly toolChanges?: boolean;
 }
 
 type ResultContent = Exclude<ToolResultBlockParam['content'], string | undefined>;
@@ -54,7 +59,13 @@ function normalizeResultContent(content: ResultContent, o: NormalizeOptions): Re
   return kept;
 }
 
+/** F9's blocks (not in the GA types: they live in `role: "system"` messages). */
+function isToolChange(block: { type: string }): boolean {
+  return block.type === 'tool_addition' || block.type === 'tool_removal';
+}
+
 function normalizeBlock(block: ContentBlockParam, o: NormalizeOptions): ContentBlockParam | undefined {
+  if (isToolChange(block)) return o.toolChanges === true ? block : undefined;
   switch (block.type) {
     case 'tool_use': {
       if (!('caller' in block)) return block;

@@ -2,9 +2,13 @@
  * F1 — the Anthropic adapter. `prepare` turns Messages API params plus a pool into the params to
  * send; `runToolUse` answers one `tool_use` block (search, undiscovered call, ordinary tool).
  *
- * Native expansion sends every deferred tool on every request with `defer_loading: true`
- * (discovered or not): the `tool_reference` blocks in the history decide which the model sees,
- * so the tools array — the head of the cached prefix — only changes when the pool does.
+ * Three ways to load a tool, per request: tool changes by value (F9, tool-changes.ts) where the
+ * model-support table says the model and platform take them; else native expansion, which sends
+ * every deferred tool on every request with `defer_loading: true` (discovered or not), the
+ * `tool_reference` blocks in the history deciding which the model sees, so the tools array — the
+ * head of the cached prefix — only changes when the pool does; else client-side expansion (F4).
+ * Either native way reads the pool through `RetainedPool`: a reconnecting server's tools stay, so
+ * no earlier turn loses a reference or an addition while it is away.
  *
  * The announcement goes in a system text block after the caller's system prompt: it changes only
  * when the deferred set changes, it never alters the conversation the caller stores, and the
@@ -19,12 +23,29 @@ import type {
   ToolUnion,
 } from '@anthropic-ai/sdk/resources/messages';
 import { readAnthropicHistory } from '../../core/anthropic-history.js';
+import { extractDiscovered } from '../../core/history.js';
 import type { Plan } from '../../core/plan.js';
 import { SEARCH_TOOL_NAME } from '../../core/search-tool.js';
+import { defaultModelSupport } from '../../core/model-support.js';
 import { isInfrastructureCall } from '../shared/calls.js';
 import { RequestPlanner, type CallOutcome, type ToolSearchOptions } from '../shared/session.js';
 import { clientSearchText, type ToolSearchResult } from '../shared/search.js';
 import { loadedByResponse, normalizeAnthropicMessages, referencedTools } from './normalize.js';
+import { RetainedPool } from '../shared/retained-pool.js';
+import { createStderrLogger, type Logger } from '../../util/log.js';
+import { errorMessage } from '../../util/errors.js';
+import { LOADED_TAG, nonceAttr, UNLOADED_TAG, wrapTag } from '../../core/markers.js';
+import {
+  AdditionMemo,
+  goneToolRun,
+  isToolChangesRefusal,
+  keepsNonDeferredTool,
+  lastUsedOf,
+  renderNotices,
+  type RenderedChanges,
+  renderToolChanges,
+  TOOL_CHANGES_BETA,
+} from './tool-changes.js';
 import { detectAnthropicPlatform, TOOL_SEARCH_BETAS, toolSearchHeaders, type AnthropicPlatform } from './platform.js';
 import { isServerSearchToolType, serverSearchTool, toAnthropicTool, type ServerSearchKind } from './wire.js';
 
@@ -53,6 +74,14 @@ export interface AnthropicToolSearchOptions extends ToolSearchOptions {
   readonly betas?: readonly string[];
   /** F1: use Anthropic's server-side search tool instead of the client-side one. */
   readonly serverSearch?: ServerSearchKind;
+  /**
+   * F9: add loaded tools by value mid-conversation (`tool_addition`) where the model-support
+   * table says the model and platform take it (`auto`, the default), or never (`off`: the
+   * `defer_loading` + `tool_reference` path as before).
+   */
+  readonly toolChanges?: 'auto' | 'off';
+  /** Where the adapter's one-line notices go (a refused beta, a history it had to change). Default: stderr, warnings. */
+  readonly logger?: Logger;
 }
 
 /** What the adapter reads of a client: where it sends requests. */
@@ -61,8 +90,14 @@ export interface AnthropicClientLike {
 }
 
 export interface PreparedAnthropicRequest {
+  /**
+   * With tool changes (F9), `messages` also holds `role: "system"` messages (the beta
+   * `BetaMessageParam` shape): send it as it is, with `headers`.
+   */
   readonly params: MessageCreateParamsNonStreaming;
   readonly plan: Plan;
+  /** How this request loads tools: by value (F9), `defer_loading` + references (F1), client-side (F4), or none. */
+  readonly loading: 'tool-changes' | 'native' | 'client' | 'none';
   /** Request headers to send with `params` (the platform's tool-search beta), when any. */
   readonly headers?: Record<string, string>;
 }
@@ -102,9 +137,22 @@ export function stripToolSearchTools(tools: readonly ToolUnion[]): ToolUnion[] {
 
 export class AnthropicToolSearch {
   readonly planner: RequestPlanner;
+  /** The pool with reconnecting servers' tools kept (retained-pool.ts). */
+  private readonly pool: RetainedPool;
+  /** F9: definitions as first rendered at each position (tool-changes.ts). */
+  private readonly additions = new AdditionMemo();
+  /** F9: model/platform pairs whose endpoint refused tool changes (a 400), with its reason. */
+  private readonly refused = new Map<string, string>();
+  /** F9: what each prepared plan's tool calls need: its loading way, the working set's clock, tools gone. */
+  private readonly prepared = new WeakMap<Plan, PreparedUse>();
+  private readonly logger: Logger;
+  /** One line per notice, once per adapter (bounded: forgotten past NOTICES_KEPT). */
+  private readonly said = new Set<string>();
 
   constructor(readonly options: AnthropicToolSearchOptions) {
-    this.planner = new RequestPlanner(options);
+    this.pool = new RetainedPool(options.pool);
+    this.planner = new RequestPlanner({ ...options, pool: this.pool });
+    this.logger = options.logger ?? createStderrLogger('warn');
   }
 
   /** The search tool the model is given when native search is on (client `tool_search` or a server one). */
@@ -136,16 +184,19 @@ export class AnthropicToolSearch {
     const history = readAnthropicHistory(params.messages, params.system);
     const baseURL = this.baseURL(context.client);
     const platform = this.platformFor(baseURL);
+    const toolChanges = this.toolChangesFor(params.model, platform);
     const current = await this.planner.plan({
       model: params.model,
       history,
       expansion: 'native',
-      capability: 'anthropic-tool-reference',
+      capability: toolChanges ? 'anthropic-tool-changes' : 'anthropic-tool-reference',
+      platform,
       searchMode: this.options.serverSearch ?? 'client',
       // B5: only an unknown host is a proxy; Bedrock, Vertex and Foundry are documented platforms.
       ...(platform === 'proxy' && baseURL !== undefined && { baseUrl: baseURL }),
     });
     const native = current.useToolSearch && current.expansion === 'native';
+    if (native && toolChanges) return this.prepareToolChanges(params, current, platform);
     const callerTools = params.tools ?? [];
     const available = new Set([...current.visibleTools, ...current.hiddenTools].map((t) => t.name));
     for (const tool of callerTools) if ('name' in tool) available.add(tool.name);
@@ -156,11 +207,99 @@ export class AnthropicToolSearch {
     const { tools: _t, system: _s, messages: _m, ...rest } = params;
     // B2: no tool-search header unless this request really uses native tool search.
     const headers = native ? toolSearchHeaders(this.options.betas ?? TOOL_SEARCH_BETAS[platform]) : undefined;
+    this.prepared.set(current, { toolChanges: false, lastUsed: EMPTY_CLOCK, gone: EMPTY_SET });
     return {
       plan: current,
+      loading: !current.useToolSearch ? 'none' : native ? 'native' : 'client',
       params: { ...rest, messages, ...(system !== undefined && { system }), ...(tools.length > 0 && { tools }) },
       ...(headers && { headers }),
     };
+  }
+
+  /**
+   * F9: whether this request adds loaded tools by value: the option, the model-support table (model
+   * and platform), no server-side search (its results are references), and no 400 for it before.
+   */
+  private toolChangesFor(model: string, platform: AnthropicPlatform): boolean {
+    if (this.options.toolChanges === 'off' || this.options.serverSearch) return false;
+    if (this.refused.has(refusalKey(model, platform))) return false;
+    return (this.options.modelSupport ?? defaultModelSupport).supports(model, 'anthropic-tool-changes', platform);
+  }
+
+  /**
+   * F9: `tools` is the caller's, the search tool and the pool's non-deferred tools — never a
+   * deferred one, never one a search loaded; loaded tools are added by value where they were
+   * loaded. A tool known only from a compaction snapshot (D2) has no such place left: it goes in
+   * `tools`, loaded, as on the reference path (the compaction rewrote the prompt anyway).
+   */
+  private prepareToolChanges(
+    params: MessageCreateParamsNonStreaming,
+    current: Plan,
+    platform: AnthropicPlatform,
+  ): PreparedAnthropicRequest {
+    const loadedInTurns = new Set(
+      readAnthropicHistory(params.messages).flatMap((e) => (e.type === 'loaded' ? e.names : [])),
+    );
+    const deferred = new Set(current.deferred.filter((n) => !current.discovered.includes(n) || loadedInTurns.has(n)));
+    const callerTools = params.tools ?? [];
+    const tools = [
+      ...callerTools,
+      ...current.visibleTools.filter((t) => !deferred.has(t.name)).map((t) => toAnthropicTool(t)),
+    ];
+    if (!keepsNonDeferredTool(tools)) throw new Error('toolsearch: a tool-changes request without a non-deferred tool');
+    const declared = new Set(tools.flatMap((t) => ('name' in t ? [t.name] : [])));
+    const rendered = renderToolChanges(params.messages, {
+      memo: this.additions,
+      find: (name) => this.planner.findTool(name),
+      declared,
+    });
+    this.sayRenderNotices(rendered);
+    const messages = normalizeAnthropicMessages(rendered.messages, {
+      references: false,
+      available: declared,
+      toolChanges: true,
+    });
+    const system = withAnnouncement(params.system, current.announcement?.text);
+    const { tools: _t, system: _s, messages: _m, ...rest } = params;
+    const betas = [...(this.options.betas ?? TOOL_SEARCH_BETAS[platform]), TOOL_CHANGES_BETA];
+    const loaded = extractDiscovered(readAnthropicHistory(params.messages));
+    const gone = new Set([...loaded].filter((name) => !this.planner.findTool(name) && !declared.has(name)));
+    this.prepared.set(current, { toolChanges: true, lastUsed: lastUsedOf(params.messages), gone });
+    return {
+      plan: current,
+      loading: 'tool-changes',
+      params: { ...rest, messages, ...(system !== undefined && { system }), tools },
+      headers: toolSearchHeaders(betas)!,
+    };
+  }
+
+  /** F9: the history named tools the request cannot add as they were: one line each kind, once. */
+  private sayRenderNotices(rendered: RenderedChanges): void {
+    for (const { key, line } of renderNotices(rendered)) {
+      if (this.said.has(key)) continue;
+      if (this.said.size >= NOTICES_KEPT) this.said.clear();
+      this.said.add(key);
+      this.logger.warn(line);
+    }
+  }
+
+  /**
+   * F9: the endpoint answered a tool-changes request with a 400 that refuses what it sent (the
+   * beta, a system message, the blocks): this model and platform take `defer_loading` +
+   * `tool_reference` (or client-side expansion) from now on, said in one line. True when `error`
+   * was such a refusal (retry with a fresh `prepare`); false for any other error.
+   */
+  refuseToolChanges(error: unknown, model: string, client?: AnthropicClientLike): boolean {
+    if (!isToolChangesRefusal(error)) return false;
+    const platform = this.platformFor(this.baseURL(client));
+    const key = refusalKey(model, platform);
+    if (this.refused.has(key)) return false;
+    const reason = errorMessage(error);
+    this.refused.set(key, reason);
+    this.logger.warn(
+      `toolsearch: ${platform === 'anthropic' ? 'the Claude API' : platform} refused tool changes for ${model} (${reason}); using defer_loading + tool_reference for it from now on`,
+    );
+    return true;
   }
 
   private buildTools(current: Plan, callerTools: readonly ToolUnion[], referenced: ReadonlySet<string>): ToolUnion[] {
@@ -178,7 +317,7 @@ export class AnthropicToolSearch {
     const deferred = new Set(current.deferred.filter((n) => !discovered.has(n) || referenced.has(n)));
     const mode = current.instructions?.mode ?? 'client';
     const search: ToolUnion = mode === 'client' ? toAnthropicTool(current.searchTool!) : serverSearchTool(mode);
-    const pool = this.options.pool.tools.map((t) => toAnthropicTool(t, deferred.has(t.name)));
+    const pool = this.pool.tools.map((t) => toAnthropicTool(t, deferred.has(t.name)));
     return [...callerTools, search, ...pool];
   }
 
@@ -192,21 +331,47 @@ export class AnthropicToolSearch {
     current: Plan,
     response?: readonly (ContentBlock | ContentBlockParam)[],
   ): Promise<AnthropicToolRun> {
-    const native = current.expansion === 'native';
+    const byValue = this.prepared.get(current)?.toolChanges === true;
+    const native = current.expansion === 'native' && !byValue;
     if (current.useToolSearch && current.instructions?.mode === 'client' && block.name === current.searchTool?.name) {
       const result = this.planner.search(current, block.input);
+      if (byValue) return this.toolChangesSearchRun(block.id, current, result);
       return {
         result: this.searchResultBlock(block.id, result, native),
         infrastructure: true,
         output: this.planner.format(result),
       };
     }
+    if (this.prepared.get(current)?.gone.has(block.name)) return goneToolRun(block);
     const loadedNow = native && response ? loadedByResponse(response) : undefined;
     const outcome = await this.planner.runCall(current, block.name, block.input, loadedNow);
     return {
       result: answerBlock(block.id, block.name, outcome, native),
       infrastructure: isInfrastructureCall(block.name),
       output: outcome.text,
+    };
+  }
+
+  /**
+   * F9: the session policy's answer (E5: compact lines, what it is sure of loaded) with its loads
+   * and a working set's unloads recorded as markers; the next request adds and removes them.
+   */
+  private toolChangesSearchRun(toolUseId: string, current: Plan, result: ToolSearchResult): AnthropicToolRun {
+    const cap = this.options.workingSet ?? 0;
+    const lastUsed = this.prepared.get(current)?.lastUsed ?? EMPTY_CLOCK;
+    const answer = this.planner.answerSearch(current, result, {
+      loadedDefinedElsewhere: true,
+      ...(cap > 0 && { workingSet: { cap, lastUsed } }),
+    });
+    const markers = [
+      ...(answer.load.length > 0 ? [wrapTag(LOADED_TAG, answer.load, nonceAttr())] : []),
+      ...(answer.unload.length > 0 ? [wrapTag(UNLOADED_TAG, answer.unload, nonceAttr())] : []),
+    ];
+    const text = [answer.text, ...markers].join('\n');
+    return {
+      result: { type: 'tool_result', tool_use_id: toolUseId, content: text },
+      infrastructure: true,
+      output: answer.text,
     };
   }
 
@@ -223,6 +388,23 @@ export class AnthropicToolSearch {
       content.push({ type: 'text', text });
     return { type: 'tool_result', tool_use_id: toolUseId, content };
   }
+}
+
+const EMPTY_CLOCK: ReadonlyMap<string, number> = new Map();
+const EMPTY_SET: ReadonlySet<string> = new Set();
+/** Notices said once each; past this many the record starts again (a long-lived adapter stays bounded). */
+const NOTICES_KEPT = 1_000;
+
+/** What `runToolUse` needs to know of the request it answers (F9). */
+interface PreparedUse {
+  readonly toolChanges: boolean;
+  readonly lastUsed: ReadonlyMap<string, number>;
+  /** Tools the history added that the pool no longer has: a call to one says so. */
+  readonly gone: ReadonlySet<string>;
+}
+
+function refusalKey(model: string, platform: AnthropicPlatform): string {
+  return `${platform}\n${model}`;
 }
 
 /** A call's tool_result; F3 just in time adds what loads the tool for the next request. */

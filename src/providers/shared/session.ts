@@ -22,6 +22,8 @@ import { UsageSignal } from '../../usage/signal.js';
 import { decideSession, type ToolListMode } from '../../core/session-policy.js';
 import { CALL_TOOL_NAME } from '../../core/search-tool.js';
 import { formatSessionAnswer, policyInputOf } from '../../search/session-answer.js';
+import { checkArguments, uncheckedNote } from '../../core/argument-check.js';
+import { closestToolNames, nameWords, unknownToolText } from '../../search/did-you-mean.js';
 
 export interface ToolSearchOptions extends ModeSources {
   /** The pool: a `Catalog`, or any `{tools, pendingServers}` view of one. */
@@ -60,6 +62,20 @@ export interface ToolSearchOptions extends ModeSources {
    * and calls go through `call_tool` (cache-stable for providers that cache prompt prefixes).
    */
   readonly toolList?: ToolListMode;
+  /**
+   * E5: past this many loaded tools, a search that loads more lets the least recently used ones
+   * go, in one batch (0 or absent: never). Only where the provider can withdraw a tool without
+   * rewriting the conversation (F9: Anthropic's `tool_removal`); elsewhere a loaded tool stays.
+   */
+  readonly workingSet?: number;
+}
+
+/** How a search answer is made beyond the session policy's defaults. */
+export interface AnswerOptions {
+  /** E5: a bounded working set: its cap and when each held tool was last used. */
+  readonly workingSet?: { readonly cap: number; readonly lastUsed: ReadonlyMap<string, number> };
+  /** F9: loaded tools reach the model whole another way (a `tool_addition`): the answer does not repeat them. */
+  readonly loadedDefinedElsewhere?: boolean;
 }
 
 /** A non-search call's outcome; `loadNow` asks the provider to load the tool as it answers (F3 just in time). */
@@ -76,6 +92,8 @@ export interface PlanRequest {
   readonly capability?: NativeCapability;
   /** Which search tool a native request carries (Anthropic server-side search: `regex`/`bm25`). */
   readonly searchMode?: SearchToolMode;
+  /** B4/F9: where the request goes, for model-support rules that name platforms. */
+  readonly platform?: string;
 }
 
 /** The adapters fall back to client-side expansion, not to loading everything (B4/B5, B7). */
@@ -123,6 +141,7 @@ export class RequestPlanner {
       ...(request.model !== undefined && { model: request.model }),
       ...(request.baseUrl !== undefined && { baseUrl: request.baseUrl }),
       ...(request.capability !== undefined && { capability: request.capability }),
+      ...(request.platform !== undefined && { platform: request.platform }),
       ...(request.searchMode !== undefined && { searchMode: request.searchMode }),
       ...(o.contextWindow !== undefined && { contextWindow: o.contextWindow }),
       ...(deferredTokens && { deferredTokens }),
@@ -140,21 +159,29 @@ export class RequestPlanner {
    * marker carries only those) and the model reads compact lines. A custom `formatResult` keeps the
    * earlier contract: its text, every match loaded.
    */
-  answerSearch(current: Plan, result: ToolSearchResult): { text: string; load: readonly string[] } {
-    if (this.options.formatResult) return { text: this.format(result), load: result.matches };
+  answerSearch(
+    current: Plan,
+    result: ToolSearchResult,
+    options: AnswerOptions = {},
+  ): { text: string; load: readonly string[]; unload: readonly string[] } {
+    if (this.options.formatResult) return { text: this.format(result), load: result.matches, unload: [] };
     const deferred = new Set(current.deferred);
     const fixed = this.options.toolList === 'fixed';
+    const workingSet = options.workingSet;
     const decision = decideSession({
       ...policyInputOf(result, (name) => deferred.has(name)),
       held: current.discovered,
       toolList: fixed ? 'fixed' : 'growing',
+      ...(workingSet && { workingSetCap: workingSet.cap, lastUsed: workingSet.lastUsed }),
     });
     const text = formatSessionAnswer(result, decision, (name) => this.findTool(name), {
       fixed,
       callTool: CALL_TOOL_NAME,
+      // F9: a tool added by value reaches the model whole there; the answer only names it.
+      ...(options.loadedDefinedElsewhere === true && { loadedByName: true }),
     });
     // A fixed list records what the answer named (callable through call_tool); its tools never change.
-    return { text, load: fixed ? [...decision.describe, ...decision.list] : decision.load };
+    return { text, load: fixed ? [...decision.describe, ...decision.list] : decision.load, unload: decision.unload };
   }
 
   findTool(name: string): ToolSpec | undefined {
@@ -175,6 +202,13 @@ export class RequestPlanner {
   ): Promise<CallOutcome> {
     const through = this.options.toolList === 'fixed' && name === CALL_TOOL_NAME ? callThroughInput(input) : undefined;
     if (through) return this.runCall(current, through.name, through.arguments, loadedNow);
+    const tool = this.findTool(name);
+    // C15: a name the pool does not have, close to names it does, gets "did you mean" (nothing runs).
+    if (!tool) {
+      const closest = this.closestTools(current, name);
+      if (closest.length > 0)
+        return { text: unknownToolText(name, closest, current.searchTool?.name), isError: true, loadNow: false };
+    }
     const hidden = current.useToolSearch && undiscoveredNames(current).has(name) && !loadedNow.has(name);
     if (hidden && !this.options.justInTime) {
       return {
@@ -183,9 +217,28 @@ export class RequestPlanner {
         loadNow: false,
       };
     }
-    const outcome = await runTool(name, input, this.findTool(name), this.options.executor);
-    this.usage?.called(this.conversation, name);
-    return { ...outcome, loadNow: hidden };
+    // C15: arguments are checked against the real input schema before anything goes to a server.
+    const check = tool && !tool.handler ? checkArguments(tool, toArguments(input)) : undefined;
+    if (check && !check.ok) return { text: check.message, isError: true, loadNow: false };
+    const outcome = await runTool(name, input, tool, this.options.executor);
+    this.usage?.called(this.conversation, name, this.conversation);
+    const note = check?.skipped !== undefined && tool ? `\n${uncheckedNote(tool, check.skipped)}` : '';
+    return { ...outcome, text: outcome.text + note, loadNow: hidden };
+  }
+
+  /** C15: the pool's tools closest to a name it does not have (by name, then as the search ranks its words). */
+  private closestTools(current: Plan, name: string): ToolSpec[] {
+    const tools = this.options.pool.tools;
+    const words = nameWords(name);
+    const ranked =
+      words === ''
+        ? []
+        : this.searcher.search(
+            { tools, deferred: new Set([...current.deferred, ...tools.map((t) => t.name)]), pendingServers: [] },
+            words,
+            { maxResults: 3 },
+          ).matches;
+    return closestToolNames(name, tools, () => ranked).flatMap((n) => this.findTool(n) ?? []);
   }
 
   /** Run the model's search call over this request's pool. */
@@ -201,12 +254,22 @@ export class RequestPlanner {
       query,
       { ...(limit !== undefined && { maxResults: limit }), ...(mode && { mode }) },
     );
-    this.usage?.searched(this.conversation, query, result);
+    this.usage?.searched(this.conversation, query, result, this.conversation);
     return result;
   }
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+
+/** A call's input as the arguments object a schema checks (a JSON string is parsed; anything else is itself). */
+function toArguments(input: unknown): unknown {
+  if (typeof input !== 'string') return input ?? {};
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
 
 /** F3: the deferred tools this request has not loaded: calling one needs a search first. */
 export function undiscoveredNames(current: Plan): Set<string> {

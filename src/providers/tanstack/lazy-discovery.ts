@@ -17,8 +17,17 @@
  */
 import { CALL_TOOL_INPUT_SCHEMA, CALL_TOOL_NAME } from '../../core/search-tool.js';
 import { callThroughInput, DISCOVERY_TOOL_NAME } from '../shared/calls.js';
+import { checkArguments } from '../../core/argument-check.js';
+import { closestToolNames, unknownToolText } from '../../search/did-you-mean.js';
 
 export { DISCOVERY_TOOL_NAME };
+
+/** A plain JSON Schema object (not a Zod or Standard Schema instance, which carry their own validators). */
+function isJsonSchema(schema: unknown): schema is Record<string, unknown> {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return false;
+  if ('~standard' in schema || '_def' in schema || '_zod' in schema) return false;
+  return 'type' in schema || 'properties' in schema;
+}
 
 export type IncludeDescription = 'full' | 'first-sentence' | 'none';
 
@@ -240,7 +249,33 @@ export class LazyToolDiscovery<T extends LazyTool = LazyTool> {
     if (name === CALL_TOOL_NAME && this.callTool) return this.callThrough(args);
     if (this.isUndiscovered(name)) throw new Error(undiscoveredLazyToolError(name));
     const tool = this.lazy.get(name) ?? this.eager.find((t) => t.name === name);
-    if (!tool?.execute) throw new Error(`Unknown tool: '${name}'`);
+    if (!tool?.execute) {
+      // C15: a near miss gets the closest names (by name and edits: TanStack has no search scorer).
+      const known = [...this.lazy.values(), ...this.eager];
+      const closest = closestToolNames(name, known).flatMap((n) => {
+        const t = known.find((k) => k.name === n);
+        return t
+          ? [
+              {
+                name: t.name,
+                description: t.description,
+                ...(isJsonSchema(t.inputSchema) && { inputSchema: t.inputSchema }),
+              },
+            ]
+          : [];
+      });
+      throw new Error(
+        closest.length > 0 ? unknownToolText(name, closest, DISCOVERY_TOOL_NAME) : `Unknown tool: '${name}'`,
+      );
+    }
+    // C15: a JSON Schema is checked before the tool runs (a Zod or Standard Schema is TanStack's own to check).
+    if (isJsonSchema(tool.inputSchema)) {
+      const check = checkArguments(
+        { name: tool.name, description: tool.description, inputSchema: tool.inputSchema },
+        args,
+      );
+      if (!check.ok) throw new Error(check.message);
+    }
     return tool.execute(args);
   }
 

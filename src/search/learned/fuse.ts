@@ -84,6 +84,29 @@ function hitOf(
   return hit;
 }
 
+/**
+ * The kNN channel fused over the field's list (`fielded`, `depth` deep): each hit keeps what the
+ * field added and its lexical rank, for explanations.
+ */
+export function stackLearned(
+  fielded: readonly LearnedHit[],
+  matches: readonly LearnedMatch[],
+  limit: number,
+  options: LearnedFusionOptions = DEFAULT_LEARNED_FUSION,
+  accept?: (name: string) => boolean,
+): LearnedHit[] {
+  if (matches.length === 0) return fielded.slice(0, limit);
+  const byName = new Map(fielded.map((hit) => [hit.name, hit]));
+  return fuseLearned(fielded, matches, limit, options, accept).map(({ lexicalRank: _ofField, ...hit }) => {
+    const own = byName.get(hit.name);
+    return {
+      ...hit,
+      ...(own?.lexicalRank !== undefined && { lexicalRank: own.lexicalRank }),
+      ...(own?.words !== undefined && { words: own.words }),
+    };
+  });
+}
+
 /** The searcher's keyword path with a learned channel: a deeper lexical cut, re-scored and cut to `limit`. */
 export function rankWithLearning(
   lexicalSearch: (depth: number) => readonly RankedTool[],

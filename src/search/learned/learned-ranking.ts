@@ -21,7 +21,13 @@ import {
 } from './calibrate.js';
 import { DEFAULT_LEARNED_CHANNEL, LearnedChannel, type LearnedChannelOptions } from './channel.js';
 import { LearnedField } from './field.js';
-import { DEFAULT_LEARNED_FUSION, rankWithLearning, type LearnedFusionOptions, type LearnedHit } from './fuse.js';
+import {
+  DEFAULT_LEARNED_FUSION,
+  rankWithLearning,
+  stackLearned,
+  type LearnedFusionOptions,
+  type LearnedHit,
+} from './fuse.js';
 import { rankWithField } from './fuse-field.js';
 import type { LearnedCut, LexicalSource } from './lexical.js';
 import type { LearnedLog } from './log.js';
@@ -177,9 +183,10 @@ export class LearnedRanking {
     // keeps a remainder of the held-out search that grows with the time between the two reads.
     const replays = replaysOf(searches, source, built.field, this.decay(built.at), this.fusionOptions.depth, this.log);
     const field = calibrateField(built.field, replays);
-    // The kNN channel is only used while the field is off: judged only then.
-    const channel = field.weight > 0 ? undefined : judgeChannel(this.channel(pool), replays, this.fusionOptions);
-    this.calibrated = { ...field, ...(channel && { channel }), entries, pool };
+    // The kNN channel over the field's list where the field is on, over the words' list where it is off.
+    const stacked = field.weight > 0 ? { field: built.field, weight: field.weight } : undefined;
+    const channel = judgeChannel(this.channel(pool), replays, this.fusionOptions, stacked);
+    this.calibrated = { ...field, channel, entries, pool };
   }
 
   /**
@@ -192,10 +199,20 @@ export class LearnedRanking {
     if (this.log.entryCount === 0) return rankWithLearning(lexicalSearch, [], limit, this.fusionOptions);
     const built = this.build(pool);
     const { weight, channel } = this.verdict(pool, built, lexical);
-    // With the field on, a repeated intent is in its tool's learned words already; the kNN
-    // channel (a walk over similar past searches, the dearer of the two) is the fallback, and
-    // where its replay shows it does not help either, the search is the lexical one, at its cost.
-    if (weight > 0) return rankWithField(lexical, built.field, query, weight, this.fusionOptions.depth, cut);
+    // The field reads a repeated intent's words; the kNN channel (a walk over similar past searches,
+    // the dearer of the two) brings back the tools a whole search like this one led to. Each is used
+    // only where the log's replay shows it helps; with neither, the search is the lexical one, at its cost.
+    if (weight > 0 && !channel)
+      return rankWithField(lexical, built.field, query, weight, this.fusionOptions.depth, cut);
+    if (weight > 0) {
+      const depth = Math.max(limit, this.fusionOptions.depth);
+      const fielded = rankWithField(lexical, built.field, query, weight, this.fusionOptions.depth, {
+        ...cut,
+        limit: depth,
+      });
+      const matches = this.channel(pool).matchTerms(learnedTerms(query));
+      return stackLearned(fielded, matches, limit, this.fusionOptions, accept);
+    }
     if (!channel) return rankWithLearning(lexicalSearch, [], limit, this.fusionOptions);
     const matches = this.channel(pool).matchTerms(learnedTerms(query));
     return rankWithLearning(lexicalSearch, matches, limit, this.fusionOptions, accept);

@@ -3,12 +3,17 @@
  * led to it, with a count and the time of the last one. Bounded per tool and in total; pure data
  * (the file and Redis stores persist its `toJSON()` form).
  *
- * C14 — corroboration per (word, tool) pair: each entry also keeps which sources (sessions, as
- * short digests) taught it, at most two, and ranking reads only `lifting()`: per tool, each entry
- * cut to its words that at least two distinct sources used, in any searches, on the way to that
- * tool. One session alone, however many times it searches and calls, lifts nothing for anyone;
- * two people who call the same tool after searches sharing a word ("ingredient" for a recipe
- * API) confirm that word for that tool, even when their searches as wholes never repeat.
+ * C14 — corroboration per (word, tool) pair: each entry also keeps which sources (client
+ * identities, as short digests) taught it, at most two, and ranking reads only `lifting()`: per
+ * tool, each entry cut to its words that at least two distinct sources used, in any searches, on
+ * the way to that tool. One identity alone, however many sessions it opens, lifts nothing for
+ * anyone; two people who call the same tool after searches sharing a word ("ingredient" for a
+ * recipe API) confirm that word for that tool, even when their searches as wholes never repeat.
+ *
+ * C15 — a trusted source's word lifts alone (`trust`): the one identity of a gateway only one
+ * identity can reach (stdio's user, the holder of an HTTP endpoint's only token) learns from its
+ * own use at once. Trust is the reader's, never stored: the same file read by a gateway several
+ * identities share trusts no one.
  */
 import { learnedTerms } from './terms.js';
 
@@ -89,6 +94,8 @@ export class LearnedLog {
   version = 0;
   /** The corroborated view, built once per version. */
   private view: { version: number; tools: Map<string, ToolEvidence> } | undefined;
+  /** C15: sources whose word lifts without a second (see `trust`). */
+  private trusted: ReadonlySet<string> = new Set();
 
   constructor(readonly limits: LearnedLogLimits = DEFAULT_LEARNED_LIMITS) {}
 
@@ -167,6 +174,22 @@ export class LearnedLog {
     yield* this.view.tools;
   }
 
+  /**
+   * C15: the sources (digests, as recorded) whose lessons lift on their own word: the sole identity
+   * of a gateway only it can reach. Replaces the set; none by default.
+   */
+  trust(sources: readonly string[]): void {
+    const next = new Set(sources);
+    if (next.size === this.trusted.size && [...next].every((s) => this.trusted.has(s))) return;
+    this.trusted = next;
+    this.version++;
+  }
+
+  /** C15: whether `source`'s word lifts alone. */
+  trusts(source: string): boolean {
+    return this.needed <= 1 || this.trusted.has(source);
+  }
+
   private get needed(): number {
     return this.limits.corroboration ?? SOURCES_KEPT;
   }
@@ -175,7 +198,7 @@ export class LearnedLog {
     if (this.needed <= 1) return this.tools;
     const out = new Map<string, ToolEvidence>();
     for (const [tool, evidence] of this.tools) {
-      const confirmed = corroboratedTerms(evidence.entries.values(), this.needed);
+      const confirmed = corroboratedTerms(evidence.entries.values(), this.needed, this.trusted);
       const entries = new Map<string, LearnedEntry>();
       for (const [key, entry] of evidence.entries) {
         const terms = entry.terms.filter((t) => confirmed.has(t));
@@ -201,7 +224,7 @@ export class LearnedLog {
     const others = [...evidence.entries].filter(([k]) => k !== key).map(([, entry]) => entry);
     const left = held.count > 1 ? (held.sources.length > 1 ? held.sources.slice(1) : held.sources) : [];
     if (left.length > 0) others.push({ ...held, sources: left });
-    const confirmed = corroboratedTerms(others, this.needed, new Set(held.terms));
+    const confirmed = corroboratedTerms(others, this.needed, this.trusted, new Set(held.terms));
     return held.terms.filter((t) => !confirmed.has(t));
   }
 
@@ -337,20 +360,28 @@ export class LearnedLog {
 
 /**
  * C14: the terms (of `only`, when given) that entries from at least `needed` distinct sources
- * contain. An entry keeps at most `SOURCES_KEPT` sources, and `needed` is at most that, so the union
- * over entries answers "at least `needed`" exactly.
+ * contain, or (C15) an entry of a `trusted` source. An entry keeps at most `SOURCES_KEPT` sources,
+ * and `needed` is at most that, so the union over entries answers "at least `needed`" exactly; an
+ * entry whose trusted source was not kept already had two others.
  */
-function corroboratedTerms(entries: Iterable<LearnedEntry>, needed: number, only?: ReadonlySet<string>): Set<string> {
+function corroboratedTerms(
+  entries: Iterable<LearnedEntry>,
+  needed: number,
+  trusted: ReadonlySet<string>,
+  only?: ReadonlySet<string>,
+): Set<string> {
   const sourcesOf = new Map<string, Set<string>>();
   const confirmed = new Set<string>();
-  for (const entry of entries)
+  for (const entry of entries) {
+    const byTrusted = trusted.size > 0 && entry.sources.some((source) => trusted.has(source));
     for (const term of entry.terms) {
       if (confirmed.has(term) || (only && !only.has(term))) continue;
       let sources = sourcesOf.get(term);
       if (!sources) sourcesOf.set(term, (sources = new Set()));
       for (const source of entry.sources) sources.add(source);
-      if (sources.size >= needed) confirmed.add(term);
+      if (byTrusted || sources.size >= needed) confirmed.add(term);
     }
+  }
   return confirmed;
 }
 

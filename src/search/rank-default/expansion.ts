@@ -1,14 +1,17 @@
 /** C6/C10 — the query side: weighted query terms, rare-word neighbours from the thesaurus, compound words split and joined. */
 import { words } from '../text.js';
-import { STOP_WORDS, SYNONYMS, stem } from '../vocabulary.js';
+import { ACTION_STEMS, NOUN_SYNONYMS, STOP_WORDS, SYNONYMS, stem } from '../vocabulary.js';
+import { nounUse } from './action-agreement.js';
 import type { Neighbour, Thesaurus } from '../thesaurus.js';
 import { indexTerms } from './tokenizer.js';
 import {
+  arithmeticSense,
   assistantMemorySense,
   channelMention,
   leadingVerbSense,
   movedInTime,
   questionSense,
+  tellingSense,
   withoutNamingWords,
 } from './verb-senses.js';
 import { phrasalSenses } from './phrasal-verbs.js';
@@ -134,11 +137,13 @@ export function weightedQueryTerms(
   const leading = leadingVerbSense(raw);
   if (leading && !inValue.has(leading.verb)) replaceVerb(leading, terms, `verb sense of ${raw[0]}`, origins);
   const phrasal = applyPhrasalVerbs(raw, terms, origins);
+  for (const s of tellingSense(raw) ?? []) raise(terms, s, 1, '"let … know"', origins);
   if (synonymWeight > 0) {
+    const nouns = nounOnlyStems(raw);
     for (const stem of stems) {
       if (phrasal.has(stem)) continue;
       const weight = synonymWeightOf(stem, synonymWeight, expander) * (inValue.has(stem) ? valueWeight : 1);
-      for (const synonym of SYNONYMS.get(stem) ?? [])
+      for (const synonym of (nouns?.has(stem) ? NOUN_SYNONYMS : SYNONYMS).get(stem) ?? [])
         raise(terms, synonym, weight, `synonym of ${stem}`, origins, stem);
     }
   }
@@ -146,6 +151,25 @@ export function weightedQueryTerms(
     expandRareWords(inValue.size > 0 ? stems.filter((s) => !inValue.has(s)) : stems, terms, expander, origins);
   if (expander?.compounds) addCompoundTerms(raw, terms, expander, expander.compounds, origins);
   return terms;
+}
+
+/**
+ * C15: the stems of action words the request uses only as nouns ("show my notes", "any updates?"),
+ * whose verb synonyms it does not mean; undefined when there are none.
+ */
+function nounOnlyStems(raw: readonly string[]): Set<string> | undefined {
+  let nouns: Set<string> | undefined;
+  let verbs: Set<string> | undefined;
+  for (let i = 0; i < raw.length; i++) {
+    const word = raw[i]!;
+    if (STOP_WORDS.has(word)) continue;
+    const s = stem(word);
+    if (!ACTION_STEMS.has(s)) continue;
+    if (nounUse(raw, i)) (nouns ??= new Set()).add(s);
+    else (verbs ??= new Set()).add(s);
+  }
+  if (nouns && verbs) for (const s of verbs) nouns.delete(s);
+  return nouns;
 }
 
 /**
@@ -188,6 +212,7 @@ function applyImpliedSenses(
   const channel = channelMention(text);
   if (channel) raise(terms, stem('channel'), weight, `channel ${channel}`, origins);
   for (const s of assistantMemorySense(text) ?? []) raise(terms, s, weight, "the assistant's memory", origins);
+  for (const s of arithmeticSense(text) ?? []) raise(terms, s, weight, 'a calculation', origins);
 }
 
 /**

@@ -33,6 +33,11 @@ export interface NameParts {
 export interface PlainRequest {
   concepts: ReadonlyMap<string, string>;
   synonymCover: number;
+  /**
+   * C15: the request's words that are verbs of tool names but not its action ("open" in "how many
+   * open issues"): they name no part of a name.
+   */
+  incidental?: ReadonlySet<string>;
 }
 
 /** Query terms below this weight cover no name part (ordinary synonyms weigh 0.3), except in a plain request. */
@@ -112,13 +117,16 @@ export function nameCoverage(
   coverage: Float64Array,
   marked: TouchedSet,
   plain?: PlainRequest,
+  group?: { best: Float64Array; marked: TouchedSet },
 ): number {
   const { offsets, doc, share } = name;
   let own = 0;
-  const standIns = new Map<string, Map<number, number>>();
+  // A plain request's terms by the query word they stand for (its stem for its own word).
+  const groups = plain ? new Map<string, { t: number; weight: number }[]>() : undefined;
   for (const [term, w] of terms) {
     if (w >= 1) own++;
     const concept = plain?.concepts.get(term);
+    if (concept === undefined && plain?.incidental?.has(term)) continue;
     const synonym = w < MIN_COVERING_WEIGHT && concept !== undefined && plain!.synonymCover > 0;
     // A term weaker than MIN_COVERING_WEIGHT (an ordinary synonym, a faint expansion) names no
     // part: walking the name postings of "get"'s synonyms cost 15 % of a search for nothing.
@@ -127,7 +135,7 @@ export function nameCoverage(
     if (t === undefined || t + 1 >= offsets.length) continue;
     // A stand-in covers a name part at its weight squared: a literal name part outranks one.
     const weight = synonym ? plain!.synonymCover : Math.min(1, w * w);
-    if (!plain) {
+    if (!groups) {
       for (let j = offsets[t]!; j < offsets[t + 1]!; j++) {
         marked.add(doc[j]!);
         coverage[doc[j]!]! += weight * share[j]!;
@@ -136,17 +144,63 @@ export function nameCoverage(
     }
     // A query word and its stand-ins are one group, keyed by the word's stem.
     const key = concept ?? term;
-    let best = standIns.get(key);
-    if (!best) standIns.set(key, (best = new Map()));
-    for (let j = offsets[t]!; j < offsets[t + 1]!; j++)
-      best.set(doc[j]!, Math.max(best.get(doc[j]!) ?? 0, weight * share[j]!));
+    const list = groups.get(key);
+    if (list) list.push({ t, weight });
+    else groups.set(key, [{ t, weight }]);
   }
-  for (const best of standIns.values())
-    for (const [d, c] of best) {
-      marked.add(d);
-      coverage[d]! += c;
-    }
+  if (groups) for (const list of groups.values()) addGroup(name, list, coverage, marked, group);
   return own;
+}
+
+/**
+ * One query word's group: each tool's best cover among the word and its stand-ins is added. A
+ * group of one term adds directly; a larger one keeps each tool's best in `group` (typed buffers,
+ * emptied after: a map per group cost a fifth of a short search).
+ */
+function addGroup(
+  name: NameParts,
+  list: readonly { t: number; weight: number }[],
+  coverage: Float64Array,
+  marked: TouchedSet,
+  group: { best: Float64Array; marked: TouchedSet } | undefined,
+): void {
+  const { offsets, doc, share } = name;
+  if (list.length === 1 || !group) {
+    const local = list.length === 1 ? undefined : new Map<number, number>();
+    for (const { t, weight } of list)
+      for (let j = offsets[t]!; j < offsets[t + 1]!; j++) {
+        const d = doc[j]!;
+        const c = weight * share[j]!;
+        if (!local) {
+          marked.add(d);
+          coverage[d]! += c;
+        } else local.set(d, Math.max(local.get(d) ?? 0, c));
+      }
+    if (local)
+      for (const [d, c] of local) {
+        marked.add(d);
+        coverage[d]! += c;
+      }
+    return;
+  }
+  const { best } = group;
+  for (const { t, weight } of list)
+    for (let j = offsets[t]!; j < offsets[t + 1]!; j++) {
+      const d = doc[j]!;
+      const c = weight * share[j]!;
+      if (c > best[d]!) {
+        if (best[d] === 0) group.marked.add(d);
+        best[d] = c;
+      }
+    }
+  const touched = group.marked;
+  for (let a = 0; a < touched.count; a++) {
+    const d = touched.list[a]!;
+    marked.add(d);
+    coverage[d]! += best[d]!;
+    best[d] = 0;
+  }
+  touched.clear();
 }
 
 /**
@@ -201,6 +255,8 @@ export class NameMatcher {
   private readonly name: NameParts;
   private readonly coverage: Float64Array;
   private readonly marked: TouchedSet;
+  /** A plain request's per-word best covers (nameCoverage's groups). */
+  private readonly group: { best: Float64Array; marked: TouchedSet };
   private termOf: string[] | undefined;
 
   constructor(
@@ -211,6 +267,7 @@ export class NameMatcher {
     this.name = buildNameParts(docs, serverOf, ids.size);
     this.coverage = new Float64Array(docs.length);
     this.marked = new TouchedSet(docs.length);
+    this.group = { best: new Float64Array(docs.length), marked: new TouchedSet(docs.length) };
   }
 
   add(
@@ -221,7 +278,7 @@ export class NameMatcher {
     plain?: PlainRequest,
     out?: Float64Array,
   ): void {
-    const own = nameCoverage(this.name, this.ids, terms, this.coverage, this.marked, plain);
+    const own = nameCoverage(this.name, this.ids, terms, this.coverage, this.marked, plain, this.group);
     if (this.marked.count === 0) return;
     addNameEvidence(this.coverage, this.marked, scores, touched, weight, own, this.name.partCount, out);
   }
@@ -238,7 +295,8 @@ export class NameMatcher {
       for (const [term, id] of this.ids) this.termOf[id] = term;
     }
     const parts = this.name.parts[i]!.map((t) => this.termOf![t]!);
-    const covers = (p: string) => (terms.get(p) ?? 0) >= MIN_COVERING_WEIGHT;
+    const incidental = (p: string) => plain?.incidental?.has(p) === true && !plain.concepts.has(p);
+    const covers = (p: string) => (terms.get(p) ?? 0) >= MIN_COVERING_WEIGHT && !incidental(p);
     const matched = parts.filter(covers);
     if (!plain) return { parts, matched, score: bonus };
     // As the rule counts: a word whose own stem or another stand-in already names a part names no second one.

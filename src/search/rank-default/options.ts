@@ -29,6 +29,12 @@ export interface DefaultRankerOptions {
   nameSynonymCover: number;
   /** C14: weight of what a request implies without saying it: a plain question's list ("which bugs are open"), a #name's channel; 0 turns it off. */
   impliedWeight: number;
+  /**
+   * C15: a plain question lifts the tools whose name is asking or answering (`perplexity_ask`,
+   * `ask_question`: catch-all tools) by this share of the best score, into the top hits without
+   * beating a strong match; 0 turns it off.
+   */
+  questionAnswerWeight: number;
   /** C14: weight of the words a value in the request implies (a file path's "file", a URL's "url"); 0 turns it off. */
   valueShapeWeight: number;
   /** C14: weight of a word found only inside a value of the request (a quoted phrase, a web address, an SQL statement); 1 turns it off. */
@@ -40,10 +46,32 @@ export interface DefaultRankerOptions {
    * (create, push, reply …) by this; 1 turns it off.
    */
   questionChangeFactor: number;
+  /**
+   * C15: a tool whose name's action disagrees with the request's ("update_issue" for "open a github
+   * issue") has its score multiplied by this; 1 turns it off.
+   */
+  actionDisagreeFactor: number;
+  /**
+   * C15: a tool whose name deletes or stops something, for a request that asks for neither, has its
+   * score multiplied by this (a destructive tool is never first unasked); 1 turns it off.
+   */
+  unaskedDestructiveFactor: number;
+  /**
+   * C15: in a plain request, a word that is a verb of tool names but not the request's action ("open"
+   * in "how many open issues") names no part of a tool's name; false turns it off.
+   */
+  incidentalVerbsNameNothing: boolean;
+  /** C15: the weight of such a word in the request (it describes the object); 1 turns it off. */
+  incidentalVerbWeight: number;
   /** C14: a request that names a server (a distinctive word of its name) lifts that server's tools by this share of the best score; 0 turns it off. */
   serverMentionWeight: number;
   /** Weight of the server-level score added to each tool of that server. */
   serverWeight: number;
+  /**
+   * C15: weight of the match of what a server says about itself (its title and instructions)
+   * added to every tool of that server, even one whose own words match nothing; 0 turns it off.
+   */
+  serverTextWeight: number;
   /**
    * C14: weight of a literal name match. A tool gets `nameWeight × best score × share²`, where
    * share is the part of its own name (server prefix dropped) the query's words cover times the
@@ -77,13 +105,19 @@ export const DEFAULT_RANKER_OPTIONS: DefaultRankerOptions = {
   synonymWeight: 0.3,
   absentSynonymWeight: 0.6,
   serverWeight: 0.3,
-  plainRequestWords: 12,
+  serverTextWeight: 0.5,
+  plainRequestWords: 20,
   nameSynonymCover: 0.6,
   impliedWeight: 1,
+  questionAnswerWeight: 0.5,
   valueShapeWeight: 0.5,
   valueShapeWords: 16,
   valueWordWeight: 0.3,
   questionChangeFactor: 0.7,
+  actionDisagreeFactor: 0.8,
+  incidentalVerbsNameNothing: true,
+  incidentalVerbWeight: 0.7,
+  unaskedDestructiveFactor: 0.6,
   serverMentionWeight: 0.3,
   clauseWeight: 0.4,
   nameWeight: 1,

@@ -22,7 +22,7 @@ const PHRASAL_VERBS: readonly (readonly [forms: string, particles: string, sense
   ['put puts putting', 'back', 'restore revert'],
   ['fill fills filled filling', 'in out', 'fill'],
   ['turn turns turned turning', 'into', 'convert'],
-  ['find finds found finding', 'out', 'find get'],
+  ['find finds found finding', 'out', 'get'],
   ['shut shuts shutting', 'down off', 'close stop'],
   ['turn turns turned turning', 'off', 'disable stop close'],
   ['turn turns turned turning', 'on', 'enable'],
@@ -70,6 +70,8 @@ const PHRASAL: ReadonlyMap<string, ReadonlyMap<string, readonly string[]>> = (()
 /** One phrasal verb found in a request: its verb's and particle's stems, and what the pair means. */
 export interface PhrasalSense {
   readonly phrase: string;
+  /** Positions in the request's words of the verb and of its particle. */
+  readonly at: readonly [verb: number, particle: number];
   readonly words: readonly string[];
   readonly senses: readonly string[];
 }
@@ -84,7 +86,12 @@ export function phrasalSenses(raw: readonly string[]): PhrasalSense[] {
     const particle = raw[i + 1 + gap];
     const senses = particle === undefined ? undefined : byParticle.get(particle);
     if (!senses) continue;
-    out.push({ phrase: `${raw[i]} ${particle}`, words: [stem(raw[i]!), stem(particle!)], senses });
+    out.push({
+      phrase: `${raw[i]} ${particle}`,
+      at: [i, i + 1 + gap],
+      words: [stem(raw[i]!), stem(particle!)],
+      senses,
+    });
   }
   return out;
 }

@@ -17,16 +17,17 @@ import {
   type ScoreBoost,
   type ServerSuggestion,
 } from '../ranker.js';
-import type { HitExplanation, TermEvidence } from '../explain.js';
+import type { HitExplanation } from '../explain.js';
 import { words } from '../text.js';
-import { splitClauses } from './clauses.js';
 import { catalogExpander } from './catalog-expander.js';
-import { NameMatcher, type PlainRequest } from './name-match.js';
+import { NameMatcher } from './name-match.js';
 import { ServerMentions } from './server-mention.js';
-import { asksToSee, changeTools, lowerChangeTools } from './question-intent.js';
-import { serverDocuments } from './server-documents.js';
-import { Tokenizer, fieldTerms, indexTerms } from './tokenizer.js';
-import { type DefaultRankerOptions, FIELD_NAMES } from './options.js';
+import { asksToKnow, asksToSee, changeTools, lowerChangeTools } from './question-intent.js';
+import { agreement, agreementFactors, toolActions } from './action-agreement.js';
+import { serverDocuments, serverOwnDocuments } from './server-documents.js';
+import { answeringTools, liftAnswering } from './catch-all.js';
+import { Tokenizer, indexTerms } from './tokenizer.js';
+import type { DefaultRankerOptions } from './options.js';
 import type { PairMemo, WordMemo } from '../word-memo.js';
 import {
   type ClauseBuffers,
@@ -37,33 +38,14 @@ import {
   clauseBuffers,
   postingWeight,
 } from './postings.js';
-import { type RareWordExpander, weightedQueryTerms } from './expansion.js';
+import type { RareWordExpander } from './expansion.js';
+import type { ScoreTrace } from './score-trace.js';
+import { type RequestTerms, clauseTerms, requestTerms } from './request-terms.js';
+import { type ClauseIndex, addClauseEvidence } from './clause-evidence.js';
+import { type ServerText, addServerEvidence, addServerText } from './server-evidence.js';
+import { explainHit } from './explain-hit.js';
 
-/** Per-stage scores of one query, kept only when explaining (C11). */
-export interface ScoreTrace {
-  lexical?: Float64Array;
-  withServer?: Float64Array;
-  serverScores?: Float64Array;
-  /** Per tool: index of the clause that gave its best normalized clause score, or -1. */
-  bestClause?: Int32Array;
-  clauses?: string[];
-  /** Per tool: what the literal name match added (C14). */
-  nameBonus?: Float64Array;
-  /** Per tool: what naming its server in the request added (C14). */
-  mentionLift?: Float64Array;
-  /** Per tool: 1 when the request asks to see and the tool's name is a change, so its score was lowered (C14). */
-  lowered?: Uint8Array;
-  /** Why the request asks to see: a question, or a short request naming no action. */
-  loweredBecause?: 'question' | 'no action';
-}
-
-/** A whole request's weighted terms, its words, and what the name match reads of a plain one (C14). */
-interface RequestTerms {
-  readonly terms: Map<string, number>;
-  /** `words(text)`, split once per request: the terms, the plain-request length and the question rule read them. */
-  readonly words: readonly string[];
-  readonly plain?: PlainRequest;
-}
+export type { ScoreTrace } from './score-trace.js';
 
 export class DefaultIndex implements RankerIndex {
   private readonly names: string[];
@@ -72,9 +54,17 @@ export class DefaultIndex implements RankerIndex {
   private readonly serverNames: string[];
   private readonly serverPostings: Postings | undefined;
   private readonly serverCount: number;
+  /** C15: postings of what each server says about itself, and each server's tools (absent: no server says anything). */
+  private readonly serverText: ServerText | undefined;
   private readonly nameMatch: NameMatcher | undefined;
   /** Per tool, 1 when its name is a change (create, push, reply …): a question ranks it lower (C14). */
   private readonly changes: Uint8Array | undefined;
+  /** C15: the tools whose name asks or answers (catch-all tools): a plain question lifts them. */
+  private readonly answering: Int32Array | undefined;
+  /** C15: per request actions (bits), the score factor of each tool action (agreementFactors). */
+  private readonly factorTables = new Map<number, Float64Array>();
+  /** C15: per tool, the actions its name's verbs name (action-agreement.ts bits). */
+  private readonly actions: Uint8Array | undefined;
   /** Distinctive words of server names (C14): a request that says one asks for that server's tools. */
   private readonly mentions: ServerMentions | undefined;
   private scratch: Float64Array | undefined;
@@ -88,6 +78,7 @@ export class DefaultIndex implements RankerIndex {
   private readonly touched: TouchedSet;
   /** Per-query buffers of the clause pass and server evidence, allocated on first use and reused. */
   private clauseBuffers: ClauseBuffers | undefined;
+  private clauses: ClauseIndex | undefined;
   private serverScratch: Float64Array | undefined;
   private readonly expander: RareWordExpander | undefined;
   private nameIndex: Map<string, number> | undefined;
@@ -126,9 +117,27 @@ export class DefaultIndex implements RankerIndex {
         docs.map((d) => d.name),
         tokenizer.ids,
       );
+    if (options.questionAnswerWeight > 0) this.answering = answeringTools(docs, tokenizer.ids);
+    if (options.actionDisagreeFactor < 1 || options.unaskedDestructiveFactor < 1)
+      this.actions = toolActions(
+        docs.map((d) => d.name),
+        tokenizer.ids,
+      );
     this.serverCount = servers.size;
     if (options.serverMentionWeight > 0 && servers.size > 1)
       this.mentions = new ServerMentions(docs, this.serverOf, servers.size, tokenizer.ids);
+    const ownDocs = options.serverTextWeight > 0 ? serverOwnDocuments(this.serverNames, tokenizer, context) : undefined;
+    if (ownDocs) {
+      const toolsOf: number[][] = this.serverNames.map(() => []);
+      this.serverOf.forEach((s, i) => {
+        if (s >= 0) toolsOf[s]!.push(i);
+      });
+      this.serverText = {
+        postings: buildPostings(ownDocs, tokenizer.ids, options),
+        tools: toolsOf.map((list) => Int32Array.from(list)),
+        scratch: new Float64Array(servers.size),
+      };
+    }
     if (options.serverWeight > 0 && servers.size > 1) {
       this.serverPostings = buildPostings(
         serverDocuments(this.serverNames, docs, this.serverOf, tokenizer, context),
@@ -156,34 +165,12 @@ export class DefaultIndex implements RankerIndex {
     return { entries, keyChars };
   }
 
-  /** The weighted terms of one clause of a request (no name match is read from them). */
-  private queryTerms(text: string): Map<string, number> {
-    return weightedQueryTerms(text, this.options.synonymWeight, this.expander, undefined, undefined, {
-      impliedWeight: this.options.impliedWeight,
-      valueShapeWeight: this.options.valueShapeWeight,
-      valueShapeWords: this.options.valueShapeWords,
-      valueWordWeight: this.options.valueWordWeight,
-    });
-  }
-
   /**
-   * The weighted terms of a whole request and, when it is a plain one (at most `plainRequestWords`
-   * words; longer texts are tasks), what the name match reads of it: the query word each stand-in
-   * term stands for (C14).
+   * The weighted terms of a whole request, and what the name match and action rules read of a
+   * plain one (request-terms.ts).
    */
   private requestTerms(text: string, sources?: Map<string, string>, own?: string[]): RequestTerms {
-    const concepts = new Map<string, string>();
-    const raw = words(text);
-    const terms = weightedQueryTerms(text, this.options.synonymWeight, this.expander, sources, own, {
-      words: raw,
-      concepts,
-      impliedWeight: this.options.impliedWeight,
-      valueShapeWeight: this.options.valueShapeWeight,
-      valueShapeWords: this.options.valueShapeWords,
-      valueWordWeight: this.options.valueWordWeight,
-    });
-    if (raw.length > this.options.plainRequestWords) return { terms, words: raw };
-    return { terms, words: raw, plain: { concepts, synonymCover: this.options.nameSynonymCover } };
+    return requestTerms(text, this.options, this.expander, this.actions !== undefined, sources, own);
   }
 
   search(query: ParsedQuery, limit: number, accept?: (name: string) => boolean): RankedTool[] {
@@ -231,7 +218,7 @@ export class DefaultIndex implements RankerIndex {
   }
 
   /** The whole scoring pipeline: term postings, server evidence, clause evidence. */
-  private score(text: string, { terms, words: raw, plain }: RequestTerms, trace?: ScoreTrace): Float64Array {
+  private score(text: string, { terms, words: raw, plain, reading }: RequestTerms, trace?: ScoreTrace): Float64Array {
     this.lastScored = undefined;
     // One scratch buffer per index (search is synchronous): no 80 KB allocation per query at 10k tools.
     const scores = (this.scratch ??= new Float64Array(this.names.length));
@@ -239,16 +226,24 @@ export class DefaultIndex implements RankerIndex {
     this.touched.accumulate(this.postings, terms, scores);
     if (trace) trace.lexical = scores.slice();
     if (this.serverPostings) this.addServerEvidence(terms, scores, trace);
+    if (this.serverText)
+      addServerText(this.serverText, terms, scores, this.touched, this.options.serverTextWeight, trace);
     if (this.mentions) {
       const { ids } = this.postings;
       const lift = this.mentions.lift(terms, ids, scores, this.touched, this.serverOf, this.options, !!trace);
       if (trace) trace.mentionLift = lift;
     }
     if (trace) trace.withServer = scores.slice();
-    if (this.options.clauseWeight > 0) this.addClauseEvidence(text, scores, trace);
+    if (this.options.clauseWeight > 0)
+      addClauseEvidence(this.clauseIndex(), text, scores, this.options.clauseWeight, trace);
     if (trace) trace.nameBonus = new Float64Array(scores.length);
     this.nameMatch?.add(terms, scores, this.touched, this.options.nameWeight, plain, trace?.nameBonus);
-    const seeing = this.changes ? asksToSee(raw, text.trimEnd().endsWith('?')) : undefined;
+    const endsWithQuestionMark = text.trimEnd().endsWith('?');
+    if (this.answering && plain && asksToKnow(raw, endsWithQuestionMark))
+      liftAnswering(this.answering, scores, this.touched, this.options.questionAnswerWeight, trace);
+    // A task's many steps name many actions, each for another tool: only a plain request has one.
+    if (this.actions && reading) this.applyAgreement(reading.actions, scores, trace);
+    const seeing = this.changes ? asksToSee(raw, endsWithQuestionMark) : undefined;
     if (seeing) {
       const { questionChangeFactor } = this.options;
       const lowered = lowerChangeTools(scores, this.touched, this.changes!, questionChangeFactor, !!trace);
@@ -261,62 +256,41 @@ export class DefaultIndex implements RankerIndex {
   }
 
   /**
-   * A task of several steps ("find X, then do Y and save Z") needs one tool per step, but the
-   * whole-query score favours tools matching the most words overall. Each clause is scored on its
-   * own; a tool's best clause score (normalized per clause) is added, so the best tool of every
-   * step can reach the top.
+   * C15: tools whose name's action disagrees with the request's count for less, and a tool that
+   * deletes or stops something counts for much less when the request asks for neither.
    */
-  private addClauseEvidence(text: string, scores: Float64Array, trace?: ScoreTrace): void {
-    const clauses = splitClauses(text);
-    if (clauses.length < 2) return;
-    const touched = this.touched;
-    let max = 0;
-    for (let a = 0; a < touched.count; a++) {
-      const v = scores[touched.list[a]!]!;
-      if (v > max) max = v;
-    }
-    if (max <= 0) return;
+  private applyAgreement(request: number, scores: Float64Array, trace?: ScoreTrace): void {
+    const { actionDisagreeFactor, unaskedDestructiveFactor } = this.options;
+    // At most 128 request actions: each one's table is built once per index.
+    let factors = this.factorTables.get(request);
+    if (!factors)
+      this.factorTables.set(
+        request,
+        (factors = agreementFactors(request, actionDisagreeFactor, unaskedDestructiveFactor)),
+      );
+    const actions = this.actions!;
     if (trace) {
-      trace.clauses = clauses;
-      trace.bestClause = new Int32Array(scores.length).fill(-1);
+      trace.requestActions = request;
+      trace.disagreed = [];
     }
-    // Only tools in some clause term's postings are visited, with reused typed buffers: the extra
-    // work is about one more pass over the query's postings, not a pass over the catalog per clause.
-    const { clauseScores, best, inClause, inAny } = (this.clauseBuffers ??= clauseBuffers(scores.length));
-    const { list, mark } = inClause;
-    for (let c = 0; c < clauses.length; c++) {
-      const clauseTerms = this.queryTerms(clauses[c]!);
-      let cmax = 0;
-      if (this.postings.nonNegative) cmax = inClause.accumulateMax(this.postings, clauseTerms, clauseScores);
-      else {
-        inClause.accumulate(this.postings, clauseTerms, clauseScores);
-        for (let a = 0; a < inClause.count; a++) {
-          const v = clauseScores[list[a]!]!;
-          if (v > cmax) cmax = v;
-        }
-      }
-      // One pass reads each tool's normalized clause score and empties the clause's buffers.
-      for (let a = 0; a < inClause.count; a++) {
-        const d = list[a]!;
-        const v = cmax > 0 ? clauseScores[d]! / cmax : 0;
-        if (v > best[d]!) {
-          if (best[d] === 0) inAny.add(d);
-          best[d] = v;
-          if (trace) trace.bestClause![d] = c;
-        }
-        clauseScores[d] = 0;
-        mark[d] = 0;
-      }
-      inClause.count = 0;
+    const touched = this.touched;
+    for (let a = 0; a < touched.count; a++) {
+      const i = touched.list[a]!;
+      const factor = factors[actions[i]!]!;
+      if (factor === 1) continue;
+      scores[i]! *= factor;
+      if (trace) trace.disagreed![i] = agreement(request, actions[i]!) as 'disagrees' | 'destroys';
     }
-    const w = this.options.clauseWeight * max;
-    for (let a = 0; a < inAny.count; a++) {
-      const d = inAny.list[a]!;
-      touched.add(d);
-      scores[d]! += w * best[d]!;
-      best[d] = 0;
-    }
-    inAny.clear();
+  }
+
+  /** What the clause pass reads of this index (clause-evidence.ts), built once. */
+  private clauseIndex(): ClauseIndex {
+    return (this.clauses ??= {
+      postings: this.postings,
+      touched: this.touched,
+      buffers: () => (this.clauseBuffers ??= clauseBuffers(this.names.length)),
+      termsOf: (clause: string) => clauseTerms(clause, this.options, this.expander),
+    });
   }
 
   /** Tools of a server whose tools, taken together, match the query get a share of that score. */
@@ -324,15 +298,9 @@ export class DefaultIndex implements RankerIndex {
     const serverScores = trace
       ? new Float64Array(this.serverCount)
       : (this.serverScratch ??= new Float64Array(this.serverCount)).fill(0);
-    accumulate(this.serverPostings!, terms, serverScores);
     if (trace) trace.serverScores = serverScores;
-    const lambda = this.options.serverWeight;
-    const touched = this.touched.list;
-    for (let a = 0; a < this.touched.count; a++) {
-      const i = touched[a]!;
-      const s = this.serverOf[i]!;
-      if (s >= 0 && scores[i]! > 0) scores[i]! += lambda * serverScores[s]!;
-    }
+    const { serverWeight } = this.options;
+    addServerEvidence(this.serverPostings!, this.serverOf, terms, scores, this.touched, serverWeight, serverScores);
   }
 
   private indexOf(name: string): number {
@@ -344,58 +312,15 @@ export class DefaultIndex implements RankerIndex {
   explain(query: ParsedQuery, names: readonly string[]): HitExplanation[] {
     const sources = new Map<string, string>();
     const request = this.requestTerms(query.text, sources);
-    const { terms, plain } = request;
     const trace: ScoreTrace = {};
     const final = this.score(query.text, request, trace).slice();
+    const replay = { request, sources, trace, final };
+    const { tools, options, postings, serverOf, serverNames, serverPostings, nameMatch, actions } = this;
+    const index = { tools, options, postings, serverOf, serverNames, serverPostings, nameMatch, actions };
     return names.map((name, rank) => {
       const i = this.indexOf(name);
       if (i < 0) return { name, rank: rank + 1, how: 'keyword ranking' };
-      const fields = fieldTerms(this.tools[i]!, this.options.maxFieldChars);
-      const evidence: TermEvidence[] = [];
-      for (const [term, weight] of terms) {
-        const w = postingWeight(this.postings, term, i);
-        if (w === 0) continue;
-        const inFields = FIELD_NAMES.filter((f) => fields[f].has(term));
-        evidence.push({ term, origin: sources.get(term) ?? 'query', weight, fields: inFields, score: weight * w });
-      }
-      evidence.sort((a, b) => b.score - a.score);
-      const lexical = trace.lexical![i]!;
-      const withServer = trace.withServer![i]!;
-      const mentionLift = trace.mentionLift?.[i] ?? 0;
-      // The stages add up before a question's lowering multiplies the sum.
-      const beforeQuestion = trace.lowered?.[i] === 1 ? final[i]! / this.options.questionChangeFactor : final[i]!;
-      const s = this.serverOf[i]!;
-      const explanation: HitExplanation = {
-        name,
-        rank: rank + 1,
-        how: 'keyword ranking',
-        score: final[i]!,
-        terms: evidence,
-        ...(s >= 0 &&
-          withServer - mentionLift > lexical && {
-            server: {
-              name: this.serverNames[s]!,
-              score: withServer - mentionLift - lexical,
-              terms: [...terms.keys()].filter(
-                (t) => this.serverPostings && postingWeight(this.serverPostings, t, s) > 0,
-              ),
-            },
-          }),
-        ...(this.nameMatch && { nameMatch: this.nameMatch.describe(i, terms, trace.nameBonus![i]!, plain) }),
-        ...(mentionLift > 0 && { serverNamed: { name: this.serverNames[s]!, score: mentionLift } }),
-        ...(trace.lowered?.[i] === 1 && {
-          question: { factor: this.options.questionChangeFactor, because: trace.loweredBecause ?? 'question' },
-        }),
-        ...(beforeQuestion - trace.nameBonus![i]! > withServer &&
-          trace.bestClause &&
-          trace.bestClause[i]! >= 0 && {
-            clause: {
-              text: trace.clauses![trace.bestClause[i]!]!,
-              score: beforeQuestion - trace.nameBonus![i]! - withServer,
-            },
-          }),
-      };
-      return explanation;
+      return explainHit(index, replay, name, rank + 1, i);
     });
   }
 

@@ -51,3 +51,26 @@ export function serverDocuments(
   }
   return serverDocs;
 }
+
+/**
+ * C15: what each server says about itself alone (title → hint, instructions → description, cut to
+ * MAX_SERVER_TEXT), one document per server, or undefined when no server says anything. Its match
+ * reaches every tool of the server, even one whose own words match nothing: a catch-all tool ("ask
+ * anything", one line of description) is found through its server's instructions.
+ */
+export function serverOwnDocuments(
+  serverNames: readonly string[],
+  tokenizer: Tokenizer,
+  context: RankerContext,
+): Fields[] | undefined {
+  if (!context.servers) return undefined;
+  let any = false;
+  const docs = serverNames.map((server): Fields => {
+    const info = context.servers!.get(server);
+    const hint = info?.title ? tokenizer.text(info.title.slice(0, MAX_SERVER_TEXT)) : [];
+    const description = info?.description ? tokenizer.text(info.description.slice(0, MAX_SERVER_TEXT)) : [];
+    if (hint.length > 0 || description.length > 0) any = true;
+    return { name: [], server: [], product: [], hint, description, params: [], paramDescriptions: [] };
+  });
+  return any ? docs : undefined;
+}

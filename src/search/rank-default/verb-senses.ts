@@ -93,17 +93,50 @@ export function channelMention(text: string): string | undefined {
 }
 
 /**
- * What people say when they mean the assistant's own memory: "what you know about Alice", "keep
+ * What people say when they mean the assistant's own memory: "what you know about Alice", "what do
+ * I know about Bob" (what the user has told it to keep), "keep
  * in mind that …", "for future reference", "note that …", "the people I've told you about". The
  * phrases address the assistant as the one who keeps the facts, which tools say as memory and
  * knowledge (a knowledge graph, stored memories).
  */
 const ASSISTANT_MEMORY =
-  /\b(?:you\s+(?:already\s+|still\s+)?(?:know|remember|recall|stored|saved|noted|recorded|have\s+(?:on|about|stored|saved))|you(?:'ve|\s+have)\s+(?:got\s+)?(?:on|about|stored|saved|learned)|told\s+you|keep\s+in\s+mind|for\s+future\s+reference|(?:^|[.;:!]\s*)note(?::|\s+that)|make\s+a\s+note|(?:don'?t|never)\s+forget|^\s*forget)\b/i;
+  /\b(?:what\s+(?:do|did)\s+(?:i|we)\s+(?:already\s+)?know\s+(?:about|of|on)\b|you\s+(?:already\s+|still\s+)?(?:know|remember|recall|stored|saved|noted|recorded|have\s+(?:on|about|stored|saved))|you(?:'ve|\s+have)\s+(?:got\s+)?(?:on|about|stored|saved|learned)|told\s+you|keep\s+in\s+mind|for\s+future\s+reference|(?:^|[.;:!]\s*)note(?::|\s+that)|make\s+a\s+note|(?:don'?t|never)\s+forget|^\s*forget)\b/i;
 
 /** C14: the stems a request about the assistant's own memory implies, or undefined. */
 export function assistantMemorySense(text: string): string[] | undefined {
   return ASSISTANT_MEMORY.test(text.slice(0, 2_000)) ? [stem('memory'), stem('knowledge')] : undefined;
+}
+
+/**
+ * Arithmetic: "add 2 and 3", "what's 17 plus 25", "multiply 6 by 7". With two numbers in the
+ * request, an operation word means the calculation, which tools name by its result (sum, product,
+ * difference, quotient), not "add" as in "add a comment".
+ */
+const ARITHMETIC_SENSES: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
+  ...['add', 'sum', 'plus', 'total'].map((word) => [word, ['sum', 'number', 'calculate']] as const),
+  ...['subtract', 'minus'].map((word) => [word, ['subtract', 'difference', 'number', 'calculate']] as const),
+  ...['multiply', 'times'].map((word) => [word, ['multiply', 'product', 'number', 'calculate']] as const),
+  ...['divide'].map((word) => [word, ['divide', 'quotient', 'number', 'calculate']] as const),
+]);
+const OPERATION = '(add|sum|plus|total|subtract|minus|multiply|times|divide)';
+const OPERAND = String.raw`-?\d+(?:\.\d+)?`;
+/** "add 2 and 3", "multiply 6 by 7", "subtract 3 from 10": the operation, then two bare numbers. */
+const OPERATION_FIRST = new RegExp(
+  String.raw`\b${OPERATION}\s+(?:up\s+)?${OPERAND}(?:\s*,\s*|\s+(?:and|to|by|from|with)\s+|\s+)${OPERAND}(?![\w:.])`,
+  'i',
+);
+/** "17 plus 25", "6 times 7". */
+const OPERATION_BETWEEN = new RegExp(String.raw`(?<![\w:.])${OPERAND}\s+${OPERATION}\s+${OPERAND}(?![\w:.])`, 'i');
+
+/**
+ * C14: the stems a calculation on two numbers implies, or undefined. Only bare numbers next to the
+ * operation count: "sum(total) … LIMIT 10" in an SQL statement and "add '1:1 with Ravi' fri 10:00"
+ * are not sums.
+ */
+export function arithmeticSense(text: string): string[] | undefined {
+  const head = text.slice(0, 2_000);
+  const operation = OPERATION_FIRST.exec(head)?.[1] ?? OPERATION_BETWEEN.exec(head)?.[1];
+  return operation === undefined ? undefined : ARITHMETIC_SENSES.get(operation.toLowerCase())?.map(stem);
 }
 
 /** Verbs that, with a time or a day in the request, move something in time. */
@@ -130,4 +163,18 @@ export function movedInTime(raw: readonly string[], hasTime: boolean): { verb: s
   if (!hasTime) return undefined;
   const verb = raw.find((w) => MOVING_VERBS.has(w));
   return verb ? { verb: stem(verb), senses: ['update', 'event', 'time'].map(stem) } : undefined;
+}
+
+/**
+ * C15 — "let the team know …", "let Maria know": telling someone is sending them a message, though
+ * both words are stop words. "let" followed within four words by "know" (not a question: "let me
+ * know" asks the assistant to answer, not to send). Returns the stems it stands for, or undefined.
+ */
+export function tellingSense(raw: readonly string[]): string[] | undefined {
+  for (let i = 0; i + 1 < raw.length; i++) {
+    if (raw[i] !== 'let' || raw[i + 1] === 'me' || raw[i + 1] === 'us') continue;
+    for (let j = i + 2; j < Math.min(raw.length, i + 6); j++)
+      if (raw[j] === 'know') return ['send', 'post', 'message', 'notify'].map(stem);
+  }
+  return undefined;
 }

@@ -46,29 +46,57 @@ export function hostChecker(
   return hostHeaderValidation([...new Set([...LOOPBACK_HOSTNAMES, bound, ...allowed])]);
 }
 
-/** Constant-time bearer check: both sides hashed to equal length first. */
-export function bearerChecker(token: string): (header: string | undefined) => boolean {
-  const expected = createHash('sha256').update(token).digest();
+/**
+ * The bearer token(s) an endpoint accepts: one, one per client (each an identity of its own, see
+ * sessions/identity.ts), or a function read at each request (a profile's, which a reload may
+ * change; undefined then: no token asked).
+ */
+export type GatewayToken = string | readonly string[] | (() => string | readonly string[] | undefined);
+
+/** The accepted tokens as a list (empty: none asked). */
+export function tokenList(token: GatewayToken | undefined): readonly string[] {
+  const value = typeof token === 'function' ? token() : token;
+  if (value === undefined) return [];
+  return typeof value === 'string' ? [value] : value;
+}
+
+/**
+ * Constant-time bearer match: the header's token hashed to equal length and compared with every
+ * accepted one (all of them, whatever matched); the token that matched, or undefined.
+ */
+export function bearerMatcher(tokens: readonly string[]): (header: string | undefined) => string | undefined {
+  const expected = tokens.map((token) => ({ token, hash: createHash('sha256').update(token).digest() }));
   return (header) => {
     const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
     const given = createHash('sha256')
       .update(match?.[1] ?? '')
       .digest();
-    return timingSafeEqual(expected, given) && match !== null;
+    let found: string | undefined;
+    for (const { token, hash } of expected) if (timingSafeEqual(hash, given) && match !== null) found ??= token;
+    return found;
   };
 }
 
+/** Constant-time bearer check against the accepted token(s). */
+export function bearerChecker(token: string | readonly string[]): (header: string | undefined) => boolean {
+  const match = bearerMatcher(typeof token === 'string' ? [token] : token);
+  return (header) => match(header) !== undefined;
+}
+
 /**
- * `bearerChecker` over a token that may change (a profile's, on reload): a function is read at
- * each request, its checker remade only when the value changes; undefined lets every request in.
+ * `bearerMatcher` over tokens that may change (a profile's, on reload): a function is read at each
+ * request, its matcher remade only when the value changes. `checked` false: no token is asked.
  */
-export function liveBearerChecker(token: string | (() => string | undefined)): (header: string | undefined) => boolean {
-  if (typeof token === 'string') return bearerChecker(token);
-  let current: { token: string; check: (header: string | undefined) => boolean } | undefined;
+export function liveBearerMatcher(
+  token: GatewayToken,
+): (header: string | undefined) => { readonly checked: boolean; readonly token?: string } {
+  let current: { key: string; match: (header: string | undefined) => string | undefined } | undefined;
   return (header) => {
-    const now = token();
-    if (now === undefined) return true;
-    if (current?.token !== now) current = { token: now, check: bearerChecker(now) };
-    return current.check(header);
+    const tokens = tokenList(token);
+    if (tokens.length === 0) return { checked: false };
+    const key = tokens.join('\n');
+    if (current?.key !== key) current = { key, match: bearerMatcher(tokens) };
+    const matched = current.match(header);
+    return matched === undefined ? { checked: true } : { checked: true, token: matched };
   };
 }

@@ -6,16 +6,18 @@
  * traffic never reaches it: the SDK's own classifier (`isLegacyRequest`) sends that to our
  * sessionful transports, which keep sessions, the shared session store and resumption.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { Logger } from '../../../util/log.js';
 import type { ToolsearchGateway } from '../../gateway.js';
-import { statelessClient } from '../../tools/stateless.js';
+import type { ClientIdentity } from '../../sessions/identity.js';
 import { capResponseBody } from './stream-queue.js';
 
 export interface ModernEntry {
-  handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void>;
+  /** `identity`: who sent it (server.ts), for learning and shares. */
+  handle(req: IncomingMessage, res: ServerResponse, body: unknown, identity: ClientIdentity): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -30,16 +32,15 @@ export function modernEntry(
   logger: Logger,
   maxQueuedBytes = 0,
 ): ModernEntry {
-  // C13: requests with the same credentials count as one client for learning (tools/stateless.ts).
-  const handler = createMcpHandler(
-    (context) => gateway.createStatelessServer(statelessClient(context.requestInfo?.headers.get('authorization'))),
-    {
-      legacy: 'reject',
-      bus: gateway.listeners.bus,
-      maxRequestBodySize: maxBodyBytes,
-      onerror: (error) => logger.debug(`2026-07-28 request: ${error.message}`),
-    },
-  );
+  // C15: the SDK builds each request's server where the request's identity is not passed along; it
+  // is carried to the factory in the request's async context.
+  const identities = new AsyncLocalStorage<ClientIdentity>();
+  const handler = createMcpHandler(() => gateway.createStatelessServer(identities.getStore() ?? { key: 'unknown' }), {
+    legacy: 'reject',
+    bus: gateway.listeners.bus,
+    maxRequestBodySize: maxBodyBytes,
+    onerror: (error) => logger.debug(`2026-07-28 request: ${error.message}`),
+  });
   /** G5: a response its client does not read is closed past `streamQueuedBytes` (stream-queue.ts). */
   const serve = (req: IncomingMessage, res: ServerResponse, body: unknown) =>
     toNodeHandler(
@@ -57,7 +58,7 @@ export function modernEntry(
       { maxRequestBodySize: maxBodyBytes },
     )(req, res, body);
   return {
-    async handle(req, res, body) {
+    async handle(req, res, body, identity) {
       const method = (body as { method?: unknown } | undefined)?.method;
       logger.debug(`2026-07-28 request: ${typeof method === 'string' ? method : 'batch or response'}`);
       const uris = listenedResources(body);
@@ -65,7 +66,7 @@ export function modernEntry(
         const release = await gateway.listenToResources(uris);
         res.once('close', release);
       }
-      await serve(req, res, body);
+      await identities.run(identity, () => serve(req, res, body));
     },
     close: () => handler.close(),
   };

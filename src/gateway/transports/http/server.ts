@@ -21,7 +21,15 @@ import { silentLogger, type Logger } from '../../../util/log.js';
 import { UnauthenticatedBindError } from '../../errors.js';
 import type { ToolsearchGateway } from '../../gateway.js';
 import { GatewayFullError, ListenError } from '../../errors.js';
-import { liveBearerChecker, hostChecker, isLoopbackHost, isOriginAllowed } from './guards.js';
+import {
+  type GatewayToken,
+  hostChecker,
+  isLoopbackHost,
+  isOriginAllowed,
+  liveBearerMatcher,
+  tokenList,
+} from './guards.js';
+import { clientIdentity, type ClientIdentity, soleIdentity } from '../../sessions/identity.js';
 import { clientAddress, rateKey } from './client-address.js';
 import { IdleSessionSweeper } from './idle.js';
 import { InitializeRate } from './initialize-rate.js';
@@ -40,10 +48,13 @@ export interface HttpGatewayOptions {
   path?: string;
   /**
    * Require `Authorization: Bearer <token>`. Required when `host` is not loopback (see
-   * `allowUnauthenticated`). A function is read at each request: a profile's token, which a reload
-   * may change (undefined then: no token asked).
+   * `allowUnauthenticated`). Several: one per client, each its own identity (C15, G11). A function
+   * is read at each request: a profile's token, which a reload may change (undefined then: no
+   * token asked).
    */
-  token?: string | (() => string | undefined);
+  token?: GatewayToken;
+  /** G9: the profile this endpoint serves (scopes its clients' identities). */
+  profile?: string;
   /** Serve beyond loopback without a token (a trusted network). Without it that throws UnauthenticatedBindError. */
   allowUnauthenticated?: boolean;
   /** Extra browser origins allowed besides loopback ones, e.g. `https://app.example.com`. */
@@ -78,7 +89,8 @@ export interface HttpGatewayOptions {
   trustProxy?: readonly string[];
   /**
    * H3: other paths (the status page, `/healthz`), after the same Origin and Host checks as the MCP
-   * endpoint; `authorized` is the bearer-token check's answer (true when no token is set). Returns
+   * endpoint; `authorized` is the bearer-token check's answer for the first token, the operator's
+   * (true when no token is set). Returns
    * true once it has answered; otherwise the request gets 404.
    */
   routes?: ExtraRoutes;
@@ -194,11 +206,36 @@ export function createHttpGatewayHandler(
     checkRoom,
     FULL_RETRY_AFTER_SECONDS,
   );
-  const checkToken = options.token !== undefined ? liveBearerChecker(options.token) : undefined;
+  const matchToken = options.token !== undefined ? liveBearerMatcher(options.token) : undefined;
+  // A function may ask no token now (a profile with none, on a gateway with none): then all pass.
+  const checkToken =
+    matchToken &&
+    ((header: string | undefined) => {
+      const matched = matchToken(header);
+      return !matched.checked || matched.token !== undefined;
+    });
   const loopbackOnly = isLoopbackHost(host);
-  const tokenNow = typeof options.token === 'function' ? options.token() : options.token;
-  if (!loopbackOnly && tokenNow === undefined && options.allowUnauthenticated !== true)
+  if (!loopbackOnly && tokenList(options.token).length === 0 && options.allowUnauthenticated !== true)
     throw new UnauthenticatedBindError(host);
+  const profile = options.profile !== undefined ? { profile: options.profile } : {};
+  /** C15/G11: who sent this request (sessions/identity.ts): the token it passed, else its address. */
+  const identityOf = (req: IncomingMessage): ClientIdentity => {
+    const token = matchToken?.(req.headers.authorization).token;
+    return clientIdentity({
+      transport: 'http',
+      address: rateKey(addressOf(req)),
+      ...(token !== undefined && { token }),
+      ...profile,
+    });
+  };
+  /** C15: learning alone is for an endpoint one identity reaches (one token); read per request, tokens may change. */
+  const noteAudience = () =>
+    gateway.clients.learnFrom(
+      endpointKey,
+      soleIdentity({ transport: 'http', tokens: tokenList(options.token), ...profile }),
+    );
+  const endpointKey = {};
+  noteAudience();
   const checkHost =
     loopbackOnly || (options.allowedHosts ?? []).length > 0 ? hostChecker(host, options.allowedHosts ?? []) : undefined;
   const modern = modernEntry(gateway, maxBodyBytes, logger, maxQueued);
@@ -222,13 +259,18 @@ export function createHttpGatewayHandler(
     }
     if (checkHost && !checkHost(req, res)) return;
     if (url.pathname !== path) {
-      const authorized = checkToken === undefined || checkToken(req.headers.authorization);
+      // The status data and metrics are the operator's: the first token (the only one, or the
+      // first line of a token file), not every client's.
+      const matched = matchToken?.(req.headers.authorization);
+      const authorized = matched === undefined || !matched.checked || matched.token === tokenList(options.token)[0];
       return void ((await options.routes!(req, res, url, authorized)) || notFound());
     }
     if (checkToken && !checkToken(req.headers.authorization)) {
       res.setHeader('WWW-Authenticate', 'Bearer');
       return replyError(res, 401, 'Missing or invalid bearer token.');
     }
+    if (typeof options.token === 'function') noteAudience();
+    const identity = identityOf(req);
     const sessionId = headerValue(req.headers['mcp-session-id']);
     if (sessionId !== undefined) {
       const found = await sessions.lookup(sessionId);
@@ -240,6 +282,7 @@ export function createHttpGatewayHandler(
       if (req.method === 'DELETE') return sessions.end(sessionId, res);
       // G5: whose session this is, for the per-client share of isolated servers (first request wins).
       gateway.proxy.ownedBy(sessionId, rateKey(addressOf(req)));
+      gateway.clients.identify(sessionId, identity);
       activity.track(sessionId, res);
       if (req.method === 'POST') holdHeadersUntilFirstEvent(res);
       await found.transport.handleRequest(req, res);
@@ -249,7 +292,7 @@ export function createHttpGatewayHandler(
     const body = await readJsonBody(req, maxBodyBytes);
     if (!body.ok) return replyError(res, body.status, body.message);
     // G8: a 2026-07-28 request (no session, the envelope in _meta) goes to the SDK's stateless entry.
-    if (await isModernRequest(req, body.value)) return modern.handle(req, res, body.value);
+    if (await isModernRequest(req, body.value)) return modern.handle(req, res, body.value, identity);
     if (isInitializeRequest(body.value)) {
       const address = addressOf(req);
       // G5: IPv4 per address, IPv6 by its /64 (client-address.ts).
@@ -269,7 +312,7 @@ export function createHttpGatewayHandler(
     }
     initializing++;
     try {
-      await initializeSession(req, res, body.value);
+      await initializeSession(req, res, body.value, identity);
     } finally {
       initializing--;
     }
@@ -280,7 +323,12 @@ export function createHttpGatewayHandler(
    * session is registered (here and in the store) only when the SDK accepts it; a refused
    * initialize closes what was built for it.
    */
-  const initializeSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+  const initializeSession = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    identity: ClientIdentity,
+  ): Promise<void> => {
     if (!isInitializeRequest(body)) return replyError(res, 400, NO_SESSION);
     const unavailable = await sessions.storeUnavailable();
     if (unavailable !== undefined) {
@@ -292,6 +340,7 @@ export function createHttpGatewayHandler(
       sessionIdGenerator: () => id,
       onsessioninitialized: async (sid) => {
         accepted = true;
+        gateway.clients.identify(sid, identity);
         await gateway.sessions.open?.(sid);
         sessions.add(sid, transport);
         activity.track(sid, res);
@@ -340,7 +389,8 @@ export function createHttpGatewayHandler(
 
 export {
   bearerChecker,
-  liveBearerChecker,
+  liveBearerMatcher,
+  tokenList,
   hostChecker,
   isLoopbackHost,
   isOriginAllowed,

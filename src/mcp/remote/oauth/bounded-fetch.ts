@@ -7,6 +7,7 @@
  *
  * The answer is read whole here, under both bounds, and handed to the SDK as a fresh `Response`.
  */
+import { readCappedBody } from '../../../util/capped-body.js';
 
 /** An authorization server's answer was larger than `oauthResponseBytes`. */
 export class OAuthAnswerTooLargeError extends Error {
@@ -84,32 +85,9 @@ export function boundedOAuthFetch(
 
 /** The whole body, or OAuthAnswerTooLargeError as soon as it passes `max` bytes (the rest is not read). */
 async function readCapped(response: Response, url: string, max: number): Promise<Uint8Array> {
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > max) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new OAuthAnswerTooLargeError(url, max);
-  }
-  if (!response.body) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => undefined);
-      throw new OAuthAnswerTooLargeError(url, max);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
+  const body = await readCappedBody(response, max);
+  if (body === undefined) throw new OAuthAnswerTooLargeError(url, max);
+  return body;
 }
 
 /** `run`, or OAuthTimeoutError after `ms`: a refresh holds a queue others wait in, so it must end. */
