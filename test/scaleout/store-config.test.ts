@@ -12,6 +12,7 @@ import { parseHubConfig } from '../../src/mcp/config.js';
 import { runServe } from '../../src/cli/commands/serve.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { redisUnavailable, startRedis } from '../faults/redis.js';
+import { TEST_PIN_SECRET } from './replicas.js';
 
 describe('G6: --session-store URLs', () => {
   it('G6: redis://HOST:PORT[/DB] and rediss:// (TLS); defaults port 6379 and db 0; display never shows a password', () => {
@@ -105,6 +106,9 @@ describe.skipIf(redisUnavailable() !== undefined)(
         return out.split('\n')[0];
       };
       const previous = process.env['TOOLSEARCH_SESSION_STORE'];
+      // Replicas sharing Redis sign their pins with a secret they all hold (a test value here).
+      const previousSecret = process.env['TOOLSEARCH_PIN_SECRET'];
+      process.env['TOOLSEARCH_PIN_SECRET'] = TEST_PIN_SECRET;
       try {
         delete process.env['TOOLSEARCH_SESSION_STORE'];
         expect(await banner({})).toContain('sessions shared in redis://127.0.0.1:1/5');
@@ -116,6 +120,8 @@ describe.skipIf(redisUnavailable() !== undefined)(
       } finally {
         if (previous === undefined) delete process.env['TOOLSEARCH_SESSION_STORE'];
         else process.env['TOOLSEARCH_SESSION_STORE'] = previous;
+        if (previousSecret === undefined) delete process.env['TOOLSEARCH_PIN_SECRET'];
+        else process.env['TOOLSEARCH_PIN_SECRET'] = previousSecret;
         await redis.stop();
       }
     });
