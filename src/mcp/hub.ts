@@ -42,7 +42,6 @@ import { connectedLine, redactConfigSecrets } from './server-messages.js';
 import { callTimeoutOf, connectTimeoutOf, DEFAULT_CONNECT_TIMEOUT_MS } from './hub-options.js';
 import { serverRunner } from './package-runner.js';
 import * as install from './install-phase.js';
-import type { InstallPhaseContext } from './install-phase.js';
 import type { HubForwardOptions, HubOptions, ServerRequestHandler } from './hub-options.js';
 import { type HeldConnection, SessionConnections } from './session-connections.js';
 import { terminateProcesses } from './terminate.js';
@@ -378,7 +377,7 @@ export class McpHub {
     }
   }
 
-  private installContext(): InstallPhaseContext {
+  private installContext(): install.InstallPhaseContext {
     return { config: this.current, options: this.options, catalog: this.catalog, logger: this.logger };
   }
 

@@ -36,8 +36,14 @@ export function* imageLinks(text: string): Generator<ImageLink> {
 
 /** Runs that may be base64 (standard or URL-safe alphabet), long enough to hold a sentence. */
 const BASE64_RUN = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
-/** Base64 of text has both cases; identifiers (`snake_case_names`) and hex digests do not. */
-const BOTH_CASES = /[a-z].*[A-Z]|[A-Z].*[a-z]/s;
+/**
+ * Base64 of text has both cases; identifiers (`snake_case_names`) and hex digests do not. Two
+ * separate tests: one pattern `[a-z].*[A-Z]` backtracks over the whole run from every letter, which
+ * made a megabyte of lowercase letters take minutes.
+ */
+function hasBothCases(run: string): boolean {
+  return /[a-z]/.test(run) && /[A-Z]/.test(run);
+}
 /** Stretches of decoded text a model could read as words (no controls, no broken UTF-8). */
 const READABLE = /[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]{12,}/g;
 
@@ -51,7 +57,7 @@ export interface EncodedInstructions {
 /** Every base64 run of `text` that decodes to a phrase the scanner holds a tool for. */
 export function* encodedInstructions(text: string): Generator<EncodedInstructions> {
   for (const match of text.matchAll(BASE64_RUN)) {
-    if (!BOTH_CASES.test(match[0])) continue;
+    if (!hasBothCases(match[0])) continue;
     const phrase = decodedPhrase(match[0]);
     if (phrase) yield { index: match.index, length: match[0].length, phrase };
   }

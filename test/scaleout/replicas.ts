@@ -67,12 +67,6 @@ export interface ReplicaProcess {
   kill(): Promise<void>;
 }
 
-/**
- * The pin secret test replicas share: with pinning on, replicas sharing Redis sign their pins and
- * refuse to start without one (docs/scale-out.md).
- */
-export const TEST_PIN_SECRET = 'test-pin-secret-'.padEnd(64, '0');
-
 /** `toolsearch serve --http 127.0.0.1:PORT [--session-store URL]` as its own process. */
 export async function spawnReplica(
   config: string,
@@ -97,7 +91,7 @@ export async function spawnReplica(
       ...extra,
     ),
     {
-      env: cliEnv({ TOOLSEARCH_PIN_SECRET: TEST_PIN_SECRET }),
+      env: cliEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

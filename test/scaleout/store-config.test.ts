@@ -12,7 +12,7 @@ import { parseHubConfig } from '../../src/mcp/config.js';
 import { runServe } from '../../src/cli/commands/serve.js';
 import { fixtureServer } from '../fixtures/servers/index.js';
 import { redisUnavailable, startRedis } from '../faults/redis.js';
-import { TEST_PIN_SECRET } from './replicas.js';
+import { TEST_PIN_SECRET } from '../fixtures/state.js';
 
 describe('G6: --session-store URLs', () => {
   it('G6: redis://HOST:PORT[/DB] and rediss:// (TLS); defaults port 6379 and db 0; display never shows a password', () => {
