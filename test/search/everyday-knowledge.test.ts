@@ -8,11 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { formatExplanation } from '../../src/search/explain.js';
 import { productWords } from '../../src/search/products.js';
 import { parseKeywordQuery } from '../../src/search/query.js';
-import {
-  DEFAULT_RANKER_OPTIONS,
-  type DefaultRankerOptions,
-  defaultRanker,
-} from '../../src/search/rank-default/index.js';
+import { DEFAULT_RANKER_OPTIONS, defaultRanker } from '../../src/search/rank-default/index.js';
 import { valueOnlyStems } from '../../src/search/rank-default/expansion.js';
 import { namesNoAction } from '../../src/search/rank-default/question-intent.js';
 import { valueShapes } from '../../src/search/rank-default/value-shapes.js';
@@ -24,19 +20,9 @@ import {
   movedInTime,
 } from '../../src/search/rank-default/verb-senses.js';
 import { words } from '../../src/search/text.js';
-import { realTools } from '../fixtures/real-servers/index.js';
-import { mcp, ranked } from './helpers.js';
+import { mcp, ranked, topReal } from './helpers.js';
 
-const tools = realTools();
-const idOf = new Map(tools.map((t) => [t.name, t.id]));
-const indexes = new Map<string, ReturnType<ReturnType<typeof defaultRanker>['build']>>();
-/** The top `k` catalog ids for `query` over the real catalog, with `options` overriding the defaults. */
-function top(query: string, k = 5, options: Partial<DefaultRankerOptions> = {}): string[] {
-  const key = JSON.stringify(options);
-  let index = indexes.get(key);
-  if (!index) indexes.set(key, (index = defaultRanker(options).build(tools)));
-  return index.search(parseKeywordQuery(query), k).map((r) => idOf.get(r.name)!);
-}
+const top = topReal;
 const noProduct = { fields: { ...DEFAULT_RANKER_OPTIONS.fields, product: 0 } };
 
 describe('C14: what a product is', () => {

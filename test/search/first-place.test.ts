@@ -21,18 +21,10 @@ import { tellingSense } from '../../src/search/rank-default/verb-senses.js';
 import { words } from '../../src/search/text.js';
 import { stem } from '../../src/search/vocabulary.js';
 import { extendedCatalog, realTools } from '../fixtures/real-servers/index.js';
-import { mcp, ranked } from './helpers.js';
+import { mcp, ranked, topReal } from './helpers.js';
 
 const tools = realTools();
-const idOf = new Map(tools.map((t) => [t.name, t.id]));
-const indexes = new Map<string, ReturnType<ReturnType<typeof defaultRanker>['build']>>();
-/** The top `k` catalog ids for `query` over the real catalog, with `options` overriding the defaults. */
-function top(query: string, k = 5, options: Partial<DefaultRankerOptions> = {}): string[] {
-  const key = JSON.stringify(options);
-  let index = indexes.get(key);
-  if (!index) indexes.set(key, (index = defaultRanker(options).build(tools)));
-  return index.search(parseKeywordQuery(query), k).map((r) => idOf.get(r.name)!);
-}
+const top = topReal;
 const noAgreement = { actionDisagreeFactor: 1, unaskedDestructiveFactor: 1 };
 const actions = (text: string, question = false) => actionNames(requestActions(text, question));
 
