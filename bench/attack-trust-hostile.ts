@@ -20,10 +20,10 @@
  * - scanner: 18 poisoned tools on first sight; how many are held.
  * - redis: another Redis client rewrites the pins key so the held tool looks approved.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -31,6 +31,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { redisUnavailable, startRedis } from '../test/faults/redis.js';
 import { FIXTURE_SERVER } from '../test/fixtures/servers/index.js';
+import { type ServeProcess, serveProcess } from './serve-process.js';
 
 const here = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const arg = (name: string) => {
@@ -76,48 +77,21 @@ function scene(label: string, tools: object[], toolSearch: object = {}): Scene {
   return { stateDir: join(base, 'state'), config, toolsFile, setTools };
 }
 
-interface Gateway {
-  child: ChildProcess;
-  url: string;
+interface Gateway extends ServeProcess {
+  /** The gateway's origin, for /status.json. */
   base: string;
-  output(): string;
-  stop(): Promise<void>;
 }
 
+/** The scene's gateway (bench/serve-process.ts), with the bench's token and pin secret. */
 async function serve(s: Scene, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Gateway> {
-  const child = spawn(
-    process.execPath,
-    [...CLI, 'serve', '--http', '127.0.0.1:0', '--config', s.config, '--settle-ms', '20000', ...args],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        TOOLSEARCH_TOKEN: TOKEN,
-        TOOLSEARCH_STATE_DIR: s.stateDir,
-        TOOLSEARCH_PIN_SECRET: PIN_SECRET,
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  for (let i = 0; i < 1200 && !/listening on (\S+)/.test(output); i++) await sleep(50);
-  const url = /listening on (\S+)/.exec(output)?.[1];
-  if (!url) throw new Error(`the gateway did not listen: ${output.slice(-2000)}`);
-  return {
-    child,
-    url,
-    base: new URL(url).origin,
-    output: () => output,
-    stop: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null || child.signalCode !== null) return done();
-        child.once('exit', () => done());
-        child.kill('SIGKILL');
-      }),
-  };
+  const gateway = await serveProcess(JSON.parse(readFileSync(s.config, 'utf8')), {
+    root: ROOT,
+    dir: dirname(s.config),
+    args,
+    settleMs: 20_000,
+    env: { TOOLSEARCH_TOKEN: TOKEN, TOOLSEARCH_STATE_DIR: s.stateDir, TOOLSEARCH_PIN_SECRET: PIN_SECRET, ...env },
+  });
+  return { ...gateway, base: new URL(gateway.url).origin };
 }
 
 async function client(url: string): Promise<Client> {
