@@ -31,7 +31,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { redisUnavailable, startRedis } from '../test/faults/redis.js';
 import { FIXTURE_SERVER } from '../test/fixtures/servers/index.js';
-import { type ServeProcess, serveProcess } from './serve-process.js';
+import { processMemory as memory, type ServeProcess, serveProcess } from './serve-process.js';
 
 const here = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const arg = (name: string) => {
@@ -149,17 +149,6 @@ function pinsOf(s: Scene): Record<string, PinsFileTool> {
     return doc.servers?.['billing']?.tools ?? {};
   } catch {
     return {};
-  }
-}
-
-/** VmRSS and VmHWM (peak) of a process, MiB. */
-function memory(pid: number): { rss: number; peak: number } {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kib = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-    return { rss: Math.round(kib('VmRSS') / 1024), peak: Math.round(kib('VmHWM') / 1024) };
-  } catch {
-    return { rss: 0, peak: 0 };
   }
 }
 

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { isStdioServer, type HubConfig, type ServerConfig } from './config.js';
 import { redactSecrets } from './variables.js';
 import { plural } from '../core/plural.js';
+import { shellWord } from '../util/terminal-text.js';
 
 /** The log line of a server that connected: `connected to "memory" (9 tools)`. */
 export function connectedLine(name: string, tools: number): string {
@@ -40,9 +41,4 @@ export function writtenCommandLine(config: HubConfig, name: string, server: Serv
   if (!entry) return '';
   const words = [entry.command, ...(entry.args ?? [])].map((word) => redactConfigSecrets(config, word));
   return words.map(shellWord).join(' ');
-}
-
-/** A word as a POSIX shell would read it back: quoted only when it needs to be. */
-function shellWord(word: string): string {
-  return /^[\w./=:@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }

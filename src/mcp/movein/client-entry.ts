@@ -12,6 +12,7 @@ import { type ClientConfig, type ClientKind, sectionName } from './client-config
 import type { Conversion } from './client-entries.js';
 import { indentUnit, replaceNode, setAt } from './json-edit.js';
 import { type JsonNode, nodeAt, parseJsonc } from './jsonc.js';
+import { shellWord } from '../../util/terminal-text.js';
 
 /** How to start this toolsearch: a program and the arguments before `serve`. */
 export interface GatewayLaunch {
@@ -59,10 +60,6 @@ export function claudeCodeCommand(name: string, entry: Record<string, unknown>):
   );
   const words = [entry['command'] as string, ...(entry['args'] as string[])].map(shellWord);
   return `claude mcp add --scope user ${env.join('')}${shellWord(name)} -- ${words.join(' ')}`;
-}
-
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 /** One servers section of the client's file, as it becomes. */
